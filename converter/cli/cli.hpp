@@ -1,0 +1,34 @@
+// springkit CLI — shared pieces of the verbs.
+//
+// Contract (../shared/DESIGN.md): exit 0 on success, 1 on failure (bad input, a
+// failed check), 2 on a usage error; errors are one line on stderr starting with
+// "error:" and naming the file and the problem.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace springkit::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+/// A verb registers its options on `app` and returns the function that runs it
+/// after parsing. The function returns the exit code or throws springkit::Error.
+using VerbRun = std::function<int()>;
+using VerbRegistration = VerbRun (*)(CLI::App& app);
+
+VerbRun register_new(CLI::App& app);
+VerbRun register_info(CLI::App& app);
+VerbRun register_simulate(CLI::App& app);
+
+/// Prints "error: <message>" as one line on stderr (newlines folded).
+void print_error(const std::string& message);
+/// Prints "warning: <message>" on stderr.
+void print_warning(const std::string& message);
+/// True when stderr is a terminal: progress is shown only then.
+bool stderr_is_terminal();
+
+}  // namespace springkit::cli

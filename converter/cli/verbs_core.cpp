@@ -1,0 +1,247 @@
+// springkit CLI — the verbs of the core library: new, info, simulate.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+#include "springkit/springkit.hpp"
+
+namespace springkit::cli {
+
+namespace {
+
+const char* integrator_label(Integrator i) {
+    switch (i) {
+        case Integrator::explicit_euler: return "explicit_euler";
+        case Integrator::symplectic_euler: return "symplectic_euler";
+        case Integrator::verlet: return "verlet";
+    }
+    return "?";
+}
+
+void warn_if_unstable(const Model& model, const std::string& name) {
+    const Stability s = stability_estimate(model);
+    if (s.worst > kStabilityWarning) {
+        const Spring& sp = model.springs[s.worst_spring];
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "%s: k dt^2/m = %.3g at spring %zu (nodes %u-%u) is above %.1f: the model may "
+                      "explode; use a smaller max_substep or a lower k",
+                      name.c_str(), s.worst, s.worst_spring, sp.a, sp.b, kStabilityWarning);
+        print_warning(buf);
+    }
+}
+
+}  // namespace
+
+VerbRun register_new(CLI::App& app) {
+    struct Options {
+        std::string kind;
+        std::string out;
+        int resolution = 0;
+        float size = 0.0f;
+        std::optional<float> k, energy_loss, mass;
+        std::string anchors = "top-corners";
+        float slack = 0.5f;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("new", "Build a model from a template and save it");
+    sub->add_option("kind", o->kind, "string, cloth, jelly, balloon, rope (Tunca's) or source-rope")
+        ->required()
+        ->check(CLI::IsMember({"string", "cloth", "jelly", "balloon", "rope", "source-rope"}));
+    sub->add_option("-o,--output", o->out, "Model file to write (.json)")->required();
+    sub->add_option("--resolution", o->resolution,
+                    "Nodes along an edge (string/rope: nodes, cloth: per side, jelly: per axis, "
+                    "balloon: segments, source-rope: segments)")
+        ->check(CLI::Range(2, 4096));
+    sub->add_option("--size", o->size, "Size in metres (length, width or edge)")->check(CLI::PositiveNumber);
+    sub->add_option("--k", o->k, "Spring stiffness, N/m")->check(CLI::NonNegativeNumber);
+    sub->add_option("--energy-loss", o->energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]");
+    sub->add_option("--mass", o->mass, "Node mass, kg")->check(CLI::PositiveNumber);
+    sub->add_option("--anchors", o->anchors, "Cloth anchors: none, top-corners, top-edge, center-square")
+        ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"}));
+    sub->add_option("--slack", o->slack, "Source rope slack, m")->check(CLI::NonNegativeNumber);
+    return [o]() {
+        Parameters params;
+        if (o->k) params.k = *o->k;
+        if (o->energy_loss) params.energy_loss = *o->energy_loss;
+        if (o->mass) params.mass = *o->mass;
+        Model model;
+        if (o->kind == "string") {
+            StringSpec spec;
+            if (o->resolution) spec.nodes = o->resolution;
+            if (o->size > 0) spec.length = o->size;
+            model = make_string(spec, params);
+        } else if (o->kind == "cloth") {
+            ClothSpec spec;
+            if (o->resolution) spec.columns = spec.rows = o->resolution;
+            if (o->size > 0) spec.width = spec.height = o->size;
+            spec.origin = {-spec.width / 2, 1.0f, -spec.height / 2};
+            static const std::map<std::string, ClothAnchors> names = {
+                {"none", ClothAnchors::none},
+                {"top-corners", ClothAnchors::top_corners},
+                {"top-edge", ClothAnchors::top_edge},
+                {"center-square", ClothAnchors::center_square}};
+            spec.anchors = names.at(o->anchors);
+            model = make_cloth(spec, params);
+        } else if (o->kind == "jelly") {
+            JellySpec spec;
+            if (o->resolution) spec.nx = spec.ny = spec.nz = o->resolution;
+            if (o->size > 0) spec.size = o->size;
+            model = make_jelly(spec, params);
+        } else if (o->kind == "balloon") {
+            BalloonSpec spec;
+            if (o->resolution) spec.segments = o->resolution;
+            if (o->size > 0) spec.radius = o->size / 2;
+            model = make_balloon(spec, params);
+        } else if (o->kind == "rope") {
+            TuncaRopeSpec spec;
+            if (o->resolution) spec.masses = o->resolution;
+            if (o->size > 0) spec.segment = o->size / static_cast<float>(spec.masses - 1);
+            model = make_tunca_rope(spec);
+            if (o->k) model.params.k = *o->k;
+            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
+            if (o->mass) model.params.mass = *o->mass;
+        } else {
+            SourceRopeSpec spec;
+            if (o->resolution) spec.segments = o->resolution;
+            if (o->size > 0) {
+                spec.start = {-o->size / 2, 1, 0};
+                spec.end = {o->size / 2, 1, 0};
+            }
+            spec.slack = o->slack;
+            model = make_source_rope(spec);
+            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
+            if (o->mass) model.params.mass = *o->mass;
+            presimulate(model, 3.0f);  // Valve settles ropes for 3 s before showing them
+        }
+        validate(model, o->out);
+        save_model(model, o->out);
+        warn_if_unstable(model, o->out);
+        std::cout << o->out << ": " << o->kind << " with " << model.node_count() << " nodes, "
+                  << model.springs.size() << " springs, " << model.anchors.size() << " anchors, "
+                  << model.faces.size() << " faces\n";
+        return kExitOk;
+    };
+}
+
+VerbRun register_info(CLI::App& app) {
+    struct Options {
+        std::string model;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("info", "Describe a model: counts, parameters, stability");
+    sub->add_option("model", o->model, "Model file")->required();
+    sub->add_flag("--json", o->json, "Print one JSON object instead of text");
+    return [o]() {
+        const Model model = load_model(o->model);
+        std::size_t hooke = 0, ropes = 0;
+        for (const Spring& s : model.springs) (s.kind == SpringKind::hooke ? hooke : ropes)++;
+        double total_mass = 0.0;
+        for (std::size_t i = 0; i < model.node_count(); ++i) total_mass += model.node_mass(i);
+        const Bounds box = bounds(model);
+        const Stability stability = stability_estimate(model);
+        const Parameters& p = model.params;
+        if (o->json) {
+            nlohmann::json j;
+            j["file"] = o->model;
+            j["name"] = model.name;
+            j["nodes"] = model.node_count();
+            j["springs"] = {{"total", model.springs.size()}, {"hooke", hooke}, {"rope", ropes}};
+            j["anchors"] = model.anchors.size();
+            j["faces"] = model.faces.size();
+            j["texcoords"] = model.texcoords.size();
+            j["texture"] = model.texture;
+            j["total_mass"] = total_mass;
+            j["bounds"] = {{"min", {box.min.x, box.min.y, box.min.z}},
+                           {"max", {box.max.x, box.max.y, box.max.z}},
+                           {"diagonal", box.diagonal()}};
+            j["stability"] = {{"k_dt2_over_m", stability.worst},
+                              {"worst_spring", stability.worst_spring},
+                              {"warning", stability.worst > kStabilityWarning}};
+            j["parameters"] = {{"k", p.k},
+                               {"energy_loss", p.energy_loss},
+                               {"mass", p.mass},
+                               {"max_substep", p.max_substep},
+                               {"integrator", integrator_label(p.integrator)},
+                               {"ground", p.ground.has_value()}};
+            std::cout << j.dump(2) << "\n";
+            return kExitOk;
+        }
+        std::printf("%s: %s\n", o->model.c_str(), model.name.empty() ? "(unnamed)" : model.name.c_str());
+        std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
+        std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
+        std::printf("  anchors     %zu\n", model.anchors.size());
+        std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
+                    model.texture.empty() ? "" : ", texture ", model.texture.c_str());
+        std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
+                    box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
+        std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
+                    p.energy_loss, p.mass, p.max_substep, integrator_label(p.integrator));
+        std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
+                    stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
+        return kExitOk;
+    };
+}
+
+VerbRun register_simulate(CLI::App& app) {
+    struct Options {
+        std::string model;
+        float seconds = 0.0f;
+        float dt = 1.0f / 60.0f;
+        std::string out;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("simulate", "Run a model headless and print a summary");
+    sub->add_option("model", o->model, "Model file")->required();
+    sub->add_option("--seconds", o->seconds, "Simulated time, s")->required()->check(CLI::Range(0.0, 1.0e6));
+    sub->add_option("--dt", o->dt, "Frame time, s (substeps follow the model's max_substep)")
+        ->check(CLI::Range(1.0e-6, 1.0));
+    sub->add_option("-o,--output", o->out,
+                    "Write the model with its nodes at their final positions (rest lengths kept)");
+    return [o]() {
+        Model model = load_model(o->model);
+        warn_if_unstable(model, o->model);
+        Simulation sim(model);
+        const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
+        const bool progress = stderr_is_terminal() && frames > 600;
+        const auto start = std::chrono::steady_clock::now();
+        double peak_kinetic = 0.0;
+        try {
+            for (std::uint64_t f = 0; f < frames; ++f) {
+                sim.step(o->dt);
+                peak_kinetic = std::max(peak_kinetic, sim.kinetic_energy());
+                if (progress && f % 60 == 0)
+                    std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", o->model.c_str(), sim.time(), o->seconds);
+            }
+        } catch (const SimulationError& e) {
+            if (progress) std::fprintf(stderr, "\n");
+            throw Error(o->model + ": " + e.what());
+        }
+        if (progress) std::fprintf(stderr, "\n");
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        double max_displacement = 0.0;
+        const auto pos = sim.positions();
+        for (std::size_t i = 0; i < pos.size(); ++i)
+            max_displacement = std::max<double>(max_displacement, length(pos[i] - model.positions[i]));
+        std::printf("%s: simulated %.4g s in %llu frames, %llu substeps, %.3f s wall (%.1fx real time)\n",
+                    o->model.c_str(), sim.time(), static_cast<unsigned long long>(frames),
+                    static_cast<unsigned long long>(sim.substeps_taken()), wall,
+                    wall > 0 ? sim.time() / wall : 0.0);
+        std::printf("  kinetic energy %.6g J (peak %.6g J), potential %.6g J, max displacement %.4g m\n",
+                    sim.kinetic_energy(), peak_kinetic, sim.potential_energy(), max_displacement);
+        if (!o->out.empty()) {
+            Model settled = model;
+            settled.positions.assign(pos.begin(), pos.end());
+            save_model(settled, o->out);
+            std::printf("  wrote %s\n", o->out.c_str());
+        }
+        return kExitOk;
+    };
+}
+
+}  // namespace springkit::cli

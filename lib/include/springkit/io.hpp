@@ -1,0 +1,40 @@
+// springkit — model files.
+//
+// The canonical form is JSON (schema/springkit-model.schema.json, docs/FILE_FORMAT.md):
+// {"format": "springkit", "version": N, ...}. Files of an older version are
+// migrated on load; a newer version is refused. Saving is atomic: a temp file
+// beside the target is written, flushed and renamed over it, so a crash leaves
+// either the old file or the new one, never a mix.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "springkit/model.hpp"
+
+namespace springkit {
+
+/// The version this library writes, and the newest it reads.
+inline constexpr int kFormatVersion = 1;
+
+/// Loads and validates a model. Throws springkit::Error naming the file, the JSON
+/// location (a JSON pointer such as /springs/rest/7) and the problem.
+Model load_model(const std::filesystem::path& path);
+
+/// Validates and saves atomically. Throws springkit::Error naming the file.
+void save_model(const Model& model, const std::filesystem::path& path);
+
+/// The same, from and to memory; `name` stands for the file in messages.
+Model model_from_json(std::string_view text, const std::string& name = "<memory>");
+std::string model_to_json(const Model& model);
+
+/// Writes `bytes` to `path` atomically (temp file in the same folder, flush,
+/// fsync, rename). Throws springkit::Error naming the file.
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
+
+/// Reads a whole file; throws springkit::Error for a missing or unreadable file
+/// or a directory.
+std::string read_file(const std::filesystem::path& path);
+
+}  // namespace springkit

@@ -1,0 +1,17 @@
+// springkit — data-driven mass-spring soft bodies. The one header a game includes.
+//
+//   springkit::Model model = springkit::load_model("cloth.json");  // throws springkit::Error
+//   springkit::Simulation sim(model);     // model must outlive sim, unchanged
+//   sim.step(1.0f / 60.0f);               // fixed substeps of at most max_substep
+//   draw(sim.positions(), sim.normals()); // spans valid until the next step
+//
+// All errors are springkit::Error (a std::runtime_error) with a one-line message
+// naming the file and the problem. Units are SI (m, kg, s, N).
+#pragma once
+
+#include "springkit/builders.hpp"
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+#include "springkit/model.hpp"
+#include "springkit/simulation.hpp"
+#include "springkit/vec3.hpp"

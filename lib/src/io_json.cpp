@@ -1,0 +1,537 @@
+// springkit — the canonical JSON model file (docs/FILE_FORMAT.md,
+// schema/springkit-model.schema.json) and atomic file writing.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+
+namespace springkit {
+
+using nlohmann::json;
+
+// ---------------------------------------------------------------- files
+
+std::string read_file(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(path.string() + ": is a directory, not a model file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open for reading (" + std::strerror(errno) + ")");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) throw Error(path.string() + ": read failed");
+    return std::move(buffer).str();
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
+    const std::string target = path.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(target + ": is a directory; give a file name to save to");
+    // The temp file sits beside the target so that rename() stays on one file system.
+    static std::atomic<unsigned> counter{0};
+    std::random_device random;
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+    const std::filesystem::path temp =
+        dir / (".springkit-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random()) + "-" +
+               std::to_string(counter++) + "-" + path.filename().string());
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(target + ": cannot write (" + std::strerror(errno) + ")");
+    auto fail = [&](const char* what) {
+        const std::string reason = std::strerror(errno);
+        ::close(fd);
+        ::unlink(temp.c_str());
+        throw Error(target + ": " + what + " (" + reason + "); the old file is untouched");
+    };
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            fail("write failed");
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) fail("flush to disk failed");
+    if (::close(fd) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temp.c_str());
+        throw Error(target + ": close failed (" + reason + "); the old file is untouched");
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const std::string reason = std::strerror(errno);
+        ::unlink(temp.c_str());
+        throw Error(target + ": cannot replace the file (" + reason + "); the old file is untouched");
+    }
+    // Make the rename itself durable.
+    const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        ::fsync(dfd);
+        ::close(dfd);
+    }
+}
+
+// ---------------------------------------------------------------- writing
+
+namespace {
+
+const char* integrator_name(Integrator i) {
+    switch (i) {
+        case Integrator::explicit_euler: return "explicit_euler";
+        case Integrator::symplectic_euler: return "symplectic_euler";
+        case Integrator::verlet: return "verlet";
+    }
+    return "symplectic_euler";
+}
+
+const char* drive_name(AnchorDrive d) {
+    switch (d) {
+        case AnchorDrive::fixed: return "fixed";
+        case AnchorDrive::velocity: return "velocity";
+        case AnchorDrive::circle: return "circle";
+    }
+    return "fixed";
+}
+
+// A direct writer: shortest round-trip text for each float (std::to_chars), so a
+// saved model loads back bit-identical and stays readable.
+class Writer {
+public:
+    void number(float v) {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, r.ptr);
+    }
+    void number(std::uint64_t v) {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, v);
+        out_.append(buf, r.ptr);
+    }
+    void text(std::string_view s) { out_ += json(std::string(s)).dump(); }
+    void raw(std::string_view s) { out_ += s; }
+    void vec(const Vec3& v) {
+        raw("[");
+        number(v.x);
+        raw(", ");
+        number(v.y);
+        raw(", ");
+        number(v.z);
+        raw("]");
+    }
+    template <class T, class F>
+    void array(const std::vector<T>& items, int per_line, F each) {
+        raw("[");
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            if (i > 0) raw(i % static_cast<std::size_t>(per_line) == 0 ? ",\n    " : ", ");
+            each(items[i]);
+        }
+        raw("]");
+    }
+    std::string take() { return std::move(out_); }
+
+private:
+    std::string out_;
+};
+
+}  // namespace
+
+std::string model_to_json(const Model& model) {
+    validate(model);
+    const Parameters& p = model.params;
+    Writer w;
+    w.raw("{\n  \"format\": \"springkit\",\n  \"version\": ");
+    w.number(std::uint64_t{kFormatVersion});
+    w.raw(",\n  \"name\": ");
+    w.text(model.name);
+    w.raw(",\n  \"parameters\": {\n    \"k\": ");
+    w.number(p.k);
+    w.raw(",\n    \"energy_loss\": ");
+    w.number(p.energy_loss);
+    w.raw(",\n    \"mass\": ");
+    w.number(p.mass);
+    w.raw(",\n    \"gravity\": ");
+    w.vec(p.gravity);
+    w.raw(",\n    \"spring_damping\": ");
+    w.number(p.spring_damping);
+    w.raw(",\n    \"air_friction\": ");
+    w.number(p.air_friction);
+    w.raw(",\n    \"ground\": ");
+    if (p.ground) {
+        w.raw("{\"height\": ");
+        w.number(p.ground->height);
+        w.raw(", \"repulsion\": ");
+        w.number(p.ground->repulsion);
+        w.raw(", \"friction\": ");
+        w.number(p.ground->friction);
+        w.raw(", \"absorption\": ");
+        w.number(p.ground->absorption);
+        w.raw("}");
+    } else {
+        w.raw("null");
+    }
+    w.raw(",\n    \"wind\": ");
+    w.vec(p.wind);
+    w.raw(",\n    \"max_substep\": ");
+    w.number(p.max_substep);
+    w.raw(",\n    \"integrator\": ");
+    w.text(integrator_name(p.integrator));
+    w.raw(",\n    \"rope_iterations\": ");
+    w.number(static_cast<std::uint64_t>(p.rope_iterations));
+    w.raw(",\n    \"verlet_damping\": ");
+    w.number(p.verlet_damping);
+    w.raw("\n  },\n  \"positions\": ");
+    w.array(model.positions, 4, [&](const Vec3& v) {
+        w.number(v.x);
+        w.raw(", ");
+        w.number(v.y);
+        w.raw(", ");
+        w.number(v.z);
+    });
+    if (!model.masses.empty()) {
+        w.raw(",\n  \"masses\": ");
+        w.array(model.masses, 12, [&](float m) { w.number(m); });
+    }
+    w.raw(",\n  \"springs\": {\n    \"pairs\": ");
+    w.array(model.springs, 8, [&](const Spring& s) {
+        w.number(std::uint64_t{s.a});
+        w.raw(", ");
+        w.number(std::uint64_t{s.b});
+    });
+    w.raw(",\n    \"rest\": ");
+    w.array(model.springs, 12, [&](const Spring& s) { w.number(s.rest); });
+    const bool own_k = std::any_of(model.springs.begin(), model.springs.end(),
+                                   [](const Spring& s) { return s.k != 0.0f; });
+    if (own_k) {
+        w.raw(",\n    \"k\": ");
+        w.array(model.springs, 12, [&](const Spring& s) { w.number(s.k); });
+    }
+    const bool ropes = std::any_of(model.springs.begin(), model.springs.end(),
+                                   [](const Spring& s) { return s.kind != SpringKind::hooke; });
+    if (ropes) {
+        w.raw(",\n    \"kind\": ");
+        w.array(model.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.kind)); });
+    }
+    w.raw("\n  },\n  \"anchors\": ");
+    w.array(model.anchors, 1, [&](const Anchor& a) {
+        w.raw("{\"node\": ");
+        w.number(std::uint64_t{a.node});
+        if (a.drive != AnchorDrive::fixed) {
+            w.raw(", \"drive\": ");
+            w.text(drive_name(a.drive));
+        }
+        if (a.drive == AnchorDrive::velocity) {
+            w.raw(", \"velocity\": ");
+            w.vec(a.velocity);
+        }
+        if (a.drive == AnchorDrive::circle) {
+            w.raw(", \"center\": ");
+            w.vec(a.center);
+            w.raw(", \"axis\": ");
+            w.vec(a.axis);
+            w.raw(", \"angular_speed\": ");
+            w.number(a.angular_speed);
+        }
+        w.raw("}");
+    });
+    w.raw(",\n  \"faces\": ");
+    w.array(model.faces, 4, [&](const Face& f) {
+        for (int c = 0; c < 3; ++c) {
+            w.number(std::uint64_t{f.node[c]});
+            w.raw(", ");
+        }
+        for (int c = 0; c < 3; ++c) {
+            w.number(std::uint64_t{f.texcoord[c]});
+            if (c < 2) w.raw(", ");
+        }
+    });
+    w.raw(",\n  \"texcoords\": ");
+    w.array(model.texcoords, 8, [&](const TexCoord& t) {
+        w.number(t.u);
+        w.raw(", ");
+        w.number(t.v);
+    });
+    w.raw(",\n  \"texture\": ");
+    w.text(model.texture);
+    w.raw("\n}\n");
+    return w.take();
+}
+
+void save_model(const Model& model, const std::filesystem::path& path) {
+    std::string text;
+    try {
+        text = model_to_json(model);
+    } catch (const Error& e) {
+        throw Error(path.string() + ": not saved: " + e.what());
+    }
+    write_file_atomically(path, text);
+}
+
+// ---------------------------------------------------------------- reading
+
+namespace {
+
+// nlohmann's DOM keeps numbers as double; converting a decimal to double and
+// then to float can round twice. This SAX front end parses each decimal straight
+// to float (std::from_chars) so the float written by to_chars comes back exact.
+class FloatExactDom : public nlohmann::detail::json_sax_dom_parser<json> {
+public:
+    using Base = nlohmann::detail::json_sax_dom_parser<json>;
+    using Base::Base;
+    bool number_float(double value, const std::string& text) {
+        float f = 0.0f;
+        const auto r = std::from_chars(text.data(), text.data() + text.size(), f);
+        const double exact = r.ec == std::errc() ? static_cast<double>(f) : value;
+        return Base::number_float(exact, text);
+    }
+};
+
+class Reader {
+public:
+    explicit Reader(std::string name) : name_(std::move(name)) {}
+
+    [[noreturn]] void fail(const std::string& where, const std::string& what) const {
+        throw Error(name_ + ": " + where + ": " + what);
+    }
+
+    const json& member(const json& object, const std::string& where, const char* key) const {
+        auto it = object.find(key);
+        if (it == object.end()) fail(where.empty() ? "/" : where, std::string("missing field \"") + key + "\"");
+        return *it;
+    }
+    const json* optional(const json& object, const char* key) const {
+        auto it = object.find(key);
+        return it == object.end() || it->is_null() ? nullptr : &*it;
+    }
+
+    float number(const json& v, const std::string& where) const {
+        if (!v.is_number()) fail(where, std::string("expected a number, found ") + v.type_name());
+        return v.get<float>();
+    }
+    std::uint32_t index(const json& v, const std::string& where) const {
+        if (!v.is_number_integer()) fail(where, std::string("expected a node index (integer), found ") + v.type_name());
+        if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 0xFFFFFFF0u : true)
+            fail(where, "index " + v.dump() + " is out of range");
+        return v.get<std::uint32_t>();
+    }
+    Vec3 vec(const json& v, const std::string& where) const {
+        if (!v.is_array() || v.size() != 3) fail(where, "expected [x, y, z]");
+        return {number(v[0], where + "/0"), number(v[1], where + "/1"), number(v[2], where + "/2")};
+    }
+    std::string text(const json& v, const std::string& where) const {
+        if (!v.is_string()) fail(where, std::string("expected a string, found ") + v.type_name());
+        return v.get<std::string>();
+    }
+    const json& array(const json& v, const std::string& where, std::size_t stride) const {
+        if (!v.is_array()) fail(where, std::string("expected an array, found ") + v.type_name());
+        if (v.size() % stride != 0)
+            fail(where, "length " + std::to_string(v.size()) + " is not a multiple of " + std::to_string(stride));
+        return v;
+    }
+
+    Parameters parameters(const json& j) const {
+        const std::string at = "/parameters";
+        if (!j.is_object()) fail(at, "expected an object");
+        Parameters p;
+        auto num = [&](const char* key, float& out) {
+            if (const json* v = optional(j, key)) out = number(*v, at + "/" + key);
+        };
+        num("k", p.k);
+        num("energy_loss", p.energy_loss);
+        num("mass", p.mass);
+        if (const json* v = optional(j, "gravity")) p.gravity = vec(*v, at + "/gravity");
+        num("spring_damping", p.spring_damping);
+        num("air_friction", p.air_friction);
+        if (const json* v = optional(j, "ground")) {
+            if (!v->is_object()) fail(at + "/ground", "expected an object or null");
+            Ground g;
+            const std::string gat = at + "/ground";
+            if (const json* x = optional(*v, "height")) g.height = number(*x, gat + "/height");
+            if (const json* x = optional(*v, "repulsion")) g.repulsion = number(*x, gat + "/repulsion");
+            if (const json* x = optional(*v, "friction")) g.friction = number(*x, gat + "/friction");
+            if (const json* x = optional(*v, "absorption")) g.absorption = number(*x, gat + "/absorption");
+            p.ground = g;
+        }
+        if (const json* v = optional(j, "wind")) p.wind = vec(*v, at + "/wind");
+        num("max_substep", p.max_substep);
+        if (const json* v = optional(j, "integrator")) {
+            const std::string name = text(*v, at + "/integrator");
+            if (name == "explicit_euler") p.integrator = Integrator::explicit_euler;
+            else if (name == "symplectic_euler") p.integrator = Integrator::symplectic_euler;
+            else if (name == "verlet") p.integrator = Integrator::verlet;
+            else fail(at + "/integrator", "unknown integrator \"" + name +
+                                              "\" (expected explicit_euler, symplectic_euler or verlet)");
+        }
+        if (const json* v = optional(j, "rope_iterations")) {
+            if (!v->is_number_integer()) fail(at + "/rope_iterations", "expected an integer");
+            const auto n = v->get<std::int64_t>();
+            if (n < 0 || n > 1000) fail(at + "/rope_iterations", "must be between 0 and 1000");
+            p.rope_iterations = static_cast<int>(n);
+        }
+        num("verlet_damping", p.verlet_damping);
+        return p;
+    }
+
+    Model model(const json& root) const {
+        if (!root.is_object()) fail("/", "expected a JSON object (a springkit model)");
+        const json& format = member(root, "", "format");
+        if (!format.is_string() || format.get<std::string>() != "springkit")
+            fail("/format", "not a springkit model (\"format\" must be \"springkit\")");
+        const json& version = member(root, "", "version");
+        if (!version.is_number_integer()) fail("/version", "expected an integer");
+        const auto file_version = version.get<std::int64_t>();
+        if (file_version > kFormatVersion)
+            fail("/version", "format version " + std::to_string(file_version) + " is newer than this springkit reads (" +
+                                 std::to_string(kFormatVersion) + "); update springkit");
+        if (file_version < 1) fail("/version", "invalid format version " + std::to_string(file_version));
+
+        Model m;
+        if (const json* x = optional(root, "name")) m.name = text(*x, "/name");
+        if (const json* x = optional(root, "parameters")) m.params = parameters(*x);
+
+        const json& positions = array(member(root, "", "positions"), "/positions", 3);
+        m.positions.resize(positions.size() / 3);
+        for (std::size_t i = 0; i < m.positions.size(); ++i) {
+            const std::string at = "/positions/";
+            m.positions[i] = {number(positions[3 * i], at + std::to_string(3 * i)),
+                              number(positions[3 * i + 1], at + std::to_string(3 * i + 1)),
+                              number(positions[3 * i + 2], at + std::to_string(3 * i + 2))};
+        }
+        if (const json* x = optional(root, "masses")) {
+            const json& masses = array(*x, "/masses", 1);
+            m.masses.reserve(masses.size());
+            for (std::size_t i = 0; i < masses.size(); ++i)
+                m.masses.push_back(number(masses[i], "/masses/" + std::to_string(i)));
+        }
+
+        if (const json* x = optional(root, "springs")) {
+            if (!x->is_object()) fail("/springs", "expected an object with \"pairs\" and \"rest\"");
+            const json& pairs = array(member(*x, "/springs", "pairs"), "/springs/pairs", 2);
+            const json& rest = array(member(*x, "/springs", "rest"), "/springs/rest", 1);
+            const std::size_t count = pairs.size() / 2;
+            if (rest.size() != count)
+                fail("/springs/rest", "has " + std::to_string(rest.size()) + " entries for " +
+                                          std::to_string(count) + " springs");
+            const json* k = optional(*x, "k");
+            if (k && (!k->is_array() || k->size() != count))
+                fail("/springs/k", "must be an array with one stiffness per spring (" + std::to_string(count) + ")");
+            const json* kind = optional(*x, "kind");
+            if (kind && (!kind->is_array() || kind->size() != count))
+                fail("/springs/kind", "must be an array with one kind per spring (" + std::to_string(count) + ")");
+            m.springs.resize(count);
+            for (std::size_t i = 0; i < count; ++i) {
+                Spring& s = m.springs[i];
+                const std::string idx = std::to_string(i);
+                s.a = index(pairs[2 * i], "/springs/pairs/" + std::to_string(2 * i));
+                s.b = index(pairs[2 * i + 1], "/springs/pairs/" + std::to_string(2 * i + 1));
+                s.rest = number(rest[i], "/springs/rest/" + idx);
+                if (k) s.k = number((*k)[i], "/springs/k/" + idx);
+                if (kind) {
+                    const json& kv = (*kind)[i];
+                    if (!kv.is_number_integer() || kv.get<std::int64_t>() < 0 || kv.get<std::int64_t>() > 1)
+                        fail("/springs/kind/" + idx, "expected 0 (Hooke spring) or 1 (rope constraint)");
+                    s.kind = static_cast<SpringKind>(kv.get<int>());
+                }
+            }
+        }
+
+        if (const json* x = optional(root, "anchors")) {
+            const json& anchors = array(*x, "/anchors", 1);
+            for (std::size_t i = 0; i < anchors.size(); ++i) {
+                const std::string at = "/anchors/" + std::to_string(i);
+                const json& a = anchors[i];
+                if (!a.is_object()) fail(at, "expected an object {\"node\": N, ...}");
+                Anchor anchor;
+                anchor.node = index(member(a, at, "node"), at + "/node");
+                if (const json* d = optional(a, "drive")) {
+                    const std::string name = text(*d, at + "/drive");
+                    if (name == "fixed") anchor.drive = AnchorDrive::fixed;
+                    else if (name == "velocity") anchor.drive = AnchorDrive::velocity;
+                    else if (name == "circle") anchor.drive = AnchorDrive::circle;
+                    else fail(at + "/drive", "unknown drive \"" + name + "\" (expected fixed, velocity or circle)");
+                }
+                if (const json* v = optional(a, "velocity")) anchor.velocity = vec(*v, at + "/velocity");
+                if (const json* v = optional(a, "center")) anchor.center = vec(*v, at + "/center");
+                if (const json* v = optional(a, "axis")) anchor.axis = vec(*v, at + "/axis");
+                if (const json* v = optional(a, "angular_speed"))
+                    anchor.angular_speed = number(*v, at + "/angular_speed");
+                m.anchors.push_back(anchor);
+            }
+        }
+
+        if (const json* x = optional(root, "faces")) {
+            const json& faces = array(*x, "/faces", 6);
+            m.faces.resize(faces.size() / 6);
+            for (std::size_t i = 0; i < m.faces.size(); ++i)
+                for (int c = 0; c < 6; ++c) {
+                    const std::uint32_t v = index(faces[6 * i + c], "/faces/" + std::to_string(6 * i + c));
+                    (c < 3 ? m.faces[i].node[c] : m.faces[i].texcoord[c - 3]) = v;
+                }
+        }
+        if (const json* x = optional(root, "texcoords")) {
+            const json& tc = array(*x, "/texcoords", 2);
+            m.texcoords.resize(tc.size() / 2);
+            for (std::size_t i = 0; i < m.texcoords.size(); ++i)
+                m.texcoords[i] = {number(tc[2 * i], "/texcoords/" + std::to_string(2 * i)),
+                                  number(tc[2 * i + 1], "/texcoords/" + std::to_string(2 * i + 1))};
+        }
+        if (const json* x = optional(root, "texture")) m.texture = text(*x, "/texture");
+        validate(m, name_);
+        return m;
+    }
+
+private:
+    std::string name_;
+};
+
+std::string line_and_column(std::string_view text, std::size_t byte) {
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+}  // namespace
+
+Model model_from_json(std::string_view text, const std::string& name) {
+    json root;
+    try {
+        FloatExactDom sax(root, true);
+        json::sax_parse(text.begin(), text.end(), &sax);
+    } catch (const json::parse_error& e) {
+        std::string what = e.what();
+        // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> keep the reason.
+        const auto colon = what.find(": ", what.find("parse error"));
+        const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
+        throw Error(name + ": " + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) +
+                    ": invalid JSON: " + reason);
+    } catch (const json::exception& e) {
+        throw Error(name + ": invalid JSON: " + e.what());
+    }
+    try {
+        return Reader(name).model(root);
+    } catch (const json::exception& e) {
+        throw Error(name + ": unexpected value: " + e.what());
+    }
+}
+
+Model load_model(const std::filesystem::path& path) {
+    return model_from_json(read_file(path), path.string());
+}
+
+}  // namespace springkit

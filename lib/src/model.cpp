@@ -1,0 +1,202 @@
+// springkit — model helpers and validation.
+#include "springkit/model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <unordered_map>
+
+#include "springkit/error.hpp"
+
+namespace springkit {
+
+void compute_rest_lengths(Model& model) {
+    for (Spring& s : model.springs) {
+        s.rest = length(model.positions[s.b] - model.positions[s.a]);
+    }
+}
+
+bool add_spring(Model& model, std::uint32_t a, std::uint32_t b, float k, SpringKind kind) {
+    if (a == b) return false;
+    for (const Spring& s : model.springs) {
+        if ((s.a == a && s.b == b) || (s.a == b && s.b == a)) return false;
+    }
+    model.springs.push_back({a, b, length(model.positions[b] - model.positions[a]), k, kind});
+    return true;
+}
+
+namespace {
+
+[[noreturn]] void fail(const std::string& context, const std::string& where,
+                       const std::string& what) {
+    std::string message;
+    if (!context.empty()) message += context + ": ";
+    if (!where.empty()) message += where + ": ";
+    message += what;
+    throw Error(message);
+}
+
+std::string str(double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+}
+
+void check_finite(float v, const std::string& context, const std::string& where) {
+    if (!std::isfinite(v)) fail(context, where, "value is not a finite number");
+}
+
+void check_finite(const Vec3& v, const std::string& context, const std::string& where) {
+    if (!is_finite(v)) fail(context, where, "value is not a finite number");
+}
+
+void validate_parameters(const Parameters& p, const std::string& context) {
+    const std::string at = "/parameters/";
+    check_finite(p.k, context, at + "k");
+    check_finite(p.energy_loss, context, at + "energy_loss");
+    check_finite(p.mass, context, at + "mass");
+    check_finite(p.gravity, context, at + "gravity");
+    check_finite(p.spring_damping, context, at + "spring_damping");
+    check_finite(p.air_friction, context, at + "air_friction");
+    check_finite(p.wind, context, at + "wind");
+    check_finite(p.max_substep, context, at + "max_substep");
+    check_finite(p.verlet_damping, context, at + "verlet_damping");
+    if (p.k < 0) fail(context, at + "k", "stiffness must not be negative (got " + str(p.k) + ")");
+    if (p.mass <= 0) fail(context, at + "mass", "mass must be > 0 kg (got " + str(p.mass) + ")");
+    if (p.energy_loss <= 0 || p.energy_loss > 1)
+        fail(context, at + "energy_loss",
+             "energy loss must be in (0, 1] (velocity kept per 1/60 s frame; got " +
+                 str(p.energy_loss) + ")");
+    if (p.spring_damping < 0)
+        fail(context, at + "spring_damping", "must not be negative (got " + str(p.spring_damping) + ")");
+    if (p.air_friction < 0)
+        fail(context, at + "air_friction", "must not be negative (got " + str(p.air_friction) + ")");
+    if (!(p.max_substep > 0 && p.max_substep <= 0.1f))
+        fail(context, at + "max_substep",
+             "substep must be in (0, 0.1] s (got " + str(p.max_substep) + ")");
+    if (p.rope_iterations < 0 || p.rope_iterations > 1000)
+        fail(context, at + "rope_iterations",
+             "must be between 0 and 1000 (got " + std::to_string(p.rope_iterations) + ")");
+    if (p.verlet_damping <= 0 || p.verlet_damping > 1)
+        fail(context, at + "verlet_damping", "must be in (0, 1] (got " + str(p.verlet_damping) + ")");
+    if (p.ground) {
+        check_finite(p.ground->height, context, at + "ground/height");
+        check_finite(p.ground->repulsion, context, at + "ground/repulsion");
+        check_finite(p.ground->friction, context, at + "ground/friction");
+        check_finite(p.ground->absorption, context, at + "ground/absorption");
+        if (p.ground->repulsion < 0 || p.ground->friction < 0 || p.ground->absorption < 0)
+            fail(context, at + "ground", "repulsion, friction and absorption must not be negative");
+    }
+}
+
+}  // namespace
+
+void validate(const Model& model, const std::string& context) {
+    validate_parameters(model.params, context);
+    const std::size_t n = model.positions.size();
+    if (n > 0xFFFFFFF0u) fail(context, "/positions", "too many nodes");
+    for (std::size_t i = 0; i < n; ++i) {
+        check_finite(model.positions[i], context, "/positions/" + std::to_string(i));
+    }
+    if (!model.masses.empty()) {
+        if (model.masses.size() != n)
+            fail(context, "/masses",
+                 "has " + std::to_string(model.masses.size()) + " entries but the model has " +
+                     std::to_string(n) + " nodes");
+        for (std::size_t i = 0; i < n; ++i) {
+            const float m = model.masses[i];
+            const std::string at = "/masses/" + std::to_string(i);
+            check_finite(m, context, at);
+            if (m <= 0) fail(context, at, "node mass must be > 0 kg (got " + str(m) + ")");
+        }
+    }
+
+    std::unordered_map<std::uint64_t, std::size_t> seen;
+    seen.reserve(model.springs.size());
+    for (std::size_t i = 0; i < model.springs.size(); ++i) {
+        const Spring& s = model.springs[i];
+        const std::string at = "/springs/" + std::to_string(i);
+        if (s.a >= n || s.b >= n)
+            fail(context, at,
+                 "node index " + std::to_string(s.a >= n ? s.a : s.b) + " out of range (model has " +
+                     std::to_string(n) + " nodes)");
+        if (s.a == s.b) fail(context, at, "spring connects node " + std::to_string(s.a) + " to itself");
+        check_finite(s.rest, context, at + "/rest");
+        check_finite(s.k, context, at + "/k");
+        if (s.rest <= 0) fail(context, at + "/rest", "rest length must be > 0 m (got " + str(s.rest) + ")");
+        if (s.k < 0) fail(context, at + "/k", "stiffness must not be negative (got " + str(s.k) + ")");
+        const std::uint64_t key = (std::uint64_t{std::min(s.a, s.b)} << 32) | std::max(s.a, s.b);
+        auto [it, inserted] = seen.emplace(key, i);
+        if (!inserted)
+            fail(context, at,
+                 "duplicate spring between nodes " + std::to_string(s.a) + " and " +
+                     std::to_string(s.b) + " (same as spring " + std::to_string(it->second) + ")");
+    }
+
+    std::vector<bool> anchored(n, false);
+    for (std::size_t i = 0; i < model.anchors.size(); ++i) {
+        const Anchor& a = model.anchors[i];
+        const std::string at = "/anchors/" + std::to_string(i);
+        if (a.node >= n)
+            fail(context, at,
+                 "anchor node " + std::to_string(a.node) + " out of range (model has " +
+                     std::to_string(n) + " nodes)");
+        if (anchored[a.node]) fail(context, at, "node " + std::to_string(a.node) + " is anchored twice");
+        anchored[a.node] = true;
+        check_finite(a.velocity, context, at + "/velocity");
+        check_finite(a.center, context, at + "/center");
+        check_finite(a.axis, context, at + "/axis");
+        check_finite(a.angular_speed, context, at + "/angular_speed");
+        if (a.drive == AnchorDrive::circle && length(a.axis) <= 0)
+            fail(context, at + "/axis", "circle axis must not be zero");
+    }
+
+    const std::size_t t = model.texcoords.size();
+    for (std::size_t i = 0; i < t; ++i) {
+        const std::string at = "/texcoords/" + std::to_string(i);
+        check_finite(model.texcoords[i].u, context, at);
+        check_finite(model.texcoords[i].v, context, at);
+    }
+    for (std::size_t i = 0; i < model.faces.size(); ++i) {
+        const Face& f = model.faces[i];
+        const std::string at = "/faces/" + std::to_string(i);
+        for (int c = 0; c < 3; ++c) {
+            if (f.node[c] >= n)
+                fail(context, at,
+                     "node index " + std::to_string(f.node[c]) + " out of range (model has " +
+                         std::to_string(n) + " nodes)");
+            if (t > 0 && f.texcoord[c] >= t)
+                fail(context, at,
+                     "texcoord index " + std::to_string(f.texcoord[c]) +
+                         " out of range (model has " + std::to_string(t) + " texcoords)");
+        }
+    }
+}
+
+Stability stability_estimate(const Model& model) {
+    Stability result;
+    const double dt = model.params.max_substep;
+    for (std::size_t i = 0; i < model.springs.size(); ++i) {
+        const Spring& s = model.springs[i];
+        if (s.kind != SpringKind::hooke) continue;
+        const double m = std::min(model.node_mass(s.a), model.node_mass(s.b));
+        const double value = model.spring_k(s) * dt * dt / m;
+        if (value > result.worst) {
+            result.worst = value;
+            result.worst_spring = i;
+        }
+    }
+    return result;
+}
+
+Bounds bounds(const Model& model) {
+    if (model.positions.empty()) return {};
+    Bounds b{model.positions[0], model.positions[0]};
+    for (const Vec3& p : model.positions) {
+        b.min = {std::min(b.min.x, p.x), std::min(b.min.y, p.y), std::min(b.min.z, p.z)};
+        b.max = {std::max(b.max.x, p.x), std::max(b.max.y, p.y), std::max(b.max.z, p.z)};
+    }
+    return b;
+}
+
+}  // namespace springkit
