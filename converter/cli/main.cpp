@@ -30,7 +30,11 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        print_error(std::string(e.what()) + " (see springkit --help)");
+        std::string what = e.what();
+        // CLI11 calls an unknown verb "extra arguments"; name it as what it is.
+        if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-')
+            what = std::string("unknown verb '") + argv[1] + "'";
+        print_error(what + " (see springkit --help)");
         return kExitUsage;
     }
 

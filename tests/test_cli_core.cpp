@@ -1,0 +1,99 @@
+// The CLI contract of new/info/simulate (DESIGN.md): exit 0 ok, 1 failure, 2 usage;
+// one "error:" line on stderr naming the file and the problem.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "springkit/springkit.hpp"
+#include "support/run_command.hpp"
+
+using springkit::test::line_count;
+using springkit::test::run_command;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = SPRINGKIT_CLI;
+
+fs::path work_dir() {
+    const fs::path dir = fs::temp_directory_path() / ("springkit-cli-core-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+}  // namespace
+
+TEST(CliCore, NewWritesAModelThatLoadsWithTheRequestedSize) {
+    const fs::path out = work_dir() / "cloth.json";
+    const auto r = run_command(kCli + " new cloth --resolution 6 --k 321 -o " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const springkit::Model m = springkit::load_model(out);
+    EXPECT_EQ(m.node_count(), 36u);
+    EXPECT_FLOAT_EQ(m.params.k, 321.0f);
+}
+
+TEST(CliCore, InfoJsonReportsCountsAndStability) {
+    const fs::path out = work_dir() / "string.json";
+    ASSERT_EQ(run_command(kCli + " new string --resolution 5 -o " + out.string()).exit_code, 0);
+    const auto r = run_command(kCli + " info --json " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["nodes"], 5);
+    EXPECT_EQ(j["springs"]["total"], 4);
+    EXPECT_EQ(j["anchors"], 1);
+    EXPECT_NEAR(j["stability"]["k_dt2_over_m"].get<double>(), 1000 * 0.002 * 0.002 / 0.05, 1e-6);
+}
+
+TEST(CliCore, SimulateWritesSettledPositions) {
+    const fs::path in = work_dir() / "rope.json", out = work_dir() / "rope-settled.json";
+    ASSERT_EQ(run_command(kCli + " new source-rope -o " + in.string()).exit_code, 0);
+    const auto r = run_command(kCli + " simulate " + in.string() + " --seconds 1 -o " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("simulated 1 s in 60 frames"), std::string::npos) << r.out;
+    const springkit::Model before = springkit::load_model(in), after = springkit::load_model(out);
+    EXPECT_EQ(after.springs, before.springs);  // rest lengths kept
+}
+
+TEST(CliCore, MissingFileIsOneErrorLineAndExitOne) {
+    const auto r = run_command(kCli + " info /nonexistent/model.json");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: /nonexistent/model.json: cannot open for reading (No such file or directory)\n");
+}
+
+TEST(CliCore, InvalidModelIsOneErrorLineNamingTheLocation) {
+    const fs::path bad = work_dir() / "bad.json";
+    springkit::write_file_atomically(bad, R"({"format": "springkit", "version": 1, "positions": [0,0,0],
+      "springs": {"pairs": [0, 3], "rest": [1]}})");
+    const auto r = run_command(kCli + " simulate " + bad.string() + " --seconds 1");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(line_count(r.err), 1);
+    EXPECT_EQ(r.err, "error: " + bad.string() + ": /springs/0: node index 3 out of range (model has 1 nodes)\n");
+}
+
+TEST(CliCore, UsageErrorsExitTwo) {
+    for (const std::string args : {"", "bogus", "new", "new teapot -o x.json", "simulate x.json",
+                                   "info --bogus x.json"}) {
+        const auto r = run_command(kCli + " " + args);
+        EXPECT_EQ(r.exit_code, 2) << args;
+        EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << args << ": " << r.err;
+        EXPECT_EQ(line_count(r.err), 1) << args << ": " << r.err;
+    }
+}
+
+TEST(CliCore, HelpOnEveryVerbExitsZero) {
+    for (const std::string verb : {"", "new ", "info ", "simulate "}) {
+        const auto r = run_command(kCli + " " + verb + "--help");
+        EXPECT_EQ(r.exit_code, 0) << verb;
+        EXPECT_NE(r.out.find("Usage"), std::string::npos) << verb;
+    }
+}
+
+TEST(CliCore, ExplodingModelFailsWithTheSimulationError) {
+    const fs::path m = work_dir() / "stiff.json";
+    ASSERT_EQ(run_command(kCli + " new string --k 10000000 -o " + m.string()).exit_code, 0);
+    const auto r = run_command(kCli + " simulate " + m.string() + " --seconds 2");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("warning: " + m.string() + ": k dt^2/m"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("error: " + m.string() + ": simulation exploded"), std::string::npos) << r.err;
+}
