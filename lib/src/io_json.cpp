@@ -189,6 +189,17 @@ std::string model_to_json(const Model& model) {
     w.number(static_cast<std::uint64_t>(p.rope_iterations));
     w.raw(",\n    \"verlet_damping\": ");
     w.number(p.verlet_damping);
+    if (p.gust.period > 0.0f) {  // written only when there are gusts, like the fields below
+        w.raw(",\n    \"gust\": {\"velocity\": ");
+        w.vec(p.gust.velocity);
+        w.raw(", \"period\": ");
+        w.number(p.gust.period);
+        w.raw(", \"duration\": ");
+        w.number(p.gust.duration);
+        w.raw(", \"start\": ");
+        w.number(p.gust.start);
+        w.raw("}");
+    }
     w.raw("\n  },\n  \"positions\": ");
     w.array(model.positions, 4, [&](const Vec3& v) {
         w.number(v.x);
@@ -262,6 +273,64 @@ std::string model_to_json(const Model& model) {
     });
     w.raw(",\n  \"texture\": ");
     w.text(model.texture);
+    // Attachments: written only when present, so models without them keep the
+    // layout they had before these fields existed.
+    if (!model.constant_forces.empty()) {
+        w.raw(",\n  \"constant_forces\": ");
+        w.array(model.constant_forces, 1, [&](const ConstantForce& c) {
+            w.raw("{\"node\": ");
+            w.number(std::uint64_t{c.node});
+            w.raw(", \"force\": ");
+            w.vec(c.force);
+            w.raw("}");
+        });
+    }
+    if (!model.tethers.empty()) {
+        w.raw(",\n  \"tethers\": ");
+        w.array(model.tethers, 1, [&](const Tether& t) {
+            w.raw("{\"node\": ");
+            w.number(std::uint64_t{t.node});
+            w.raw(", \"point\": ");
+            w.vec(t.point);
+            w.raw(", \"length\": ");
+            w.number(t.length);
+            w.raw(", \"bounce\": ");
+            w.number(t.bounce);
+            w.raw("}");
+        });
+    }
+    if (!model.beads.empty()) {
+        w.raw(",\n  \"beads\": ");
+        w.array(model.beads, 1, [&](const Bead& b) {
+            w.raw("{\"first\": ");
+            w.number(std::uint64_t{b.first});
+            w.raw(", \"last\": ");
+            w.number(std::uint64_t{b.last});
+            w.raw(", \"mass\": ");
+            w.number(b.mass);
+            w.raw(", \"start\": ");
+            w.number(b.start);
+            w.raw(", \"friction\": ");
+            w.number(b.friction);
+            w.raw("}");
+        });
+    }
+    if (!model.tubes.empty()) {
+        w.raw(",\n  \"tubes\": ");
+        w.array(model.tubes, 1, [&](const Tube& t) {
+            w.raw("{\"first\": ");
+            w.number(std::uint64_t{t.first});
+            w.raw(", \"last\": ");
+            w.number(std::uint64_t{t.last});
+            w.raw(", \"radius\": ");
+            w.number(t.radius);
+            w.raw(", \"sides\": ");
+            w.number(static_cast<std::uint64_t>(t.sides));
+            w.raw(", \"subdivisions\": ");
+            w.number(static_cast<std::uint64_t>(t.subdivisions));
+            w.raw("}");
+        });
+    }
     w.raw("\n}\n");
     return w.take();
 }
@@ -378,6 +447,14 @@ public:
             p.rope_iterations = static_cast<int>(n);
         }
         num("verlet_damping", p.verlet_damping);
+        if (const json* v = optional(j, "gust")) {
+            const std::string gat = at + "/gust";
+            if (!v->is_object()) fail(gat, "expected an object or null");
+            if (const json* x = optional(*v, "velocity")) p.gust.velocity = vec(*x, gat + "/velocity");
+            if (const json* x = optional(*v, "period")) p.gust.period = number(*x, gat + "/period");
+            if (const json* x = optional(*v, "duration")) p.gust.duration = number(*x, gat + "/duration");
+            if (const json* x = optional(*v, "start")) p.gust.start = number(*x, gat + "/start");
+        }
         return p;
     }
 
@@ -485,11 +562,66 @@ public:
                                   number(tc[2 * i + 1], "/texcoords/" + std::to_string(2 * i + 1))};
         }
         if (const json* x = optional(root, "texture")) m.texture = text(*x, "/texture");
+        attachments(root, m);
         validate(m, name_);
         return m;
     }
 
 private:
+    // Calls each(element, its JSON pointer) for the objects of an optional array.
+    template <class F>
+    void objects(const json& root, const char* key, F each) const {
+        const json* x = optional(root, key);
+        if (!x) return;
+        const std::string where = std::string("/") + key;
+        const json& items = array(*x, where, 1);
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            const std::string at = where + "/" + std::to_string(i);
+            if (!items[i].is_object()) fail(at, "expected an object");
+            each(items[i], at);
+        }
+    }
+    int small_integer(const json& v, const std::string& where) const {
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 1000)
+            fail(where, "expected an integer between 0 and 1000");
+        return v.get<int>();
+    }
+
+    // constant_forces, tethers, beads and tubes: all optional (absent = none).
+    void attachments(const json& root, Model& m) const {
+        objects(root, "constant_forces", [&](const json& o, const std::string& at) {
+            m.constant_forces.push_back({index(member(o, at, "node"), at + "/node"),
+                                         vec(member(o, at, "force"), at + "/force")});
+        });
+        objects(root, "tethers", [&](const json& o, const std::string& at) {
+            Tether t;
+            t.node = index(member(o, at, "node"), at + "/node");
+            t.point = vec(member(o, at, "point"), at + "/point");
+            t.length = number(member(o, at, "length"), at + "/length");
+            if (const json* v = optional(o, "bounce")) t.bounce = number(*v, at + "/bounce");
+            m.tethers.push_back(t);
+        });
+        objects(root, "beads", [&](const json& o, const std::string& at) {
+            Bead b;
+            b.first = index(member(o, at, "first"), at + "/first");
+            b.last = index(member(o, at, "last"), at + "/last");
+            b.mass = number(member(o, at, "mass"), at + "/mass");
+            if (const json* v = optional(o, "start")) b.start = number(*v, at + "/start");
+            if (const json* v = optional(o, "friction")) b.friction = number(*v, at + "/friction");
+            m.beads.push_back(b);
+        });
+        objects(root, "tubes", [&](const json& o, const std::string& at) {
+            Tube t;
+            t.first = index(member(o, at, "first"), at + "/first");
+            t.last = index(member(o, at, "last"), at + "/last");
+            if (const json* v = optional(o, "radius")) t.radius = number(*v, at + "/radius");
+            if (const json* v = optional(o, "sides")) t.sides = small_integer(*v, at + "/sides");
+            if (const json* v = optional(o, "subdivisions"))
+                t.subdivisions = small_integer(*v, at + "/subdivisions");
+            m.tubes.push_back(t);
+        });
+    }
+
     std::string name_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <unordered_map>
 
@@ -79,6 +80,16 @@ void validate_parameters(const Parameters& p, const std::string& context) {
              "must be between 0 and 1000 (got " + std::to_string(p.rope_iterations) + ")");
     if (p.verlet_damping <= 0 || p.verlet_damping > 1)
         fail(context, at + "verlet_damping", "must be in (0, 1] (got " + str(p.verlet_damping) + ")");
+    check_finite(p.gust.velocity, context, at + "gust/velocity");
+    check_finite(p.gust.period, context, at + "gust/period");
+    check_finite(p.gust.duration, context, at + "gust/duration");
+    check_finite(p.gust.start, context, at + "gust/start");
+    if (p.gust.period < 0)
+        fail(context, at + "gust/period", "must not be negative (0 = no gusts; got " + str(p.gust.period) + ")");
+    if (p.gust.period > 0 && !(p.gust.duration > 0 && p.gust.duration <= p.gust.period))
+        fail(context, at + "gust/duration",
+             "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " +
+                 str(p.gust.period) + " s)");
     if (p.ground) {
         check_finite(p.ground->height, context, at + "ground/height");
         check_finite(p.ground->repulsion, context, at + "ground/repulsion");
@@ -89,7 +100,81 @@ void validate_parameters(const Parameters& p, const std::string& context) {
     }
 }
 
+// A chain first..last of consecutive nodes, as beads and tubes use.
+void check_chain(std::uint32_t first, std::uint32_t last, std::size_t n, const std::string& context,
+                 const std::string& at) {
+    if (first >= last)
+        fail(context, at, "first node " + std::to_string(first) + " must be below last node " +
+                              std::to_string(last));
+    if (last >= n)
+        fail(context, at + "/last",
+             "node index " + std::to_string(last) + " out of range (model has " + std::to_string(n) +
+                 " nodes)");
+}
+
+// The additions that hold on to nodes: constant forces, tethers, beads, tubes.
+void validate_attachments(const Model& model, const std::string& context) {
+    const std::size_t n = model.positions.size();
+    auto check_node = [&](std::uint32_t node, const std::string& at) {
+        if (node >= n)
+            fail(context, at,
+                 "node index " + std::to_string(node) + " out of range (model has " + std::to_string(n) +
+                     " nodes)");
+    };
+    for (std::size_t i = 0; i < model.constant_forces.size(); ++i) {
+        const std::string at = "/constant_forces/" + std::to_string(i);
+        check_node(model.constant_forces[i].node, at + "/node");
+        check_finite(model.constant_forces[i].force, context, at + "/force");
+    }
+    for (std::size_t i = 0; i < model.tethers.size(); ++i) {
+        const Tether& t = model.tethers[i];
+        const std::string at = "/tethers/" + std::to_string(i);
+        check_node(t.node, at + "/node");
+        check_finite(t.point, context, at + "/point");
+        check_finite(t.length, context, at + "/length");
+        check_finite(t.bounce, context, at + "/bounce");
+        if (t.length <= 0) fail(context, at + "/length", "rope length must be > 0 m (got " + str(t.length) + ")");
+        if (t.bounce < 0 || t.bounce > 1)
+            fail(context, at + "/bounce", "must be in [0, 1] (got " + str(t.bounce) + ")");
+    }
+    for (std::size_t i = 0; i < model.beads.size(); ++i) {
+        const Bead& b = model.beads[i];
+        const std::string at = "/beads/" + std::to_string(i);
+        check_chain(b.first, b.last, n, context, at);
+        check_finite(b.mass, context, at + "/mass");
+        check_finite(b.start, context, at + "/start");
+        check_finite(b.friction, context, at + "/friction");
+        if (b.mass <= 0) fail(context, at + "/mass", "bead mass must be > 0 kg (got " + str(b.mass) + ")");
+        if (b.start < 0 || b.start > static_cast<float>(b.last - b.first))
+            fail(context, at + "/start",
+                 "must be between 0 and " + std::to_string(b.last - b.first) + " segments (got " +
+                     str(b.start) + ")");
+        if (b.friction < 0) fail(context, at + "/friction", "must not be negative (got " + str(b.friction) + ")");
+    }
+    for (std::size_t i = 0; i < model.tubes.size(); ++i) {
+        const Tube& t = model.tubes[i];
+        const std::string at = "/tubes/" + std::to_string(i);
+        check_chain(t.first, t.last, n, context, at);
+        check_finite(t.radius, context, at + "/radius");
+        if (t.radius <= 0) fail(context, at + "/radius", "tube radius must be > 0 m (got " + str(t.radius) + ")");
+        if (t.sides < 3 || t.sides > 64)
+            fail(context, at + "/sides", "must be between 3 and 64 (got " + std::to_string(t.sides) + ")");
+        if (t.subdivisions < 0 || t.subdivisions > 32)
+            fail(context, at + "/subdivisions",
+                 "must be between 0 and 32 (got " + std::to_string(t.subdivisions) + ")");
+    }
+}
+
 }  // namespace
+
+Vec3 wind_at(const Parameters& params, double time) {
+    const Gust& g = params.gust;
+    if (g.period <= 0.0f || time < g.start) return params.wind;
+    const double into = std::fmod(time - g.start, static_cast<double>(g.period));
+    if (into >= g.duration) return params.wind;
+    const double s = std::sin(std::numbers::pi * into / g.duration);
+    return params.wind + g.velocity * static_cast<float>(s * s);
+}
 
 void validate(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
@@ -171,6 +256,7 @@ void validate(const Model& model, const std::string& context) {
                          " out of range (model has " + std::to_string(t) + " texcoords)");
         }
     }
+    validate_attachments(model, context);
 }
 
 Stability stability_estimate(const Model& model) {

@@ -37,6 +37,8 @@ Simulation::Simulation(const Model& model) : model_(&model) {
         (s.kind == SpringKind::hooke ? hooke_ : ropes_).push_back(static_cast<std::uint32_t>(i));
     }
     build_face_adjacency();
+    constant_external_.assign(n, Vec3{});
+    for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
 
     // A node faster than this is a runaway: 100 times the larger of 1 m/s, the
     // speed of a fall across the whole model, and the fastest anchor drive.
@@ -76,16 +78,21 @@ void Simulation::reset() {
     previous_ = m.positions;
     velocities_.assign(m.node_count(), Vec3{});
     forces_.assign(m.node_count(), Vec3{});
-    external_.assign(m.node_count(), Vec3{});
+    external_ = constant_external_;
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
         anchor_state_.push_back({m.positions[a.node], 0.0f});
         anchor_velocity_.push_back(a.drive == AnchorDrive::velocity ? a.velocity : Vec3{});
     }
+    bead_place_.clear();
+    for (const Bead& b : m.beads) bead_place_.push_back(b.start);
+    bead_speed_.assign(m.beads.size(), 0.0f);
     time_ = 0.0;
     substeps_ = 0;
     failure_.clear();
+    wind_ = wind_at(m.params, 0.0);
+    update_bead_positions();
     recompute_normals();
 }
 
@@ -102,15 +109,18 @@ void Simulation::step(float frame_dt) {
     // once a frame); per substep that is energy_loss^(dt * 60), the same decay at
     // any substep size.
     const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
+    wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
-    std::fill(external_.begin(), external_.end(), Vec3{});
+    external_ = constant_external_;
     time_ += frame_dt;
     check_state();
+    update_bead_positions();
     recompute_normals();
 }
 
 void Simulation::substep(float dt, float velocity_keep) {
     accumulate_forces();
+    apply_bead_loads();
     if (ropes_.empty()) {
         integrate(dt, velocity_keep);
     } else {
@@ -126,6 +136,8 @@ void Simulation::substep(float dt, float velocity_keep) {
                 velocities_[i] += (positions_[i] - before[i]) * inv_dt;
         }
     }
+    apply_tethers(dt);
+    slide_beads(dt, velocity_keep);
     apply_anchors(dt);
     ++substeps_;
 }
@@ -136,7 +148,7 @@ void Simulation::accumulate_forces() {
     const std::size_t n = positions_.size();
     for (std::size_t i = 0; i < n; ++i) {
         Vec3 f = external_[i] + p.gravity * m.node_mass(i);
-        if (p.air_friction > 0.0f) f -= (velocities_[i] - p.wind) * p.air_friction;
+        if (p.air_friction > 0.0f) f -= (velocities_[i] - wind_) * p.air_friction;
         if (p.ground && positions_[i].y < p.ground->height) {
             // Tunca's ground: sliding friction on the horizontal velocity, absorption of
             // downward speed only, and a spring-like push back up.

@@ -39,6 +39,19 @@ struct Ground {
     friend bool operator==(const Ground&, const Ground&) = default;
 };
 
+/// Periodic gusts of air on top of Parameters::wind (Oliveira's F1 finish line: "as
+/// the cars cross the line apply the forces due to the air movement"). From `start`
+/// on, every `period` seconds a gust blows for `duration` seconds; its air velocity
+/// rises from zero to `velocity` and falls back as sin^2, so no force jumps.
+/// Like the wind it acts through air_friction. period 0 = no gusts (the default).
+struct Gust {
+    Vec3 velocity{};        ///< m/s, peak air velocity a gust adds to the wind
+    float period = 0.0f;    ///< s from one gust's start to the next; 0 = no gusts
+    float duration = 0.0f;  ///< s, length of one gust, in (0, period]
+    float start = 0.0f;     ///< s, simulation time of the first gust
+    friend bool operator==(const Gust&, const Gust&) = default;
+};
+
 /// Physics parameters of a model, with the defaults every builder and loader uses.
 struct Parameters {
     float k = 1000.0f;           ///< N/m, stiffness of springs without their own k
@@ -53,8 +66,12 @@ struct Parameters {
     Integrator integrator = Integrator::symplectic_euler;
     int rope_iterations = 3;      ///< relaxation passes over rope constraints (Source engine: 3)
     float verlet_damping = 0.98f; ///< velocity kept per Verlet substep (Source engine: 0.98)
+    Gust gust;                    ///< none by default
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
+
+/// The air velocity at simulation time `time`: wind plus the gust blowing then.
+Vec3 wind_at(const Parameters& params, double time);
 
 /// What a spring does between its two nodes.
 enum class SpringKind : std::uint8_t {
@@ -102,6 +119,53 @@ struct TexCoord {
     friend bool operator==(const TexCoord&, const TexCoord&) = default;
 };
 
+/// A force that always acts on one node, N: the lift of a gas-filled balloon, a
+/// steady push. Added to the node's forces every substep.
+struct ConstantForce {
+    std::uint32_t node = 0;
+    Vec3 force{};  ///< N
+    friend bool operator==(const ConstantForce&, const ConstantForce&) = default;
+};
+
+/// Builderboy's single-segment rope: node `node` hangs on an inextensible rope of
+/// `length` from the fixed `point`. Inside that sphere the node moves freely; at
+/// its surface the rope removes only the node's outward radial velocity (the
+/// tangential part stays, so a falling body turns into a pendulum), reversing
+/// `bounce` times of it (Builderboy's "3/2" pull is bounce 0.5).
+struct Tether {
+    std::uint32_t node = 0;
+    Vec3 point{};        ///< m, where the rope is tied
+    float length = 1.0f; ///< m, the rope's length L (> 0)
+    float bounce = 0.0f; ///< share of the outward speed sent back inward, [0, 1]
+    friend bool operator==(const Tether&, const Tether&) = default;
+};
+
+/// Garrido's heavy bead (realtime-rope-thesis, "a sliding weighted particle on a
+/// rope"): a body of `mass` that slides along the chain of nodes first, first+1,
+/// ..., last. Gravity along the rope moves it, `friction` slows it, and its weight
+/// across the rope loads the two nodes it sits between, so the rope sags under it.
+struct Bead {
+    std::uint32_t first = 0;  ///< first node of the chain
+    std::uint32_t last = 1;   ///< last node of the chain (> first)
+    float mass = 1.0f;        ///< kg (> 0)
+    float start = 0.0f;       ///< starting place in segments from `first`: 2.5 = halfway along the third
+    float friction = 0.0f;    ///< N s/m, slows its sliding along the rope
+    friend bool operator==(const Bead&, const Bead&) = default;
+};
+
+/// How to draw the chain of nodes first..last as a smooth textured tube (see
+/// rope_mesh.hpp): Catmull-Rom subdivision as in the Source engine, then rings of
+/// `sides` vertices (Garrido's "future works": vertices generated around the rope).
+/// Drawing only; the physics ignores it.
+struct Tube {
+    std::uint32_t first = 0;  ///< first node of the chain
+    std::uint32_t last = 1;   ///< last node of the chain (> first)
+    float radius = 0.01f;     ///< m
+    int sides = 8;            ///< vertices per ring, [3, 64]
+    int subdivisions = 2;     ///< points added between two nodes, [0, 32]
+    friend bool operator==(const Tube&, const Tube&) = default;
+};
+
 struct Model {
     std::string name;               ///< free text, shown by tools
     Parameters params;
@@ -112,6 +176,10 @@ struct Model {
     std::vector<Face> faces;
     std::vector<TexCoord> texcoords;
     std::string texture;            ///< image path, relative to the model file; may be empty
+    std::vector<ConstantForce> constant_forces;  ///< may be empty
+    std::vector<Tether> tethers;    ///< Builderboy ropes; may be empty
+    std::vector<Bead> beads;        ///< Garrido beads; may be empty
+    std::vector<Tube> tubes;        ///< chains drawn as tubes; may be empty
 
     std::size_t node_count() const { return positions.size(); }
     float node_mass(std::size_t i) const { return masses.empty() ? params.mass : masses[i]; }

@@ -3,7 +3,8 @@
 // The Model is shared and must outlive the Simulation and stay unchanged while it
 // runs (to edit, change the Model and call reset()). Each step runs named stages
 // over flat arrays (Box2D/Jolt style):
-//   accumulate forces -> integrate -> rope constraints -> anchors -> guard -> normals
+//   accumulate forces -> bead loads -> integrate -> rope constraints -> tethers
+//   -> beads slide -> anchors -> guard -> normals
 #pragma once
 
 #include <cstdint>
@@ -55,12 +56,24 @@ public:
     /// Extra force applied to a node during the next step() only, N.
     void apply_force(std::uint32_t node, Vec3 f);
 
+    /// Where each of the model's beads is (Model::beads, same order), m.
+    std::span<const Vec3> bead_positions() const { return bead_positions_; }
+    /// Each bead's place along its chain, in segments from its first node.
+    std::span<const float> bead_places() const { return bead_place_; }
+    /// The air velocity now: wind plus the gust blowing (Parameters::gust), m/s.
+    Vec3 current_wind() const { return wind_; }
+
 private:
     void substep(float dt, float velocity_keep);
     void accumulate_forces();
     void integrate(float dt, float velocity_keep);
     void solve_rope_constraints();
     void apply_anchors(float dt);
+    // Stages of the attachments (simulation_attachments.cpp).
+    void apply_bead_loads();
+    void apply_tethers(float dt);
+    void slide_beads(float dt, float velocity_keep);
+    void update_bead_positions();
     void recompute_normals();
     void check_state();
     void build_face_adjacency();
@@ -85,6 +98,11 @@ private:
         float angle = 0.0f;
     };
     std::vector<AnchorState> anchor_state_;
+    std::vector<Vec3> constant_external_; ///< Model::constant_forces summed per node
+    std::vector<float> bead_place_;      ///< segments from the bead's first node
+    std::vector<float> bead_speed_;      ///< m/s along the rope, towards its last node
+    std::vector<Vec3> bead_positions_;
+    Vec3 wind_{};                        ///< air velocity during this frame
     std::vector<Vec3> anchor_velocity_;
     double time_ = 0.0;
     std::uint64_t substeps_ = 0;

@@ -13,5 +13,6 @@
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "springkit/model.hpp"
+#include "springkit/rope_mesh.hpp"
 #include "springkit/simulation.hpp"
 #include "springkit/vec3.hpp"

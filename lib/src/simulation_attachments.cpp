@@ -1,0 +1,130 @@
+// springkit — simulation stages for things attached to nodes: Builderboy's
+// single-segment ropes (tethers) and Garrido's beads sliding along a rope.
+// Kept apart from simulation.cpp's hot loops; each stage is a short pass over the
+// (usually few) attachments.
+#include <algorithm>
+#include <cmath>
+
+#include "springkit/simulation.hpp"
+
+namespace springkit {
+
+namespace {
+
+// A bead's place on its chain: the segment it is on (0-based from the chain's
+// first node) and how far along that segment it is, in [0, 1]. At a node between
+// two segments the bead counts as on the segment it is moving into.
+struct ChainPlace {
+    std::uint32_t segment = 0;
+    float t = 0.0f;
+};
+
+ChainPlace chain_place(float place, std::uint32_t segments, bool moving_back) {
+    const float clamped = std::clamp(place, 0.0f, static_cast<float>(segments));
+    auto k = static_cast<std::uint32_t>(std::floor(clamped));
+    if (moving_back && static_cast<float>(k) == clamped && k > 0) --k;
+    k = std::min(k, segments - 1);
+    return {k, clamped - static_cast<float>(k)};
+}
+
+}  // namespace
+
+void Simulation::apply_bead_loads() {
+    // The bead rides on the segment between nodes a and b: those two nodes carry its
+    // weight across the rope and, split by where it sits, its inertia, so the rope
+    // sags under a heavy bead as under a hanging weight (Garrido wanted the rope to
+    // "behave as if there was an object of larger mass" at the bead).
+    const Model& m = *model_;
+    const Vec3 g = m.params.gravity;
+    for (std::size_t i = 0; i < m.beads.size(); ++i) {
+        const Bead& bead = m.beads[i];
+        const ChainPlace at = chain_place(bead_place_[i], bead.last - bead.first, bead_speed_[i] < 0.0f);
+        const std::uint32_t a = bead.first + at.segment, b = a + 1;
+        const Vec3 dir = normalized(positions_[b] - positions_[a]);
+        // Across the rope the bead pushes with its weight; along it, only with the
+        // friction that slows it.
+        const Vec3 load = (g - dir * dot(g, dir)) * bead.mass + dir * (bead.friction * bead_speed_[i]);
+        const float share[2] = {1.0f - at.t, at.t};
+        const std::uint32_t node[2] = {a, b};
+        for (int c = 0; c < 2; ++c) {
+            if (inverse_mass_[node[c]] == 0.0f) continue;
+            forces_[node[c]] += load * share[c];
+            inverse_mass_[node[c]] = 1.0f / (m.node_mass(node[c]) + bead.mass * share[c]);
+        }
+    }
+}
+
+void Simulation::slide_beads(float dt, float velocity_keep) {
+    // The bead's own motion along the rope: M du/dt = M g.dir - friction u.
+    const Model& m = *model_;
+    const Vec3 g = m.params.gravity;
+    for (std::size_t i = 0; i < m.beads.size(); ++i) {
+        const Bead& bead = m.beads[i];
+        const std::uint32_t segments = bead.last - bead.first;
+        float& place = bead_place_[i];
+        float& speed = bead_speed_[i];
+        ChainPlace at = chain_place(place, segments, speed < 0.0f);
+        // Give the loaded nodes their own inverse mass back (apply_bead_loads).
+        for (std::uint32_t node : {bead.first + at.segment, bead.first + at.segment + 1})
+            if (inverse_mass_[node] != 0.0f) inverse_mass_[node] = 1.0f / m.node_mass(node);
+
+        Vec3 dir = normalized(positions_[bead.first + at.segment + 1] - positions_[bead.first + at.segment]);
+        speed = (speed + (dot(g, dir) - bead.friction * speed / bead.mass) * dt) * velocity_keep;
+        // Walk the distance along the chain, segment by segment; the bead stops at
+        // the chain's ends as at a knot.
+        float remaining = speed * dt;
+        for (std::uint32_t guard = 0; guard <= segments && remaining != 0.0f; ++guard) {
+            at = chain_place(place, segments, remaining < 0.0f);
+            const std::uint32_t a = bead.first + at.segment;
+            const float len = length(positions_[a + 1] - positions_[a]);
+            if (len <= 1e-9f) break;
+            const float room = remaining > 0.0f ? (1.0f - at.t) * len : at.t * len;
+            if (std::abs(remaining) <= room) {
+                place = static_cast<float>(at.segment) + at.t + remaining / len;
+                break;
+            }
+            remaining -= std::copysign(room, remaining);
+            place = static_cast<float>(at.segment) + (remaining > 0.0f ? 1.0f : 0.0f);
+            if (place <= 0.0f || place >= static_cast<float>(segments)) {
+                speed = 0.0f;
+                break;
+            }
+        }
+        place = std::clamp(place, 0.0f, static_cast<float>(segments));
+    }
+}
+
+void Simulation::update_bead_positions() {
+    const Model& m = *model_;
+    bead_positions_.resize(m.beads.size());
+    for (std::size_t i = 0; i < m.beads.size(); ++i) {
+        const Bead& bead = m.beads[i];
+        const ChainPlace at = chain_place(bead_place_[i], bead.last - bead.first, false);
+        const Vec3& a = positions_[bead.first + at.segment];
+        const Vec3& b = positions_[bead.first + at.segment + 1];
+        bead_positions_[i] = a + (b - a) * at.t;
+    }
+}
+
+void Simulation::apply_tethers(float dt) {
+    // Builderboy's single-segment rope. Slack (inside the sphere of radius L) it
+    // does nothing. Taut, it removes the outward radial velocity only, keeping the
+    // tangential part, and sends `bounce` of it back (his K*N*3/2 is bounce 0.5).
+    // His velocity-only form lets the body creep outward by g dt^2 and by the
+    // chord of each step; we also put it back on the sphere, a position fix that
+    // adds no velocity, so the distance never exceeds L.
+    for (const Tether& t : model_->tethers) {
+        const std::uint32_t i = t.node;
+        if (inverse_mass_[i] == 0.0f) continue;
+        const Vec3 r = positions_[i] - t.point;
+        const float distance = length(r);
+        if (distance <= t.length) continue;
+        const Vec3 n = r * (1.0f / distance);
+        const float outward = dot(velocities_[i], n);
+        if (outward > 0.0f) velocities_[i] -= n * (outward * (1.0f + t.bounce));
+        positions_[i] = t.point + n * t.length;
+        previous_[i] = positions_[i] - velocities_[i] * dt;  // Verlet reads velocity from here
+    }
+}
+
+}  // namespace springkit
