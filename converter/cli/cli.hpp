@@ -23,6 +23,7 @@ using VerbRegistration = VerbRun (*)(CLI::App& app);
 VerbRun register_new(CLI::App& app);
 VerbRun register_info(CLI::App& app);
 VerbRun register_simulate(CLI::App& app);
+VerbRun register_convert(CLI::App& app);
 
 /// Prints "error: <message>" as one line on stderr (newlines folded).
 void print_error(const std::string& message);

@@ -1,0 +1,128 @@
+// springkit CLI — `convert`: mesh files to spring models (springkit::import).
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "cli.hpp"
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+
+namespace springkit::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string summary(const ImportResult& r, const fs::path& out) {
+    const Model& m = *r.model;
+    const ImportReport& p = r.report;
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "%s -> %s: %zu nodes, %zu springs (%zu edge, %zu line, %zu bend, %zu shear, %zu volume), "
+                  "%zu faces, %zu welded vertices, %zu anchors, %.2f s",
+                  r.path.string().c_str(), out.string().c_str(), m.node_count(), m.springs.size(), p.edge_springs,
+                  p.line_springs, p.bend_springs, p.shear_springs, p.volume_springs, m.faces.size(),
+                  p.welded_vertices, m.anchors.size(), r.seconds);
+    return buf;
+}
+
+}  // namespace
+
+VerbRun register_convert(CLI::App& app) {
+    struct Options {
+        std::vector<std::string> inputs;
+        std::string out;
+        ImportOptions import;
+        unsigned jobs = 0;
+        std::string extension = ".json";
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand(
+        "convert", "Convert meshes (any format Assimp reads: OBJ, FBX, glTF, ...) into spring models");
+    sub->add_option("inputs", o->inputs, "Mesh files")->required();
+    sub->add_option("-o,--output", o->out,
+                    "Model file (one input) or folder (several inputs, an existing folder, or a path ending in /)")
+        ->required();
+    sub->add_option("--weld", o->import.weld,
+                    "Weld vertices closer than EPS x bounding-box diagonal (default 1e-5; 0 = exact duplicates, "
+                    "negative = no welding)");
+    sub->add_flag("--bend", o->import.bend, "Add springs across each pair of adjacent triangles");
+    sub->add_flag("--shear", o->import.shear, "Add both diagonals of every quad");
+    sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
+    sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 6)")
+        ->check(CLI::Range(1, 64));
+    sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
+    sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
+                  "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");
+    sub->add_option("--k", o->import.k, "Spring stiffness, N/m")->check(CLI::NonNegativeNumber);
+    sub->add_option("--energy-loss", o->import.energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]")
+        ->check(CLI::Range(0.0, 1.0));
+    sub->add_option("--mass", o->import.mass, "Node mass, kg")->check(CLI::PositiveNumber);
+    sub->add_option("--anchor", o->import.anchors,
+                    "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
+                    "nodes:0,5,17, near:X,Y,Z (repeatable)");
+    sub->add_option("-j,--jobs", o->jobs, "Files converted at once (default: one per core)");
+    sub->add_option("--timeout", o->import.timeout_seconds, "Seconds one file may take before it is refused (default 60)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--memory-limit", o->import.memory_limit_mib, "MiB of memory the importer may use (default 4096)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
+    return [o]() {
+        const fs::path out(o->out);
+        std::error_code ec;
+        const bool into_folder = o->inputs.size() > 1 || fs::is_directory(out, ec) ||
+                                 (!o->out.empty() && (o->out.back() == '/'));
+        std::string extension = o->extension;
+        if (!extension.empty() && extension.front() != '.') extension.insert(extension.begin(), '.');
+        std::vector<fs::path> inputs, outputs;
+        std::map<fs::path, std::string> taken;
+        for (const std::string& in : o->inputs) {
+            const fs::path target = into_folder ? out / (fs::path(in).stem().string() + extension) : out;
+            auto [it, fresh] = taken.emplace(target.lexically_normal(), in);
+            if (!fresh) {
+                print_error(in + " and " + it->second + " would both be written to " + target.string() +
+                            "; convert them separately");
+                return kExitUsage;
+            }
+            inputs.emplace_back(in);
+            outputs.push_back(target);
+        }
+        if (into_folder) {
+            fs::create_directories(out, ec);
+            if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
+        }
+
+        const bool progress = stderr_is_terminal() && inputs.size() > 1;
+        auto on_done = [&](std::size_t finished, std::size_t total) {
+            if (progress) std::fprintf(stderr, "\rconverting: %zu / %zu files", finished, total);
+        };
+        std::vector<ImportResult> results = import_meshes_isolated(inputs, o->import, o->jobs, on_done);
+        if (progress) std::fprintf(stderr, "\r\033[K");
+
+        int failures = 0;
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            ImportResult& r = results[i];
+            try {
+                if (!r.model) throw Error(r.error);
+                Model& model = *r.model;
+                // The importer resolves the texture against the mesh's folder; the
+                // file format wants it relative to the model file.
+                if (!model.texture.empty()) {
+                    const fs::path folder = fs::absolute(outputs[i]).parent_path();
+                    model.texture = fs::absolute(model.texture).lexically_relative(folder).generic_string();
+                }
+                save_model(model, outputs[i]);
+                for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
+                std::cout << summary(r, outputs[i]) << std::endl;
+            } catch (const Error& e) {
+                print_error(e.what());
+                ++failures;
+            }
+        }
+        return failures == 0 ? kExitOk : kExitFailure;
+    };
+}
+
+}  // namespace springkit::cli

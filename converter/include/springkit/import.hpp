@@ -1,0 +1,132 @@
+// springkit::import — mesh files (any format Assimp reads) to spring models.
+//
+// Oliveira's "Data Driven Spring Models" (exploring-spring-models.txt): each
+// vertex of the geometry becomes a node and each edge a spring, and the texture
+// coordinates come along for free. Beyond his converter this one
+//   - takes every mesh of the scene with its node transform baked in,
+//   - welds vertices that share a position (within a tolerance relative to the
+//     bounding-box diagonal), so UV seams and hard-normal splits do not cut the
+//     spring network apart; texcoords stay per face corner,
+//   - converts the file's unit (FBX says centimetres in UnitScaleFactor) to metres,
+//   - can add bend, shear and volume springs so that a converted jelly keeps its
+//     shape without the hand editing his Figure 12 -> Figure 8 needed,
+//   - turns faceless meshes into nodes (point clouds) and strings (line sets).
+//
+// Errors are springkit::Error with a one-line message naming the file and the
+// problem. Assimp is not safe on untrusted input (it can hang or overflow on
+// corrupt files), so tools and the editor call import_mesh_isolated().
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "springkit/model.hpp"
+
+namespace springkit {
+
+struct ImportOptions {
+    /// Vertices closer than weld * (bounding-box diagonal) become one node.
+    /// 0 welds exact duplicates only; negative disables welding.
+    double weld = 1e-5;
+    /// Extra factor applied after the file's unit conversion (metres).
+    double scale = 1.0;
+    /// Convert the file's declared unit to metres (FBX UnitScaleFactor: 1 = cm).
+    bool unit_to_metres = true;
+    /// Springs across each pair of triangles sharing an edge (joining the two
+    /// opposite corners): resist folding along the edge, as cloth bend springs do.
+    bool bend = false;
+    /// Both diagonals of every quad of the source mesh (Oliveira's cloth arrangement).
+    bool shear = false;
+    /// Internal springs from every node to `volume_springs` nodes across the volume
+    /// (far from it), so a closed surface cannot dent or fold (Oliveira Figure 12).
+    bool volume = false;
+    int volume_springs = 6;
+    /// Stiffness of bend, shear and volume springs relative to the model's k.
+    float extra_spring_k_factor = 1.0f;
+    /// Physics parameters; unset ones keep the Parameters defaults.
+    std::optional<float> k;            ///< N/m
+    std::optional<float> energy_loss;  ///< velocity kept per 1/60 s frame
+    std::optional<float> mass;         ///< kg per node
+    /// Anchor selectors, applied in order to the converted model (see
+    /// apply_anchor_selector for the syntax).
+    std::vector<std::string> anchors;
+
+    /// import_mesh_isolated only: wall-clock limit of the importer, s.
+    double timeout_seconds = 60.0;
+    /// import_mesh_isolated only: address-space limit of the importer, MiB (0 = none).
+    std::size_t memory_limit_mib = 4096;
+};
+
+/// What an import did, for summaries (`springkit convert` prints one line of it).
+struct ImportReport {
+    std::size_t meshes = 0;           ///< meshes instanced into the model
+    std::size_t input_vertices = 0;   ///< vertices of all meshes before welding
+    std::size_t welded_vertices = 0;  ///< vertices merged into another one
+    std::size_t faces = 0;            ///< triangles after triangulation
+    std::size_t edge_springs = 0;     ///< one per unique mesh edge
+    std::size_t line_springs = 0;     ///< from line primitives (strings)
+    std::size_t bend_springs = 0;
+    std::size_t shear_springs = 0;
+    std::size_t volume_springs = 0;
+    std::size_t anchors = 0;
+    double unit_scale = 1.0;          ///< file unit -> metres factor that was applied
+    std::vector<std::string> warnings;  ///< one line each, without file name
+};
+
+/// Imports in this process. Throws springkit::Error naming the file and problem.
+/// The model's texture is the material's diffuse texture resolved against the
+/// mesh's folder (callers that save elsewhere make it relative to the output).
+Model import_mesh(const std::filesystem::path& path, const ImportOptions& options = {});
+Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report);
+
+/// Imports in a child process limited to options.timeout_seconds of wall-clock
+/// time and options.memory_limit_mib of address space. A timeout, crash or
+/// memory exhaustion of the importer is thrown as springkit::Error ("file: the
+/// importer crashed (signal 11) ..."), never taken down with the caller.
+Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options = {});
+Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options,
+                           ImportReport& report);
+
+/// The outcome of one file of a batch.
+struct ImportResult {
+    std::filesystem::path path;
+    std::optional<Model> model;  ///< set on success
+    ImportReport report;
+    std::string error;           ///< one line, set on failure
+    double seconds = 0.0;        ///< wall-clock time of the import
+};
+
+/// Imports several files, each isolated as in import_mesh_isolated, running up to
+/// `jobs` importers at once (0 = one per core). Results are in input order.
+/// `on_done(finished, total)` is called after each file (for progress display).
+std::vector<ImportResult> import_meshes_isolated(
+    const std::vector<std::filesystem::path>& paths, const ImportOptions& options, unsigned jobs = 0,
+    const std::function<void(std::size_t finished, std::size_t total)>& on_done = {});
+
+/// Adds a spring between the far corners of every pair of faces sharing an edge
+/// (skipping pairs that already have one); k = 0 uses the model's k. Returns
+/// how many it added. This is what ImportOptions::bend does.
+std::size_t add_bend_springs(Model& model, float k = 0.0f);
+
+/// Adds up to `per_node` springs from each node to nodes across the volume (at
+/// least 40% of the distance to the farthest bounding-box corner away), chosen
+/// by a fixed hash so the result is the same everywhere. Returns how many it
+/// added. This is what ImportOptions::volume does.
+std::size_t add_volume_springs(Model& model, int per_node, float k = 0.0f);
+
+/// Anchors the nodes a selector names (existing anchors are kept; a node is
+/// never anchored twice). Returns how many nodes it anchored. Selectors:
+///   +y:10%  top:10%   nodes within the top 10% of the bounding box along +y
+///                     (axes +x -x +y -y +z -z; top = +y, bottom = -y)
+///   nodes:0,5,17      these node indices
+///   near:X,Y,Z        the node nearest the point (X, Y, Z), metres
+/// Throws springkit::Error for a malformed selector, an index out of range or a
+/// selector that matches no node.
+std::size_t apply_anchor_selector(Model& model, const std::string& selector);
+
+}  // namespace springkit

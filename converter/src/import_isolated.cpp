@@ -1,0 +1,273 @@
+// springkit::import — running Assimp in a child process.
+//
+// Assimp 5.2 hangs on some corrupt files (mangled PLY headers spin forever) and
+// has had heap overflows on malformed OBJ, ASE, MD3 and FBX inputs
+// (../shared/DESIGN.md). So each import runs in a forked child with an
+// address-space limit; the parent waits with a wall-clock deadline and kills it
+// when the deadline passes. The child sends back one JSON header line (the
+// report or the error) followed by the model as model_to_json text.
+//
+// The child runs Assimp right after fork() without exec(): glibc's malloc is
+// fork-safe, and the child only touches Assimp, our own code and a pipe, then
+// leaves with _exit() so no atexit handler or stdio buffer of the parent runs twice.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "springkit/error.hpp"
+#include "springkit/import.hpp"
+#include "springkit/io.hpp"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SPRINGKIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SPRINGKIT_ASAN 1
+#endif
+#endif
+
+namespace springkit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+nlohmann::json report_to_json(const ImportReport& r) {
+    return {{"meshes", r.meshes},
+            {"input_vertices", r.input_vertices},
+            {"welded_vertices", r.welded_vertices},
+            {"faces", r.faces},
+            {"edge_springs", r.edge_springs},
+            {"line_springs", r.line_springs},
+            {"bend_springs", r.bend_springs},
+            {"shear_springs", r.shear_springs},
+            {"volume_springs", r.volume_springs},
+            {"anchors", r.anchors},
+            {"unit_scale", r.unit_scale},
+            {"warnings", r.warnings}};
+}
+
+ImportReport report_from_json(const nlohmann::json& j) {
+    ImportReport r;
+    r.meshes = j.at("meshes");
+    r.input_vertices = j.at("input_vertices");
+    r.welded_vertices = j.at("welded_vertices");
+    r.faces = j.at("faces");
+    r.edge_springs = j.at("edge_springs");
+    r.line_springs = j.at("line_springs");
+    r.bend_springs = j.at("bend_springs");
+    r.shear_springs = j.at("shear_springs");
+    r.volume_springs = j.at("volume_springs");
+    r.anchors = j.at("anchors");
+    r.unit_scale = j.at("unit_scale");
+    r.warnings = j.at("warnings").get<std::vector<std::string>>();
+    return r;
+}
+
+bool write_all(int fd, const char* data, std::size_t size) {
+    while (size > 0) {
+        const ssize_t w = ::write(fd, data, size);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return false;
+        data += w;
+        size -= static_cast<std::size_t>(w);
+    }
+    return true;
+}
+
+[[noreturn]] void run_child(int fd, const std::filesystem::path& path, const ImportOptions& options) {
+#ifndef SPRINGKIT_ASAN  // AddressSanitizer reserves terabytes of shadow memory up front
+    if (options.memory_limit_mib > 0) {
+        const rlim_t bytes = static_cast<rlim_t>(options.memory_limit_mib) * 1024 * 1024;
+        const rlimit limit{bytes, bytes};
+        ::setrlimit(RLIMIT_AS, &limit);
+    }
+#endif
+    const rlimit no_core{0, 0};  // a crashing importer should not litter core files
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    std::string payload;
+    int code = 0;
+    try {
+        ImportReport report;
+        const Model model = import_mesh(path, options, report);
+        payload = nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
+                      -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                  "\n";
+        payload += model_to_json(model);
+    } catch (const std::bad_alloc&) {
+        payload = nlohmann::json{{"ok", false},
+                                 {"error", path.string() + ": the importer needs more than " +
+                                               std::to_string(options.memory_limit_mib) +
+                                               " MiB of memory; the file is probably corrupt"}}
+                      .dump();
+        code = 3;
+    } catch (const std::exception& e) {
+        payload = nlohmann::json{{"ok", false}, {"error", std::string(e.what())}}.dump(
+            -1, ' ', false, nlohmann::json::error_handler_t::replace);
+        code = 3;
+    }
+    write_all(fd, payload.data(), payload.size());
+    ::close(fd);
+    ::_exit(code);
+}
+
+/// One running importer.
+struct Child {
+    std::size_t index = 0;  ///< position in the batch
+    pid_t pid = -1;
+    int fd = -1;
+    std::string data;
+    Clock::time_point start, deadline;
+};
+
+std::string signal_name(int sig) {
+    const char* name = ::strsignal(sig);
+    return std::to_string(sig) + (name ? std::string(" ") + name : "");
+}
+
+Child start_child(std::size_t index, const std::filesystem::path& path, const ImportOptions& options) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(path.string() + ": cannot start the importer (pipe: " + std::strerror(errno) + ")");
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        const int err = errno;
+        ::close(fds[0]);
+        ::close(fds[1]);
+        throw Error(path.string() + ": cannot start the importer (fork: " + std::strerror(err) + ")");
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        run_child(fds[1], path, options);
+    }
+    ::close(fds[1]);
+    Child c;
+    c.index = index;
+    c.pid = pid;
+    c.fd = fds[0];
+    c.start = Clock::now();
+    const auto limit = std::chrono::duration<double>(options.timeout_seconds > 0 ? options.timeout_seconds : 1e9);
+    c.deadline = c.start + std::chrono::duration_cast<Clock::duration>(limit);
+    return c;
+}
+
+int wait_for(pid_t pid) {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
+/// Turns a finished (or killed) child into a result.
+void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult& result) {
+    ::close(c.fd);
+    c.fd = -1;
+    if (timed_out) ::kill(c.pid, SIGKILL);
+    const int status = wait_for(c.pid);
+    result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+    const std::string file = result.path.string();
+    if (timed_out) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%g", options.timeout_seconds);
+        result.error = file + ": import timed out after " + buf + " s (the file is probably corrupt)";
+        return;
+    }
+    if (WIFSIGNALED(status)) {
+        result.error = file + ": the importer crashed (signal " + signal_name(WTERMSIG(status)) +
+                       "); the file is probably malformed";
+        return;
+    }
+    const std::size_t newline = c.data.find('\n');
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(c.data.substr(0, newline));
+        if (header.at("ok").get<bool>()) {
+            if (newline == std::string::npos) throw Error("truncated answer");
+            result.report = report_from_json(header.at("report"));
+            result.model = model_from_json(std::string_view(c.data).substr(newline + 1), file);
+            return;
+        }
+        result.error = header.at("error").get<std::string>();
+    } catch (const std::exception&) {
+        result.error = file + ": the importer failed (exit status " +
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") without an answer";
+    }
+}
+
+}  // namespace
+
+std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesystem::path>& paths,
+                                                 const ImportOptions& options, unsigned jobs,
+                                                 const std::function<void(std::size_t, std::size_t)>& on_done) {
+    if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
+    std::vector<ImportResult> results(paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i) results[i].path = paths[i];
+    std::vector<Child> running;
+    std::size_t next = 0, finished = 0;
+    auto done = [&](std::size_t at, bool timed_out) {
+        Child c = std::move(running[at]);
+        running.erase(running.begin() + static_cast<std::ptrdiff_t>(at));
+        finish(c, timed_out, options, results[c.index]);
+        ++finished;
+        if (on_done) on_done(finished, paths.size());
+    };
+    try {
+        while (finished < paths.size()) {
+            while (running.size() < jobs && next < paths.size()) {
+                running.push_back(start_child(next, paths[next], options));
+                ++next;
+            }
+            // Wait for output from any child, at most until the nearest deadline.
+            Clock::time_point nearest = running.front().deadline;
+            for (const Child& c : running) nearest = std::min(nearest, c.deadline);
+            const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(nearest - Clock::now()).count();
+            std::vector<pollfd> fds;
+            for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});
+            const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(std::clamp<long long>(wait + 1, 0, 1000)));
+            if (ready < 0 && errno != EINTR) throw Error(std::string("poll failed: ") + std::strerror(errno));
+            for (std::size_t i = running.size(); i-- > 0;) {
+                if (fds[i].revents == 0) continue;
+                char buf[65536];
+                const ssize_t got = ::read(running[i].fd, buf, sizeof buf);
+                if (got > 0)
+                    running[i].data.append(buf, static_cast<std::size_t>(got));
+                else if (got == 0 || errno != EINTR)
+                    done(i, false);
+            }
+            const auto now = Clock::now();
+            for (std::size_t i = running.size(); i-- > 0;)
+                if (now >= running[i].deadline) done(i, true);
+        }
+    } catch (...) {
+        for (Child& c : running) {
+            ::kill(c.pid, SIGKILL);
+            ::close(c.fd);
+            wait_for(c.pid);
+        }
+        throw;
+    }
+    return results;
+}
+
+Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
+    std::vector<ImportResult> results = import_meshes_isolated({path}, options, 1);
+    ImportResult& r = results.front();
+    if (!r.model) throw Error(r.error);
+    report = std::move(r.report);
+    return std::move(*r.model);
+}
+
+Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options) {
+    ImportReport report;
+    return import_mesh_isolated(path, options, report);
+}
+
+}  // namespace springkit

@@ -1,0 +1,224 @@
+// springkit::import: welding, rest lengths, baked transforms, units, anchors,
+// isolation of the importer.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <assimp/Exporter.hpp>
+#include <assimp/scene.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+
+using namespace springkit;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path temp_dir() {
+    const fs::path dir = fs::temp_directory_path() / ("springkit-test-import-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path write(const std::string& name, const std::string& text) {
+    const fs::path p = temp_dir() / name;
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+}
+
+// A unit cube written as most exporters do: 24 vertices (4 per side, each side
+// with its own normal and texcoords), 6 quads.
+const char* kCubeObj = R"(
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0
+v 0 0 1
+v 1 0 1
+v 1 1 1
+v 0 1 1
+vt 0 0
+vt 1 0
+vt 1 1
+vt 0 1
+vn 0 0 -1
+vn 0 0 1
+vn 0 -1 0
+vn 0 1 0
+vn -1 0 0
+vn 1 0 0
+f 1/1/1 4/4/1 3/3/1 2/2/1
+f 5/1/2 6/2/2 7/3/2 8/4/2
+f 1/1/3 2/2/3 6/3/3 5/4/3
+f 4/1/4 8/4/4 7/3/4 3/2/4
+f 1/1/5 5/2/5 8/3/5 4/4/5
+f 2/1/6 3/4/6 7/3/6 6/2/6
+)";
+
+std::string error_of(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST(Import, WeldsTheCubeCornersIntoEightNodesWithTwelveEdges) {
+    ImportReport report;
+    const Model m = import_mesh(write("cube.obj", kCubeObj), {}, report);
+    EXPECT_EQ(m.node_count(), 8u);
+    EXPECT_EQ(m.faces.size(), 12u);
+    // 12 cube edges + one diagonal per side
+    EXPECT_EQ(m.springs.size(), 18u);
+    EXPECT_EQ(report.edge_springs, 18u);
+    EXPECT_EQ(report.input_vertices, 24u);
+    EXPECT_EQ(report.welded_vertices, 16u);
+    // Texcoords stay per corner: the 4 distinct uvs of the file.
+    EXPECT_EQ(m.texcoords.size(), 4u);
+}
+
+TEST(Import, RestLengthsEqualEdgeLengths) {
+    const Model m = import_mesh(write("cube.obj", kCubeObj));
+    std::multiset<float> lengths;
+    for (const Spring& s : m.springs) {
+        EXPECT_FLOAT_EQ(s.rest, length(m.positions[s.a] - m.positions[s.b]));
+        lengths.insert(s.rest);
+    }
+    EXPECT_EQ(lengths.count(1.0f), 12u);
+    EXPECT_EQ(lengths.count(std::sqrt(2.0f)), 6u);
+}
+
+TEST(Import, ShearAddsTheSecondDiagonalOfEveryQuad) {
+    ImportOptions o;
+    o.shear = true;
+    ImportReport report;
+    const Model m = import_mesh(write("cube.obj", kCubeObj), o, report);
+    EXPECT_EQ(report.shear_springs, 6u);
+    EXPECT_EQ(m.springs.size(), 24u);
+}
+
+TEST(Import, BendJoinsTheFarCornersOfAdjacentTriangles) {
+    ImportOptions o;
+    o.bend = true;
+    ImportReport report;
+    const Model m = import_mesh(write("cube.obj", kCubeObj), o, report);
+    // 18 edges, each shared by two triangles: 6 join the two halves of a side
+    // (the other diagonal) and 12 cross a cube edge; some of those coincide.
+    EXPECT_GT(report.bend_springs, 6u);
+    EXPECT_EQ(m.springs.size(), report.edge_springs + report.bend_springs);
+    validate(m);
+}
+
+TEST(Import, WeldToleranceIsRelativeToTheBoundingBox) {
+    // Two triangles whose shared corners differ by 1e-4 of the diagonal.
+    const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1.0001 0 0\nv 0 1.0001 0\nv 1 1 0\n"
+                            "f 1 2 3\nf 4 6 5\n";
+    const fs::path p = write("gap.obj", obj);
+    ImportOptions tight;
+    tight.weld = 1e-6;
+    EXPECT_EQ(import_mesh(p, tight).node_count(), 6u);
+    ImportOptions loose;
+    loose.weld = 1e-3;
+    EXPECT_EQ(import_mesh(p, loose).node_count(), 4u);
+}
+
+TEST(Import, LineSetsBecomeStringsAndPointsBecomeNodes) {
+    const std::string obj = "v 0 0 0\nv 0 1 0\nv 0 2 0\nv 5 5 5\nl 1 2 3\np 4\n";
+    ImportReport report;
+    const Model m = import_mesh(write("lines.obj", obj), {}, report);
+    EXPECT_EQ(m.node_count(), 4u);
+    EXPECT_EQ(m.springs.size(), 2u);
+    EXPECT_EQ(report.line_springs, 2u);
+    EXPECT_TRUE(m.faces.empty());
+}
+
+TEST(Import, ScaleAndParametersApply) {
+    ImportOptions o;
+    o.scale = 2.0;
+    o.k = 321.0f;
+    o.mass = 0.5f;
+    o.energy_loss = 0.9f;
+    const Model m = import_mesh(write("cube.obj", kCubeObj), o);
+    EXPECT_FLOAT_EQ(bounds(m).max.x, 2.0f);
+    EXPECT_EQ(m.params.k, 321.0f);
+    EXPECT_EQ(m.params.mass, 0.5f);
+    EXPECT_EQ(m.params.energy_loss, 0.9f);
+}
+
+TEST(Import, TextureComesFromTheMaterialRelativeToTheMesh) {
+    write("tex.mtl", "newmtl skin\nmap_Kd textures\\skin.png\n");
+    const fs::path p = write("tex.obj", std::string("mtllib tex.mtl\nusemtl skin\n") + kCubeObj);
+    const Model m = import_mesh(p);
+    EXPECT_EQ(m.texture, (temp_dir() / "textures/skin.png").generic_string());
+}
+
+TEST(Import, AnchorSelectors) {
+    const fs::path p = write("cube.obj", kCubeObj);
+    ImportOptions o;
+    o.anchors = {"top:10%"};
+    EXPECT_EQ(import_mesh(p, o).anchors.size(), 4u);  // the y = 1 side
+    o.anchors = {"-x:50%", "nodes:0,2"};
+    EXPECT_EQ(import_mesh(p, o).anchors.size(), 5u);  // 4 at x = 0; node 0 is one of them, node 2 is at x = 1
+    o.anchors = {"near:0.9,0.1,0.9"};
+    const Model m = import_mesh(p, o);
+    ASSERT_EQ(m.anchors.size(), 1u);
+    EXPECT_EQ(m.positions[m.anchors[0].node], (Vec3{1, 0, 1}));
+    o.anchors = {"nodes:8"};
+    EXPECT_NE(error_of([&] { import_mesh(p, o); }).find("node 8 out of range (model has 8 nodes)"), std::string::npos);
+    o.anchors = {"sideways:3%"};
+    EXPECT_NE(error_of([&] { import_mesh(p, o); }).find("unknown selector 'sideways'"), std::string::npos);
+}
+
+TEST(Import, MissingAndUnreadableFilesNameTheFile) {
+    const fs::path missing = temp_dir() / "missing.obj";
+    EXPECT_EQ(error_of([&] { import_mesh(missing); }), missing.string() + ": no such file");
+    const fs::path junk = write("junk.xyzzy", "this is not a mesh");
+    EXPECT_EQ(error_of([&] { import_mesh(junk); }).rfind(junk.string() + ": cannot import: ", 0), 0u);
+}
+
+TEST(ImportIsolated, GivesTheSameModelAsInProcess) {
+    const fs::path p = write("cube.obj", kCubeObj);
+    ImportOptions o;
+    o.volume = true;
+    ImportReport a, b;
+    EXPECT_EQ(import_mesh(p, o, a), import_mesh_isolated(p, o, b));
+    EXPECT_EQ(a.volume_springs, b.volume_springs);
+    EXPECT_EQ(a.welded_vertices, b.welded_vertices);
+}
+
+TEST(ImportIsolated, ErrorsOfTheChildComeBackAsOneLine) {
+    const fs::path missing = temp_dir() / "missing.obj";
+    EXPECT_EQ(error_of([&] { import_mesh_isolated(missing); }), missing.string() + ": no such file");
+}
+
+TEST(ImportIsolated, AHangingImportIsKilledAtTheTimeout) {
+    // A FIFO nobody writes to: the importer blocks opening it, as on a hanging file.
+    const fs::path fifo = temp_dir() / "hang.obj";
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    ImportOptions o;
+    o.timeout_seconds = 0.5;
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(error_of([&] { import_mesh_isolated(fifo, o); }),
+              fifo.string() + ": import timed out after 0.5 s (the file is probably corrupt)");
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    fs::remove(fifo);
+}
+
+TEST(ImportIsolated, RunningOutOfTheMemoryLimitIsAnErrorNotACrash) {
+    const fs::path p = write("cube.obj", kCubeObj);
+    ImportOptions o;
+    o.memory_limit_mib = 1;  // below what the process already maps: every allocation fails
+    const std::string error = error_of([&] { import_mesh_isolated(p, o); });
+    EXPECT_EQ(error.rfind(p.string() + ": ", 0), 0u) << error;
+    EXPECT_TRUE(error.find("more than 1 MiB of memory") != std::string::npos ||
+                error.find("the importer crashed") != std::string::npos)
+        << error;
+}
