@@ -205,7 +205,7 @@ TEST(AttachmentsFile, SaveThenLoadKeepsEveryAttachment) {
     m.constant_forces = {{.node = 2, .force = {0, 0.7f, 0}}};
     m.tethers = {{.node = 5, .point = {1, 2, 3}, .length = 1.5f, .bounce = 0.5f}};
     m.beads = {{.first = 0, .last = 5, .mass = 0.3f, .start = 1.25f, .friction = 0.01f}};
-    m.tubes = {{.first = 0, .last = 5, .radius = 0.02f, .sides = 6, .subdivisions = 3}};
+    m.tubes = {{.nodes = {0, 1, 2, 3, 4, 5}, .radius = 0.02f, .sides = 6, .subdivisions = 3}};
     EXPECT_EQ(model_from_json(model_to_json(m)), m);
 }
 
@@ -229,9 +229,11 @@ TEST(AttachmentsFile, BadAttachmentsAreRefusedWithTheirPlace) {
               "bad.json: /beads/0: first node 2 must be below last node 1");
     EXPECT_EQ(load_error(head + R"("beads": [{"first": 0, "last": 2, "mass": 1, "start": 3}]})"),
               "bad.json: /beads/0/start: must be between 0 and 2 segments (got 3)");
-    EXPECT_EQ(load_error(head + R"("tubes": [{"first": 0, "last": 7}]})"),
-              "bad.json: /tubes/0/last: node index 7 out of range (model has 3 nodes)");
-    EXPECT_EQ(load_error(head + R"("tubes": [{"first": 0, "last": 2, "sides": 2}]})"),
+    EXPECT_EQ(load_error(head + R"("tubes": [{"nodes": [0, 7]}]})"),
+              "bad.json: /tubes/0/nodes/1: node index 7 out of range (model has 3 nodes)");
+    EXPECT_EQ(load_error(head + R"("tubes": [{"nodes": [1]}]})"),
+              "bad.json: /tubes/0/nodes: a tube needs a path of at least 2 nodes");
+    EXPECT_EQ(load_error(head + R"("tubes": [{"nodes": [0, 2], "sides": 2}]})"),
               "bad.json: /tubes/0/sides: must be between 3 and 64 (got 2)");
     EXPECT_EQ(load_error(head + R"("constant_forces": [{"node": 3, "force": [0,1,0]}]})"),
               "bad.json: /constant_forces/0/node: node index 3 out of range (model has 3 nodes)");

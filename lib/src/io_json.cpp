@@ -318,11 +318,12 @@ std::string model_to_json(const Model& model) {
     if (!model.tubes.empty()) {
         w.raw(",\n  \"tubes\": ");
         w.array(model.tubes, 1, [&](const Tube& t) {
-            w.raw("{\"first\": ");
-            w.number(std::uint64_t{t.first});
-            w.raw(", \"last\": ");
-            w.number(std::uint64_t{t.last});
-            w.raw(", \"radius\": ");
+            w.raw("{\"nodes\": [");
+            for (std::size_t k = 0; k < t.nodes.size(); ++k) {
+                if (k > 0) w.raw(", ");
+                w.number(std::uint64_t{t.nodes[k]});
+            }
+            w.raw("], \"radius\": ");
             w.number(t.radius);
             w.raw(", \"sides\": ");
             w.number(static_cast<std::uint64_t>(t.sides));
@@ -612,8 +613,9 @@ private:
         });
         objects(root, "tubes", [&](const json& o, const std::string& at) {
             Tube t;
-            t.first = index(member(o, at, "first"), at + "/first");
-            t.last = index(member(o, at, "last"), at + "/last");
+            const json& nodes = array(member(o, at, "nodes"), at + "/nodes", 1);
+            for (std::size_t k = 0; k < nodes.size(); ++k)
+                t.nodes.push_back(index(nodes[k], at + "/nodes/" + std::to_string(k)));
             if (const json* v = optional(o, "radius")) t.radius = number(*v, at + "/radius");
             if (const json* v = optional(o, "sides")) t.sides = small_integer(*v, at + "/sides");
             if (const json* v = optional(o, "subdivisions"))

@@ -100,7 +100,7 @@ void validate_parameters(const Parameters& p, const std::string& context) {
     }
 }
 
-// A chain first..last of consecutive nodes, as beads and tubes use.
+// A chain first..last of consecutive nodes, as beads use.
 void check_chain(std::uint32_t first, std::uint32_t last, std::size_t n, const std::string& context,
                  const std::string& at) {
     if (first >= last)
@@ -154,7 +154,8 @@ void validate_attachments(const Model& model, const std::string& context) {
     for (std::size_t i = 0; i < model.tubes.size(); ++i) {
         const Tube& t = model.tubes[i];
         const std::string at = "/tubes/" + std::to_string(i);
-        check_chain(t.first, t.last, n, context, at);
+        if (t.nodes.size() < 2) fail(context, at + "/nodes", "a tube needs a path of at least 2 nodes");
+        for (std::size_t k = 0; k < t.nodes.size(); ++k) check_node(t.nodes[k], at + "/nodes/" + std::to_string(k));
         check_finite(t.radius, context, at + "/radius");
         if (t.radius <= 0) fail(context, at + "/radius", "tube radius must be > 0 m (got " + str(t.radius) + ")");
         if (t.sides < 3 || t.sides > 64)

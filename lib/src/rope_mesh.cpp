@@ -100,12 +100,15 @@ TubeMesh make_tube(std::span<const Vec3> path, float radius, int sides) {
 }
 
 TubeMesh make_tube(std::span<const Vec3> positions, const Tube& tube) {
-    if (tube.first >= tube.last || tube.last >= positions.size())
-        throw Error("make_tube: the tube's nodes " + std::to_string(tube.first) + ".." +
-                    std::to_string(tube.last) + " are not a chain of the " +
-                    std::to_string(positions.size()) + " positions");
-    const auto chain = positions.subspan(tube.first, tube.last - tube.first + 1);
-    return make_tube(catmull_rom_subdivide(chain, tube.subdivisions), tube.radius, tube.sides);
+    std::vector<Vec3> path;
+    path.reserve(tube.nodes.size());
+    for (std::uint32_t node : tube.nodes) {
+        if (node >= positions.size())
+            throw Error("make_tube: tube node " + std::to_string(node) + " is out of range (" +
+                        std::to_string(positions.size()) + " positions)");
+        path.push_back(positions[node]);
+    }
+    return make_tube(catmull_rom_subdivide(path, tube.subdivisions), tube.radius, tube.sides);
 }
 
 }  // namespace springkit

@@ -153,13 +153,12 @@ struct Bead {
     friend bool operator==(const Bead&, const Bead&) = default;
 };
 
-/// How to draw the chain of nodes first..last as a smooth textured tube (see
-/// rope_mesh.hpp): Catmull-Rom subdivision as in the Source engine, then rings of
-/// `sides` vertices (Garrido's "future works": vertices generated around the rope).
-/// Drawing only; the physics ignores it.
+/// How to draw a path of nodes (a rope, a string, a pole) as a smooth textured
+/// tube (see rope_mesh.hpp): Catmull-Rom subdivision as in the Source engine, then
+/// rings of `sides` vertices (Garrido's "future works": vertices generated around
+/// the rope). Drawing only; the physics ignores it.
 struct Tube {
-    std::uint32_t first = 0;  ///< first node of the chain
-    std::uint32_t last = 1;   ///< last node of the chain (> first)
+    std::vector<std::uint32_t> nodes;  ///< the path, in order; at least 2 nodes
     float radius = 0.01f;     ///< m
     int sides = 8;            ///< vertices per ring, [3, 64]
     int subdivisions = 2;     ///< points added between two nodes, [0, 32]

@@ -39,8 +39,9 @@ struct TubeMesh {
 /// sides < 3 or radius <= 0.
 TubeMesh make_tube(std::span<const Vec3> path, float radius, int sides);
 
-/// The tube a model describes (Model::tubes): its chain of nodes, taken from
-/// `positions` (a Simulation's or the model's), subdivided and wrapped.
+/// The tube a model describes (Model::tubes): its path of nodes, taken from
+/// `positions` (a Simulation's or the model's), subdivided and wrapped. Throws
+/// springkit::Error for a node out of range.
 TubeMesh make_tube(std::span<const Vec3> positions, const Tube& tube);
 
 }  // namespace springkit
