@@ -6,14 +6,22 @@
 #include <sstream>
 
 #include "springkit/error.hpp"
+#include "worker_pool.hpp"
 
 namespace springkit {
+
+using detail::run_on;
 
 namespace {
 
 // Below this length a spring has no direction and exerts no force (Oliveira,
 // listing 1: nulling the force keeps the model stable, a random kick does not).
 constexpr float kSpringTolerance = 1e-9f;
+
+// Batched kernel: runs shorter than kMinRun springs are summed one by one;
+// runs are cut at kMaxRun springs (their forces, 3 x 4 x kMaxRun bytes, stay in L1).
+constexpr std::size_t kMinRun = 8;
+constexpr std::uint32_t kMaxRun = 256;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -23,11 +31,29 @@ Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
 
 }  // namespace
 
-Simulation::Simulation(const Model& model) : model_(&model) {
+void Simulation::Vec3Array::assign(std::size_t n, Vec3 v) {
+    x.assign(n, v.x);
+    y.assign(n, v.y);
+    z.assign(n, v.z);
+}
+
+void Simulation::Vec3Array::assign(const std::vector<Vec3>& v) {
+    x.resize(v.size());
+    y.resize(v.size());
+    z.resize(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) set(i, v[i]);
+}
+
+Simulation::Simulation(const Model& model, const SimulationOptions& options)
+    : model_(&model), kernel_(options.kernel) {
     validate(model);
     const std::size_t n = model.node_count();
     inverse_mass_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) inverse_mass_[i] = 1.0f / model.node_mass(i);
+    mass_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        mass_[i] = model.node_mass(i);
+        inverse_mass_[i] = 1.0f / mass_[i];
+    }
     for (const Anchor& a : model.anchors) inverse_mass_[a.node] = 0.0f;
 
     spring_k_.resize(model.springs.size());
@@ -39,6 +65,7 @@ Simulation::Simulation(const Model& model) : model_(&model) {
     build_face_adjacency();
     constant_external_.assign(n, Vec3{});
     for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
+    if (kernel_ == SpringKernel::batched) build_spring_runs();
 
     // A node faster than this is a runaway: 100 times the larger of 1 m/s, the
     // speed of a fall across the whole model, and the fastest anchor drive.
@@ -51,6 +78,7 @@ Simulation::Simulation(const Model& model) : model_(&model) {
                                         static_cast<double>(length(model.positions[a.node] - a.center)));
     }
     speed_bound_ = 100.0 * speed;
+    set_threads(options.threads);
     reset();
 }
 
@@ -72,12 +100,118 @@ void Simulation::build_face_adjacency() {
     normals_.resize(n);
 }
 
+void Simulation::build_spring_runs() {
+    // A spring's force does not change when its ends swap, so each is stored
+    // with a < b. Sorted by (b - a, a), the springs of a grid fall into long runs
+    // a, a+1, a+2, ... with one offset (the row springs of a cloth, the columns,
+    // each diagonal): those are streamed by vectorised loops without index
+    // arrays. Runs are cut at kMaxRun springs so that their forces fit in L1
+    // and so that the order in which a node receives forces is fixed here,
+    // whatever the thread split.
+    const Model& m = *model_;
+    struct Entry {
+        std::uint32_t a, offset, spring;
+    };
+    std::vector<Entry> entries;
+    entries.reserve(hooke_.size());
+    for (std::uint32_t si : hooke_) {
+        const Spring& s = m.springs[si];
+        const std::uint32_t a = std::min(s.a, s.b), b = std::max(s.a, s.b);
+        entries.push_back({a, b - a, si});
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
+        return l.offset != r.offset ? l.offset < r.offset : l.a < r.a;
+    });
+    runs_.clear();
+    run_rest_.clear();
+    run_k_.clear();
+    loose_.clear();
+    for (std::size_t i = 0; i < entries.size();) {
+        std::size_t j = i + 1;
+        while (j < entries.size() && j - i < kMaxRun && entries[j].offset == entries[i].offset &&
+               entries[j].a == entries[j - 1].a + 1)
+            ++j;
+        if (j - i >= kMinRun) {
+            runs_.push_back({entries[i].a, entries[i].offset, static_cast<std::uint32_t>(j - i),
+                             static_cast<std::uint32_t>(run_rest_.size())});
+            for (std::size_t e = i; e < j; ++e) {
+                run_rest_.push_back(m.springs[entries[e].spring].rest);
+                run_k_.push_back(spring_k_[entries[e].spring]);
+            }
+        } else {
+            for (std::size_t e = i; e < j; ++e) {
+                const Spring& s = m.springs[entries[e].spring];
+                loose_.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
+                                  spring_k_[entries[e].spring]});
+            }
+        }
+        i = j;
+    }
+    // Loose springs by first node: neighbouring springs touch neighbouring memory.
+    std::stable_sort(loose_.begin(), loose_.end(),
+                     [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
+}
+
+void Simulation::set_threads(int threads) {
+    if (threads < 1) throw Error("Simulation::set_threads: need at least 1 thread (got " +
+                                 std::to_string(threads) + ")");
+    if (threads != team_.size()) team_.resize(threads);
+    build_partitions();
+}
+
+void Simulation::build_partitions() {
+    // Thread t owns a contiguous range of nodes (cut at multiples of 16 so two
+    // threads never write one cache line) and of faces. It computes every spring
+    // with an end in its range and adds the forces of its own ends only; the few
+    // springs across a cut are computed by both sides.
+    const std::size_t n = model_->node_count();
+    const std::size_t count = static_cast<std::size_t>(team_.size());
+    partitions_.assign(count, {});
+    auto cut = [&](std::size_t t, std::size_t total, std::size_t align) {
+        const std::size_t c = total * t / count;
+        return static_cast<std::uint32_t>(t == count ? total : std::min(total, c / align * align));
+    };
+    for (std::size_t t = 0; t < count; ++t) {
+        Partition& p = partitions_[t];
+        p.node_begin = cut(t, n, 16);
+        p.node_end = cut(t + 1, n, 16);
+        p.face_begin = cut(t, model_->faces.size(), 1);
+        p.face_end = cut(t + 1, model_->faces.size(), 1);
+        for (std::uint32_t r = 0; r < runs_.size(); ++r) {
+            const SpringRun& run = runs_[r];
+            auto clip = [&](std::uint32_t first_node, std::uint32_t& begin, std::uint32_t& end) {
+                const std::uint32_t lo = std::max(p.node_begin, first_node);
+                const std::uint32_t hi = std::min(p.node_end, first_node + run.count);
+                begin = lo < hi ? lo - first_node : 0;
+                end = lo < hi ? hi - first_node : 0;
+            };
+            Piece piece{.item = r};
+            clip(run.a, piece.a_begin, piece.a_end);
+            clip(run.a + run.offset, piece.b_begin, piece.b_end);
+            const bool has_a = piece.a_begin < piece.a_end, has_b = piece.b_begin < piece.b_end;
+            if (!has_a && !has_b) continue;
+            piece.begin = std::min(has_a ? piece.a_begin : piece.b_begin, has_b ? piece.b_begin : piece.a_begin);
+            piece.end = std::max(has_a ? piece.a_end : 0u, has_b ? piece.b_end : 0u);
+            p.pieces.push_back(piece);
+        }
+        for (std::uint32_t i = 0; i < loose_.size(); ++i) {
+            const LooseSpring& s = loose_[i];
+            const bool mine_a = s.a >= p.node_begin && s.a < p.node_end;
+            const bool mine_b = s.b >= p.node_begin && s.b < p.node_end;
+            if (mine_a || mine_b) p.loose.push_back(i);
+        }
+    }
+}
+
 void Simulation::reset() {
     const Model& m = *model_;
+    const std::size_t n = m.node_count();
     positions_ = m.positions;
-    previous_ = m.positions;
-    velocities_.assign(m.node_count(), Vec3{});
-    forces_.assign(m.node_count(), Vec3{});
+    velocities_.assign(n, Vec3{});
+    x_.assign(m.positions);
+    previous_.assign(m.positions);
+    v_.assign(n, Vec3{});
+    f_.assign(n, Vec3{});
     external_ = constant_external_;
     anchor_state_.clear();
     anchor_velocity_.clear();
@@ -113,7 +247,7 @@ void Simulation::step(float frame_dt) {
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
     external_ = constant_external_;
     time_ += frame_dt;
-    check_state();
+    check_state();  // also publishes positions() and velocities()
     update_bead_positions();
     recompute_normals();
 }
@@ -128,12 +262,13 @@ void Simulation::substep(float dt, float velocity_keep) {
         // its outward speed (the same idea as Builderboy's velocity constraint).
         integrate(dt, velocity_keep);
         std::vector<Vec3>& before = unconstrained_;
-        before = positions_;
+        before.resize(x_.x.size());
+        for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
         solve_rope_constraints();
         if (model_->params.integrator != Integrator::verlet) {
             const float inv_dt = 1.0f / dt;
-            for (std::size_t i = 0; i < positions_.size(); ++i)
-                velocities_[i] += (positions_[i] - before[i]) * inv_dt;
+            for (std::size_t i = 0; i < before.size(); ++i)
+                v_.set(i, v_.get(i) + (x_.get(i) - before[i]) * inv_dt);
         }
     }
     apply_tethers(dt);
@@ -143,72 +278,228 @@ void Simulation::substep(float dt, float velocity_keep) {
 }
 
 void Simulation::accumulate_forces() {
-    const Model& m = *model_;
-    const Parameters& p = m.params;
-    const std::size_t n = positions_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        Vec3 f = external_[i] + p.gravity * m.node_mass(i);
-        if (p.air_friction > 0.0f) f -= (velocities_[i] - wind_) * p.air_friction;
-        if (p.ground && positions_[i].y < p.ground->height) {
+    if (kernel_ == SpringKernel::reference) {
+        run_on(team_, [&](int t) {
+            const Partition& p = partitions_[static_cast<std::size_t>(t)];
+            accumulate_node_forces(p.node_begin, p.node_end);
+        });
+        accumulate_springs_reference();
+        return;
+    }
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        accumulate_node_forces(p.node_begin, p.node_end);
+        accumulate_springs(p);
+    });
+}
+
+void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) {
+    const Parameters& p = model_->params;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        Vec3 f = external_[i] + p.gravity * mass_[i];
+        const Vec3 v = v_.get(i);
+        if (p.air_friction > 0.0f) f -= (v - wind_) * p.air_friction;
+        if (p.ground && x_.y[i] < p.ground->height) {
             // Tunca's ground: sliding friction on the horizontal velocity, absorption of
             // downward speed only, and a spring-like push back up.
             const Ground& g = *p.ground;
-            const Vec3& v = velocities_[i];
             f -= Vec3{v.x, 0.0f, v.z} * g.friction;
             if (v.y < 0.0f) f.y -= v.y * g.absorption;
-            f.y += (g.height - positions_[i].y) * g.repulsion;
+            f.y += (g.height - x_.y[i]) * g.repulsion;
         }
-        forces_[i] = f;
+        f_.set(i, f);
     }
+}
+
+void Simulation::accumulate_springs_reference() {
     // Hooke springs: each computed once, +F on one end and -F on the other
     // (Oliveira's optimisation note), with Tunca's inner friction.
-    const float damping = p.spring_damping;
+    const Model& m = *model_;
+    const float damping = m.params.spring_damping;
     for (std::uint32_t si : hooke_) {
         const Spring& s = m.springs[si];
-        const Vec3 d = positions_[s.b] - positions_[s.a];
+        const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
         if (len > kSpringTolerance) f = d * (spring_k_[si] * (len - s.rest) / len);
-        if (damping > 0.0f) f += (velocities_[s.b] - velocities_[s.a]) * damping;
-        forces_[s.a] += f;
-        forces_[s.b] -= f;
+        if (damping > 0.0f) f += (v_.get(s.b) - v_.get(s.a)) * damping;
+        f_.set(s.a, f_.get(s.a) + f);
+        f_.set(s.b, f_.get(s.b) - f);
+    }
+}
+
+namespace {
+
+// The force of springs a+i -> a+offset+i for i in [begin, end) into fx/fy/fz[i].
+// The same formula and float operations as the reference kernel, written as
+// selects instead of branches so that the loop vectorises; the scalar remainder
+// of the loop computes bit-identical values.
+template <bool kDamped>
+void run_forces(const float* __restrict ax, const float* __restrict ay, const float* __restrict az,
+                const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
+                const float* __restrict avx, const float* __restrict avy, const float* __restrict avz,
+                const float* __restrict bvx, const float* __restrict bvy, const float* __restrict bvz,
+                const float* __restrict rest, const float* __restrict k, float damping, std::size_t begin,
+                std::size_t end, float* __restrict fx, float* __restrict fy, float* __restrict fz) {
+    for (std::size_t i = begin; i < end; ++i) {
+        const float dx = bx[i] - ax[i];
+        const float dy = by[i] - ay[i];
+        const float dz = bz[i] - az[i];
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const bool has_direction = len > kSpringTolerance;
+        const float scale = k[i] * (len - rest[i]) / (has_direction ? len : 1.0f);
+        const float s = has_direction ? scale : 0.0f;
+        float gx = dx * s, gy = dy * s, gz = dz * s;
+        if constexpr (kDamped) {
+            gx += (bvx[i] - avx[i]) * damping;
+            gy += (bvy[i] - avy[i]) * damping;
+            gz += (bvz[i] - avz[i]) * damping;
+        }
+        fx[i] = gx;
+        fy[i] = gy;
+        fz[i] = gz;
+    }
+}
+
+void add_range(float* __restrict target, const float* __restrict f, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) target[i] += f[i];
+}
+
+void subtract_range(float* __restrict target, const float* __restrict f, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) target[i] -= f[i];
+}
+
+}  // namespace
+
+void Simulation::accumulate_springs(const Partition& part) {
+    const float damping = model_->params.spring_damping;
+    float* Fx = f_.x.data();
+    float* Fy = f_.y.data();
+    float* Fz = f_.z.data();
+    alignas(64) float fx[kMaxRun], fy[kMaxRun], fz[kMaxRun];
+    for (const Piece& piece : part.pieces) {
+        const SpringRun& run = runs_[piece.item];
+        const float* rest = run_rest_.data() + run.first;
+        const float* k = run_k_.data() + run.first;
+        const std::size_t na = run.a, nb = std::size_t{run.a} + run.offset;
+        const float* x = x_.x.data();
+        const float* y = x_.y.data();
+        const float* z = x_.z.data();
+        const float* vx = v_.x.data();
+        const float* vy = v_.y.data();
+        const float* vz = v_.z.data();
+        if (damping > 0.0f)
+            run_forces<true>(x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na, vx + nb,
+                             vy + nb, vz + nb, rest, k, damping, piece.begin, piece.end, fx, fy, fz);
+        else
+            run_forces<false>(x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na,
+                              vx + nb, vy + nb, vz + nb, rest, k, damping, piece.begin, piece.end, fx, fy, fz);
+        // +F on the a ends, then -F on the b ends: in this order for every split.
+        add_range(Fx + run.a, fx, piece.a_begin, piece.a_end);
+        add_range(Fy + run.a, fy, piece.a_begin, piece.a_end);
+        add_range(Fz + run.a, fz, piece.a_begin, piece.a_end);
+        subtract_range(Fx + nb, fx, piece.b_begin, piece.b_end);
+        subtract_range(Fy + nb, fy, piece.b_begin, piece.b_end);
+        subtract_range(Fz + nb, fz, piece.b_begin, piece.b_end);
+    }
+    for (std::uint32_t i : part.loose) {
+        const LooseSpring& s = loose_[i];
+        const Vec3 d = x_.get(s.b) - x_.get(s.a);
+        const float len = length(d);
+        Vec3 f{};
+        if (len > kSpringTolerance) f = d * (s.k * (len - s.rest) / len);
+        if (damping > 0.0f) f += (v_.get(s.b) - v_.get(s.a)) * damping;
+        if (s.a >= part.node_begin && s.a < part.node_end) f_.set(s.a, f_.get(s.a) + f);
+        if (s.b >= part.node_begin && s.b < part.node_end) f_.set(s.b, f_.get(s.b) - f);
     }
 }
 
 void Simulation::integrate(float dt, float velocity_keep) {
-    const std::size_t n = positions_.size();
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        integrate_range(p.node_begin, p.node_end, dt, velocity_keep);
+    });
+}
+
+namespace {
+
+// The integrators over one node range. Structure of arrays, and every array a
+// separate __restrict parameter: GCC 12 vectorises these loops only in this form.
+#define SPRINGKIT_NODE_ARRAYS                                                              \
+    float *__restrict x, float *__restrict y, float *__restrict z, float *__restrict vx,   \
+        float *__restrict vy, float *__restrict vz, const float *__restrict fx,            \
+        const float *__restrict fy, const float *__restrict fz, const float *__restrict im, \
+        std::uint32_t begin, std::uint32_t end
+
+void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
+    for (std::uint32_t i = begin; i < end; ++i) {
+        x[i] += vx[i] * dt;
+        y[i] += vy[i] * dt;
+        z[i] += vz[i] * dt;
+        const float w = im[i] * dt;
+        vx[i] = (vx[i] + fx[i] * w) * keep;
+        vy[i] = (vy[i] + fy[i] * w) * keep;
+        vz[i] = (vz[i] + fz[i] * w) * keep;
+    }
+}
+
+void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const float w = im[i] * dt;
+        vx[i] = (vx[i] + fx[i] * w) * keep;
+        vy[i] = (vy[i] + fy[i] * w) * keep;
+        vz[i] = (vz[i] + fz[i] * w) * keep;
+        x[i] += vx[i] * dt;
+        y[i] += vy[i] * dt;
+        z[i] += vz[i] * dt;
+    }
+}
+
+// Source engine: pos + (pos - prev) * damping + accel * dt^2. (Valve's code
+// scales accel by dt^2 / 2, which halves gravity at steady fall; we keep the
+// exact position-Verlet form.) Anchored nodes are set by apply_anchors() after.
+void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, float* __restrict oz,
+            float dt, float damping) {
+    const float inv_dt = 1.0f / dt;
+    for (std::uint32_t i = begin; i < end; ++i) {
+        const float w = im[i] * dt * dt;
+        const float cx = x[i], cy = y[i], cz = z[i];
+        const float nx = cx + ((cx - ox[i]) * damping + fx[i] * w);
+        const float ny = cy + ((cy - oy[i]) * damping + fy[i] * w);
+        const float nz = cz + ((cz - oz[i]) * damping + fz[i] * w);
+        x[i] = nx;
+        y[i] = ny;
+        z[i] = nz;
+        ox[i] = cx;
+        oy[i] = cy;
+        oz[i] = cz;
+        vx[i] = (nx - cx) * inv_dt;
+        vy[i] = (ny - cy) * inv_dt;
+        vz[i] = (nz - cz) * inv_dt;
+    }
+}
+
+#undef SPRINGKIT_NODE_ARRAYS
+
+}  // namespace
+
+void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep) {
+#define SPRINGKIT_NODES                                                                            \
+    x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(), f_.x.data(), \
+        f_.y.data(), f_.z.data(), inverse_mass_.data(), begin, end
     switch (model_->params.integrator) {
         case Integrator::explicit_euler:
-            for (std::size_t i = 0; i < n; ++i) {
-                positions_[i] += velocities_[i] * dt;
-                velocities_[i] += forces_[i] * (inverse_mass_[i] * dt);
-                velocities_[i] *= velocity_keep;
-            }
+            explicit_euler(SPRINGKIT_NODES, dt, velocity_keep);
             break;
         case Integrator::symplectic_euler:
-            for (std::size_t i = 0; i < n; ++i) {
-                velocities_[i] += forces_[i] * (inverse_mass_[i] * dt);
-                velocities_[i] *= velocity_keep;
-                positions_[i] += velocities_[i] * dt;
-            }
+            symplectic_euler(SPRINGKIT_NODES, dt, velocity_keep);
             break;
-        case Integrator::verlet: {
-            // Source engine: pos + (pos - prev) * damping + accel * dt^2. (Valve's
-            // code scales accel by dt^2 / 2, which halves gravity at steady fall;
-            // we keep the exact position-Verlet form.)
-            const float damping = model_->params.verlet_damping * velocity_keep;
-            const float inv_dt = 1.0f / dt;
-            for (std::size_t i = 0; i < n; ++i) {
-                if (inverse_mass_[i] == 0.0f) continue;
-                const Vec3 current = positions_[i];
-                positions_[i] += (current - previous_[i]) * damping +
-                                 forces_[i] * (inverse_mass_[i] * dt * dt);
-                previous_[i] = current;
-                velocities_[i] = (positions_[i] - current) * inv_dt;
-            }
+        case Integrator::verlet:
+            verlet(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(), previous_.z.data(), dt,
+                   model_->params.verlet_damping * velocity_keep);
             break;
-        }
     }
+#undef SPRINGKIT_NODES
 }
 
 void Simulation::solve_rope_constraints() {
@@ -219,15 +510,15 @@ void Simulation::solve_rope_constraints() {
     for (int pass = 0; pass < m.params.rope_iterations; ++pass) {
         for (std::uint32_t si : ropes_) {
             const Spring& s = m.springs[si];
-            const Vec3 d = positions_[s.b] - positions_[s.a];
+            const Vec3 d = x_.get(s.b) - x_.get(s.a);
             const float len = length(d);
             if (len <= s.rest || len <= kSpringTolerance) continue;
             const float wa = inverse_mass_[s.a], wb = inverse_mass_[s.b];
             const float w = wa + wb;
             if (w == 0.0f) continue;
             const Vec3 correction = d * ((1.0f - s.rest / len) / w);
-            positions_[s.a] += correction * wa;
-            positions_[s.b] -= correction * wb;
+            x_.set(s.a, x_.get(s.a) + correction * wa);
+            x_.set(s.b, x_.get(s.b) - correction * wb);
         }
     }
 }
@@ -263,48 +554,66 @@ void Simulation::apply_anchors(float dt) {
                 break;
             }
         }
-        positions_[a.node] = position;
-        previous_[a.node] = position - velocity * dt;
-        velocities_[a.node] = velocity;
+        x_.set(a.node, position);
+        previous_.set(a.node, position - velocity * dt);
+        v_.set(a.node, velocity);
+    }
+}
+
+void Simulation::publish_state(std::uint32_t begin, std::uint32_t end) {
+    for (std::uint32_t i = begin; i < end; ++i) {
+        positions_[i] = x_.get(i);
+        velocities_[i] = v_.get(i);
     }
 }
 
 void Simulation::recompute_normals() {
     const Model& m = *model_;
     if (m.faces.empty()) return;
-    for (std::size_t fi = 0; fi < m.faces.size(); ++fi) {
-        const Face& f = m.faces[fi];
-        const Vec3& p0 = positions_[f.node[0]];
-        // Unnormalised cross product: larger faces weigh more in the average.
-        face_normals_[fi] = cross(positions_[f.node[1]] - p0, positions_[f.node[2]] - p0);
-    }
-    const std::size_t n = positions_.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        Vec3 sum{};
-        for (std::uint32_t k = node_face_start_[i]; k < node_face_start_[i + 1]; ++k)
-            sum += face_normals_[node_faces_[k]];
-        normals_[i] = normalized(sum);
-    }
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        for (std::uint32_t fi = p.face_begin; fi < p.face_end; ++fi) {
+            const Face& f = m.faces[fi];
+            const Vec3 p0 = x_.get(f.node[0]);
+            // Unnormalised cross product: larger faces weigh more in the average.
+            face_normals_[fi] = cross(x_.get(f.node[1]) - p0, x_.get(f.node[2]) - p0);
+        }
+    });
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
+            Vec3 sum{};
+            for (std::uint32_t k = node_face_start_[i]; k < node_face_start_[i + 1]; ++k)
+                sum += face_normals_[node_faces_[k]];
+            normals_[i] = normalized(sum);
+        }
+    });
 }
 
 void Simulation::check_state() {
-    const std::size_t n = positions_.size();
+    // Each thread finds the first bad node of its range; the lowest one is named.
+    std::vector<std::size_t>& first_bad = first_bad_;
+    first_bad.assign(partitions_.size(), positions_.size());
     const float bound = static_cast<float>(speed_bound_);
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        publish_state(p.node_begin, p.node_end);
+        for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
+            const Vec3 v = velocities_[i];
+            // Written so that a NaN fails the test: !(x <= bound) is true for NaN.
+            if (!is_finite(positions_[i]) || !(dot(v, v) <= bound * bound)) {
+                first_bad[static_cast<std::size_t>(t)] = i;
+                break;
+            }
+        }
+    });
+    const std::size_t n = positions_.size();
     std::size_t bad = n;
-    const char* what = "";
-    for (std::size_t i = 0; i < n; ++i) {
-        if (!is_finite(positions_[i]) || !is_finite(velocities_[i])) {
-            bad = i;
-            what = "has a non-finite position or velocity";
-            break;
-        }
-        if (dot(velocities_[i], velocities_[i]) > bound * bound) {
-            bad = i;
-            what = "runs away (speed above the model's bound)";
-            break;
-        }
-    }
+    for (std::size_t b : first_bad) bad = std::min(bad, b);
     if (bad == n) return;
+    const char* what = !is_finite(positions_[bad]) || !is_finite(velocities_[bad])
+                           ? "has a non-finite position or velocity"
+                           : "runs away (speed above the model's bound)";
 
     // Name the stiffest spring at that node: it is the usual culprit.
     const Model& m = *model_;
@@ -357,14 +666,17 @@ double Simulation::potential_energy() const {
 void Simulation::set_position(std::uint32_t node, Vec3 p) {
     if (node >= positions_.size()) throw Error("set_position: node index out of range");
     positions_[node] = p;
-    previous_[node] = p;
     velocities_[node] = {};
+    x_.set(node, p);
+    previous_.set(node, p);
+    v_.set(node, {});
 }
 
 void Simulation::set_velocity(std::uint32_t node, Vec3 v) {
     if (node >= positions_.size()) throw Error("set_velocity: node index out of range");
     velocities_[node] = v;
-    previous_[node] = positions_[node] - v * model_->params.max_substep;
+    v_.set(node, v);
+    previous_.set(node, positions_[node] - v * model_->params.max_substep);
 }
 
 void Simulation::set_anchor_velocity(std::size_t anchor, Vec3 v) {
@@ -384,7 +696,8 @@ void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
         state.origin = p;
     }
     positions_[a.node] = p;
-    previous_[a.node] = p;
+    x_.set(a.node, p);
+    previous_.set(a.node, p);
 }
 
 void Simulation::apply_force(std::uint32_t node, Vec3 f) {

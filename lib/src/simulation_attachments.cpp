@@ -40,7 +40,7 @@ void Simulation::apply_bead_loads() {
         const Bead& bead = m.beads[i];
         const ChainPlace at = chain_place(bead_place_[i], bead.last - bead.first, bead_speed_[i] < 0.0f);
         const std::uint32_t a = bead.first + at.segment, b = a + 1;
-        const Vec3 dir = normalized(positions_[b] - positions_[a]);
+        const Vec3 dir = normalized(x_.get(b) - x_.get(a));
         // Across the rope the bead pushes with its weight; along it, only with the
         // friction that slows it.
         const Vec3 load = (g - dir * dot(g, dir)) * bead.mass + dir * (bead.friction * bead_speed_[i]);
@@ -48,7 +48,7 @@ void Simulation::apply_bead_loads() {
         const std::uint32_t node[2] = {a, b};
         for (int c = 0; c < 2; ++c) {
             if (inverse_mass_[node[c]] == 0.0f) continue;
-            forces_[node[c]] += load * share[c];
+            f_.set(node[c], f_.get(node[c]) + load * share[c]);
             inverse_mass_[node[c]] = 1.0f / (m.node_mass(node[c]) + bead.mass * share[c]);
         }
     }
@@ -68,7 +68,7 @@ void Simulation::slide_beads(float dt, float velocity_keep) {
         for (std::uint32_t node : {bead.first + at.segment, bead.first + at.segment + 1})
             if (inverse_mass_[node] != 0.0f) inverse_mass_[node] = 1.0f / m.node_mass(node);
 
-        Vec3 dir = normalized(positions_[bead.first + at.segment + 1] - positions_[bead.first + at.segment]);
+        Vec3 dir = normalized(x_.get(bead.first + at.segment + 1) - x_.get(bead.first + at.segment));
         speed = (speed + (dot(g, dir) - bead.friction * speed / bead.mass) * dt) * velocity_keep;
         // Walk the distance along the chain, segment by segment; the bead stops at
         // the chain's ends as at a knot.
@@ -76,7 +76,7 @@ void Simulation::slide_beads(float dt, float velocity_keep) {
         for (std::uint32_t guard = 0; guard <= segments && remaining != 0.0f; ++guard) {
             at = chain_place(place, segments, remaining < 0.0f);
             const std::uint32_t a = bead.first + at.segment;
-            const float len = length(positions_[a + 1] - positions_[a]);
+            const float len = length(x_.get(a + 1) - x_.get(a));
             if (len <= 1e-9f) break;
             const float room = remaining > 0.0f ? (1.0f - at.t) * len : at.t * len;
             if (std::abs(remaining) <= room) {
@@ -116,14 +116,17 @@ void Simulation::apply_tethers(float dt) {
     for (const Tether& t : model_->tethers) {
         const std::uint32_t i = t.node;
         if (inverse_mass_[i] == 0.0f) continue;
-        const Vec3 r = positions_[i] - t.point;
+        const Vec3 r = x_.get(i) - t.point;
         const float distance = length(r);
         if (distance <= t.length) continue;
         const Vec3 n = r * (1.0f / distance);
-        const float outward = dot(velocities_[i], n);
-        if (outward > 0.0f) velocities_[i] -= n * (outward * (1.0f + t.bounce));
-        positions_[i] = t.point + n * t.length;
-        previous_[i] = positions_[i] - velocities_[i] * dt;  // Verlet reads velocity from here
+        Vec3 v = v_.get(i);
+        const float outward = dot(v, n);
+        if (outward > 0.0f) v -= n * (outward * (1.0f + t.bounce));
+        const Vec3 p = t.point + n * t.length;
+        v_.set(i, v);
+        x_.set(i, p);
+        previous_.set(i, p - v * dt);  // Verlet reads velocity from here
     }
 }
 

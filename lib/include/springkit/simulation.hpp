@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,10 +17,51 @@
 
 namespace springkit {
 
+/// How the Hooke springs' forces are summed each substep. Both compute each
+/// spring's force with the same formula; they add the forces into the nodes in a
+/// different order, so results differ only by float rounding.
+enum class SpringKernel : std::uint8_t {
+    /// One pass over the model's springs in file order, +F on one end and -F on the
+    /// other (Oliveira listing 1 and his optimisation note). Single-threaded.
+    reference,
+    /// Springs regrouped at start into runs of consecutive nodes with a constant
+    /// index offset (grids, and meshes ordered for locality, are mostly such runs),
+    /// summed with loops the compiler vectorises, split over the threads by node
+    /// ranges. Bit-identical for any thread count.
+    batched,
+};
+
+struct SimulationOptions {
+    /// Threads that step this simulation (the caller plus threads - 1 workers it
+    /// owns). 1 = the calling thread only. Results do not depend on it.
+    int threads = 1;
+    SpringKernel kernel = SpringKernel::batched;
+};
+
+namespace detail {
+class WorkerPool;
+/// The worker threads of one Simulation; a copied Simulation gets its own.
+class Team {
+public:
+    Team();
+    ~Team();
+    Team(const Team& other);
+    Team& operator=(const Team& other);
+    Team(Team&&) noexcept;
+    Team& operator=(Team&&) noexcept;
+    int size() const;
+    void resize(int count);
+    WorkerPool* pool() const { return pool_.get(); }
+
+private:
+    std::unique_ptr<WorkerPool> pool_;
+};
+}  // namespace detail
+
 class Simulation {
 public:
     /// Validates the model (throws springkit::Error) and starts at rest positions.
-    explicit Simulation(const Model& model);
+    explicit Simulation(const Model& model, const SimulationOptions& options = {});
 
     /// Advances by frame_dt seconds in ceil(frame_dt / max_substep) equal substeps.
     /// Throws SimulationError, naming the node or spring and suggesting a smaller
@@ -63,10 +105,57 @@ public:
     /// The air velocity now: wind plus the gust blowing (Parameters::gust), m/s.
     Vec3 current_wind() const { return wind_; }
 
+    /// Threads that step this simulation from now on (>= 1); results stay
+    /// bit-identical. Starts or stops the owned worker threads.
+    void set_threads(int threads);
+    int threads() const { return team_.size(); }
+    SpringKernel kernel() const { return kernel_; }
+
 private:
+    /// One float array per coordinate: the layout the vectorised loops stream.
+    struct Vec3Array {
+        std::vector<float> x, y, z;
+        void assign(std::size_t n, Vec3 v);
+        void assign(const std::vector<Vec3>& v);
+        Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
+        void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
+    };
+    /// Springs a -> a + offset for count consecutive a; rest and k of the run are
+    /// run_rest_[first .. first + count) and run_k_[...].
+    struct SpringRun {
+        std::uint32_t a = 0;
+        std::uint32_t offset = 0;
+        std::uint32_t count = 0;
+        std::uint32_t first = 0;
+    };
+    /// A spring that is part of no run, with its resolved k.
+    struct LooseSpring {
+        std::uint32_t a = 0, b = 0;
+        float rest = 0.0f, k = 0.0f;
+    };
+    /// What one thread does with one run or loose spring: compute the springs
+    /// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
+    /// b ends in [b_begin, b_end) (all relative to the run's first spring).
+    struct Piece {
+        std::uint32_t item = 0;   ///< index into runs_
+        std::uint32_t begin = 0, end = 0;
+        std::uint32_t a_begin = 0, a_end = 0;
+        std::uint32_t b_begin = 0, b_end = 0;
+    };
+    struct Partition {
+        std::uint32_t node_begin = 0, node_end = 0;  ///< the nodes this thread owns
+        std::vector<Piece> pieces;                   ///< runs touching them, in run order
+        std::vector<std::uint32_t> loose;            ///< loose springs touching them, in order
+        std::uint32_t face_begin = 0, face_end = 0;  ///< faces whose normals it computes
+    };
+
     void substep(float dt, float velocity_keep);
     void accumulate_forces();
+    void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
+    void accumulate_springs_reference();
+    void accumulate_springs(const Partition& part);
     void integrate(float dt, float velocity_keep);
+    void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
     void solve_rope_constraints();
     void apply_anchors(float dt);
     // Stages of the attachments (simulation_attachments.cpp).
@@ -75,17 +164,28 @@ private:
     void slide_beads(float dt, float velocity_keep);
     void update_bead_positions();
     void recompute_normals();
+    void publish_state(std::uint32_t begin, std::uint32_t end);
     void check_state();
     void build_face_adjacency();
+    void build_spring_runs();
+    void build_partitions();
 
     const Model* model_;
+    SpringKernel kernel_ = SpringKernel::batched;
+    detail::Team team_;
+    std::vector<Partition> partitions_;  ///< one per thread
+    // Node state used by the step (structure of arrays).
     std::vector<float> inverse_mass_;    ///< 1/kg; 0 for anchored nodes
-    std::vector<Vec3> positions_;
-    std::vector<Vec3> previous_;         ///< Verlet's previous positions
-    std::vector<Vec3> velocities_;
-    std::vector<Vec3> forces_;
+    std::vector<float> mass_;            ///< kg
+    Vec3Array x_;                        ///< positions
+    Vec3Array v_;                        ///< velocities
+    Vec3Array f_;                        ///< forces of the current substep
+    Vec3Array previous_;                 ///< Verlet's previous positions
     std::vector<Vec3> external_;         ///< apply_force() accumulator, cleared per step
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
+    // What the accessors show, refreshed at the end of every step().
+    std::vector<Vec3> positions_;
+    std::vector<Vec3> velocities_;
     std::vector<Vec3> normals_;
     std::vector<Vec3> face_normals_;
     std::vector<std::uint32_t> node_face_start_;  ///< CSR: faces of node i are
@@ -93,6 +193,11 @@ private:
     std::vector<std::uint32_t> hooke_;   ///< indices of Hooke springs in the model
     std::vector<std::uint32_t> ropes_;   ///< indices of rope constraints
     std::vector<float> spring_k_;        ///< resolved k per model spring
+    std::vector<SpringRun> runs_;        ///< batched kernel: Hooke springs by (offset, a)
+    std::vector<float> run_rest_;
+    std::vector<float> run_k_;
+    std::vector<LooseSpring> loose_;     ///< batched kernel: springs in no run
+    std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
         float angle = 0.0f;
