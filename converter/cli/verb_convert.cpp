@@ -51,7 +51,7 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_flag("--bend", o->import.bend, "Add springs across each pair of adjacent triangles");
     sub->add_flag("--shear", o->import.shear, "Add both diagonals of every quad");
     sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
-    sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 6)")
+    sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 4)")
         ->check(CLI::Range(1, 64));
     sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
@@ -60,6 +60,9 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--energy-loss", o->import.energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]")
         ->check(CLI::Range(0.0, 1.0));
     sub->add_option("--mass", o->import.mass, "Node mass, kg")->check(CLI::PositiveNumber);
+    sub->add_option("--damping", o->import.spring_damping,
+                    "Inner spring friction, N s/m (default 0.02: wobbling settles in about a second)")
+        ->check(CLI::NonNegativeNumber);
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");

@@ -328,6 +328,8 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
     if (n < 3 || per_node <= 0) return 0;
     SpringSet springs(model);
     const Bounds box = bounds(model);
+    std::vector<int> degree(n, 0);
+    const int max_degree = 3 * per_node;
     std::size_t added = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 p = model.positions[i];
@@ -339,10 +341,13 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
         }
         const float min_distance = 0.4f * reach;
         int made = 0;
-        for (std::uint64_t attempt = 0; attempt < std::uint64_t(per_node) * 32 && made < per_node; ++attempt) {
+        for (std::uint64_t attempt = 0; attempt < std::uint64_t(per_node) * 32 && made < per_node && degree[i] < max_degree;
+             ++attempt) {
             const auto j = static_cast<std::uint32_t>(mix((std::uint64_t{i} << 20) ^ attempt) % n);
-            if (j == i || length(model.positions[j] - p) < min_distance) continue;
+            if (j == i || degree[j] >= max_degree || length(model.positions[j] - p) < min_distance) continue;
             if (springs.add(static_cast<std::uint32_t>(i), j, k)) {
+                ++degree[i];
+                ++degree[j];
                 ++made;
                 ++added;
             }
@@ -368,6 +373,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.k) model.params.k = *options.k;
     if (options.energy_loss) model.params.energy_loss = *options.energy_loss;
     if (options.mass) model.params.mass = *options.mass;
+    model.params.spring_damping = options.spring_damping;
 
     // Weld, relative to the bounding box of everything that was read.
     Model all;

@@ -78,6 +78,17 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
                                         static_cast<double>(length(model.positions[a.node] - a.center)));
     }
     speed_bound_ = 100.0 * speed;
+    // Springs alone can move a node fast: a node pulled as far as the model is
+    // wide swings back at up to sqrt(sum of its k / m) times that distance (a
+    // perturbed or dragged jelly). A real blow-up grows exponentially and passes
+    // this bound within a few substeps anyway.
+    std::vector<double> node_k(n, 0.0);
+    for (std::uint32_t i : hooke_) {
+        node_k[model.springs[i].a] += spring_k_[i];
+        node_k[model.springs[i].b] += spring_k_[i];
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        speed_bound_ = std::max(speed_bound_, std::sqrt(node_k[i] / model.node_mass(i)) * box.diagonal());
     set_threads(options.threads);
     reset();
 }

@@ -45,13 +45,17 @@ struct ImportOptions {
     /// Internal springs from every node to `volume_springs` nodes across the volume
     /// (far from it), so a closed surface cannot dent or fold (Oliveira Figure 12).
     bool volume = false;
-    int volume_springs = 6;
+    int volume_springs = 4;
     /// Stiffness of bend, shear and volume springs relative to the model's k.
     float extra_spring_k_factor = 1.0f;
     /// Physics parameters; unset ones keep the Parameters defaults.
     std::optional<float> k;            ///< N/m
     std::optional<float> energy_loss;  ///< velocity kept per 1/60 s frame
     std::optional<float> mass;         ///< kg per node
+    /// N s/m, inner spring friction (Tunca). Converted models get a little by
+    /// default: it damps wobbling (relative motion) but not falling or swinging
+    /// as a whole, so a perturbed jelly settles in about a second.
+    float spring_damping = 0.02f;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
@@ -115,7 +119,8 @@ std::size_t add_bend_springs(Model& model, float k = 0.0f);
 
 /// Adds up to `per_node` springs from each node to nodes across the volume (at
 /// least 40% of the distance to the farthest bounding-box corner away), chosen
-/// by a fixed hash so the result is the same everywhere. Returns how many it
+/// by a fixed hash so the result is the same everywhere; no node gets more
+/// than 3 x per_node of them, which bounds the stiffness any node sees. Returns how many it
 /// added. This is what ImportOptions::volume does.
 std::size_t add_volume_springs(Model& model, int per_node, float k = 0.0f);
 

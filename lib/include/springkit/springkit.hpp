@@ -14,5 +14,6 @@
 #include "springkit/io.hpp"
 #include "springkit/model.hpp"
 #include "springkit/rope_mesh.hpp"
+#include "springkit/shape.hpp"
 #include "springkit/simulation.hpp"
 #include "springkit/vec3.hpp"
