@@ -13,15 +13,6 @@ namespace springkit::cli {
 
 namespace {
 
-const char* integrator_label(Integrator i) {
-    switch (i) {
-        case Integrator::explicit_euler: return "explicit_euler";
-        case Integrator::symplectic_euler: return "symplectic_euler";
-        case Integrator::verlet: return "verlet";
-    }
-    return "?";
-}
-
 void warn_if_unstable(const Model& model, const std::string& name) {
     const Stability s = stability_estimate(model);
     if (s.worst > kStabilityWarning) {
@@ -181,7 +172,7 @@ VerbRun register_info(CLI::App& app) {
                                {"energy_loss", p.energy_loss},
                                {"mass", p.mass},
                                {"max_substep", p.max_substep},
-                               {"integrator", integrator_label(p.integrator)},
+                               {"integrator", integrator_name(p.integrator)},
                                {"ground", p.ground.has_value()}};
             if (shape) j["shape_error"] = *shape;
             std::cout << j.dump(2) << "\n";
@@ -196,7 +187,7 @@ VerbRun register_info(CLI::App& app) {
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
-                    p.energy_loss, p.mass, p.max_substep, integrator_label(p.integrator));
+                    p.energy_loss, p.mass, p.max_substep, integrator_name(p.integrator));
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
                     stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
         if (shape)

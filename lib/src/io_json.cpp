@@ -85,15 +85,6 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 
 namespace {
 
-const char* integrator_name(Integrator i) {
-    switch (i) {
-        case Integrator::explicit_euler: return "explicit_euler";
-        case Integrator::symplectic_euler: return "symplectic_euler";
-        case Integrator::verlet: return "verlet";
-    }
-    return "symplectic_euler";
-}
-
 const char* drive_name(AnchorDrive d) {
     switch (d) {
         case AnchorDrive::fixed: return "fixed";
@@ -435,9 +426,7 @@ public:
         num("max_substep", p.max_substep);
         if (const json* v = optional(j, "integrator")) {
             const std::string name = text(*v, at + "/integrator");
-            if (name == "explicit_euler") p.integrator = Integrator::explicit_euler;
-            else if (name == "symplectic_euler") p.integrator = Integrator::symplectic_euler;
-            else if (name == "verlet") p.integrator = Integrator::verlet;
+            if (auto integrator = integrator_from_name(name)) p.integrator = *integrator;
             else fail(at + "/integrator", "unknown integrator \"" + name +
                                               "\" (expected explicit_euler, symplectic_euler or verlet)");
         }

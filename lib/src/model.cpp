@@ -11,6 +11,21 @@
 
 namespace springkit {
 
+const char* integrator_name(Integrator integrator) {
+    switch (integrator) {
+        case Integrator::explicit_euler: return "explicit_euler";
+        case Integrator::symplectic_euler: return "symplectic_euler";
+        case Integrator::verlet: return "verlet";
+    }
+    return "symplectic_euler";
+}
+
+std::optional<Integrator> integrator_from_name(std::string_view name) {
+    for (Integrator i : {Integrator::explicit_euler, Integrator::symplectic_euler, Integrator::verlet})
+        if (name == integrator_name(i)) return i;
+    return std::nullopt;
+}
+
 void compute_rest_lengths(Model& model) {
     for (Spring& s : model.springs) {
         s.rest = length(model.positions[s.b] - model.positions[s.a]);

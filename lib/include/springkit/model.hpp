@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "springkit/vec3.hpp"
@@ -29,6 +30,11 @@ enum class Integrator : std::uint8_t {
     /// x' = x + (x - x_prev) * verlet_damping + a dt^2.
     verlet,
 };
+
+/// The name of an integrator as files and tools spell it ("symplectic_euler", ...),
+/// and back; nullopt for an unknown name.
+const char* integrator_name(Integrator integrator);
+std::optional<Integrator> integrator_from_name(std::string_view name);
 
 /// A ground plane y = height with Tunca's three constants (rope-physics-tutorial).
 struct Ground {
