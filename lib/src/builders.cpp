@@ -52,6 +52,13 @@ void add_face(Model& m, std::uint32_t a, std::uint32_t b, std::uint32_t c, std::
 
 void anchor(Model& m, std::uint32_t node) { m.anchors.push_back({.node = node}); }
 
+// The node indices first, first + 1, ..., last.
+std::vector<std::uint32_t> chain(std::uint32_t first, std::uint32_t last) {
+    std::vector<std::uint32_t> nodes;
+    for (std::uint32_t i = first; i <= last; ++i) nodes.push_back(i);
+    return nodes;
+}
+
 }  // namespace
 
 Model make_string(const StringSpec& spec, const Parameters& params) {
@@ -201,6 +208,8 @@ Model make_balloon(const BalloonSpec& spec, const Parameters& params) {
     require(spec.rings >= 3 && spec.segments >= 3, "balloon: needs at least 3 rings and 3 segments");
     require(spec.radius > 0.0f, "balloon: radius must be > 0 m");
     require(spec.string_nodes >= 2 && spec.string_length > 0.0f, "balloon: string needs 2 nodes and a length");
+    require(spec.lift >= 0.0f && spec.string_k >= 0.0f && spec.string_radius > 0.0f,
+            "balloon: lift and string k must be >= 0, string radius > 0 m");
     Model m;
     m.name = "balloon";
     m.params = params;
@@ -247,14 +256,27 @@ Model make_balloon(const BalloonSpec& spec, const Parameters& params) {
     for (std::uint32_t i = 0; i < middle; ++i) springs.add(middle, i);  // spokes keep it round
     // The string hangs from the bottom pole.
     std::uint32_t previous = bottom;
+    Tube string{.nodes = {bottom}, .radius = spec.string_radius, .sides = 6, .subdivisions = 2};
     const float spacing = spec.string_length / static_cast<float>(spec.string_nodes - 1);
     for (int i = 1; i < spec.string_nodes; ++i) {
         const std::uint32_t node =
             add_node(m, m.positions[bottom] - Vec3{0, spacing * static_cast<float>(i), 0});
-        springs.add(previous, node);
+        springs.add(previous, node, spec.string_k);
+        string.nodes.push_back(node);
         previous = node;
     }
     if (spec.anchor_string_end) anchor(m, previous);
+    m.tubes.push_back(std::move(string));
+    // The gas's lift, shared by the body's nodes (the centre included), against
+    // gravity: `lift` times the weight of every node, body and string.
+    if (spec.lift > 0.0f) {
+        double weight = 0.0;
+        for (std::size_t i = 0; i < m.node_count(); ++i) weight += m.node_mass(i);
+        const Vec3 up = Vec3{} - normalized(params.gravity);  // not -gravity: no -0 components in the file
+        const float share = static_cast<float>(weight * length(params.gravity) * spec.lift /
+                                               static_cast<double>(middle + 1));
+        for (std::uint32_t i = 0; i <= middle; ++i) m.constant_forces.push_back({i, up * share});
+    }
     return m;
 }
 
@@ -283,6 +305,102 @@ Model make_tunca_rope(const TuncaRopeSpec& spec) {
     for (int i = 0; i + 1 < spec.masses; ++i)
         springs.add(static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1));
     m.anchors.push_back({.node = 0, .drive = AnchorDrive::velocity});
+    m.tubes.push_back({.nodes = chain(0, static_cast<std::uint32_t>(spec.masses - 1)), .radius = spec.radius,
+                       .sides = 8, .subdivisions = 1});
+    return m;
+}
+
+Parameters garrido_rope_parameters() {
+    Parameters p = tunca_rope_parameters();
+    p.k = 20000.0f;
+    p.spring_damping = 0.0f;
+    p.max_substep = 0.001f;
+    return p;
+}
+
+Model make_garrido_rope(const TuncaRopeSpec& spec) {
+    Model m = make_tunca_rope(spec);
+    m.name = "garrido-rope";
+    m.params = garrido_rope_parameters();
+    return m;
+}
+
+namespace {
+
+// Nodes from `start` to `end` on a parabola hanging `sag` below the straight line
+// (Garrido's Figure 25), springs between neighbours at their current length.
+// Returns the index of the first node.
+std::uint32_t add_hanging_rope(Model& m, Vec3 start, Vec3 end, int segments, float sag) {
+    SpringSet springs(m);
+    const auto first = static_cast<std::uint32_t>(m.node_count());
+    for (int i = 0; i <= segments; ++i) {
+        const float t = static_cast<float>(i) / static_cast<float>(segments);
+        add_node(m, start + (end - start) * t - Vec3{0, 4.0f * sag * t * (1.0f - t), 0});
+        if (i > 0) springs.add(first + static_cast<std::uint32_t>(i) - 1, first + static_cast<std::uint32_t>(i));
+    }
+    return first;
+}
+
+// The sag of a parabola whose arc is `slack` longer than its chord D:
+// arc ~ D + 8 sag^2 / (3 D).
+float sag_for_slack(float chord, float slack) { return std::sqrt(3.0f * chord * slack / 8.0f); }
+
+}  // namespace
+
+Model make_bead_rope(const BeadRopeSpec& spec) {
+    require(spec.segments >= 2, "bead rope: needs at least 2 segments");
+    require(spec.slack >= 0.0f && spec.bead_mass > 0.0f && spec.bead_friction >= 0.0f,
+            "bead rope: slack and friction must be >= 0, bead mass > 0 kg");
+    require(spec.bead_start >= 0.0f && spec.bead_start <= static_cast<float>(spec.segments),
+            "bead rope: the bead must start on the rope");
+    Model m;
+    m.name = "bead-rope";
+    m.params = garrido_rope_parameters();
+    m.params.ground.reset();
+    const std::uint32_t first =
+        add_hanging_rope(m, spec.start, spec.end, spec.segments, sag_for_slack(length(spec.end - spec.start), spec.slack));
+    const std::uint32_t last = first + static_cast<std::uint32_t>(spec.segments);
+    anchor(m, first);
+    anchor(m, last);
+    m.beads.push_back({.first = first, .last = last, .mass = spec.bead_mass, .start = spec.bead_start,
+                       .friction = spec.bead_friction});
+    m.tubes.push_back({.nodes = chain(first, last), .radius = 0.015f, .sides = 8, .subdivisions = 1});
+    return m;
+}
+
+Model make_jump_rope(const JumpRopeSpec& spec) {
+    require(spec.segments >= 2 && spec.span > 0.0f && spec.sag >= 0.0f && spec.radius > 0.0f,
+            "jump rope: needs 2 segments, span and radius > 0 m, sag >= 0 m");
+    Model m;
+    m.name = "jump-rope";
+    m.params = garrido_rope_parameters();
+    m.params.ground.reset();
+    // Garrido: the ends start at z = radius from their circles' centres.
+    const Vec3 half{spec.span * 0.5f, 0, 0}, arm{0, 0, spec.radius};
+    const std::uint32_t first = add_hanging_rope(m, spec.center - half + arm, spec.center + half + arm,
+                                                 spec.segments, spec.sag);
+    const std::uint32_t last = first + static_cast<std::uint32_t>(spec.segments);
+    for (auto [node, center] : {std::pair{first, spec.center - half}, std::pair{last, spec.center + half}})
+        m.anchors.push_back({.node = node, .drive = AnchorDrive::circle, .center = center,
+                             .axis = {1, 0, 0}, .angular_speed = spec.angular_speed});
+    m.tubes.push_back({.nodes = chain(first, last), .radius = 0.01f, .sides = 8, .subdivisions = 1});
+    return m;
+}
+
+Model make_tethered_bodies(const TetherSpec& spec) {
+    require(spec.length > 0.0f && spec.bounce >= 0.0f && spec.bounce <= 1.0f,
+            "tethered bodies: rope length must be > 0 m and bounce in [0, 1]");
+    Model m;
+    m.name = "single-segment-rope";
+    m.params.energy_loss = 1.0f;  // Builderboy's rope loses only the outward speed
+    // A pendulum dropped from inside its circle, 0.8 L to the side at the height of the point.
+    const Vec3 left = spec.point - Vec3{spec.spacing * 0.5f, 0, 0};
+    add_node(m, left + Vec3{0.8f * spec.length, 0, 0});
+    m.tethers.push_back({.node = 0, .point = left, .length = spec.length, .bounce = 0.0f});
+    // A body dropped straight down from halfway, with the bouncing pull.
+    const Vec3 right = spec.point + Vec3{spec.spacing * 0.5f, 0, 0};
+    add_node(m, right - Vec3{0, 0.5f * spec.length, 0});
+    m.tethers.push_back({.node = 1, .point = right, .length = spec.length, .bounce = spec.bounce});
     return m;
 }
 
@@ -290,6 +408,8 @@ Model make_source_rope(const SourceRopeSpec& spec) {
     require(spec.segments >= 1, "source rope: needs at least 1 segment");
     require(spec.slack >= 0.0f, "source rope: slack must be >= 0 m");
     require(spec.mass > 0.0f, "source rope: mass must be > 0 kg");
+    require(spec.subdivisions >= 0 && spec.subdivisions <= 32 && spec.radius > 0.0f,
+            "source rope: subdivisions must be in [0, 32] and radius > 0 m");
     Model m;
     m.name = "source-rope";
     m.params.mass = spec.mass;
@@ -309,6 +429,167 @@ Model make_source_rope(const SourceRopeSpec& spec) {
                              SpringKind::rope});
     anchor(m, 0);
     anchor(m, static_cast<std::uint32_t>(spec.segments));
+    m.tubes.push_back({.nodes = chain(0, static_cast<std::uint32_t>(spec.segments)), .radius = spec.radius,
+                       .sides = 8, .subdivisions = spec.subdivisions});
+    return m;
+}
+
+std::uint32_t append_model(Model& into, const Model& part) {
+    const auto offset = static_cast<std::uint32_t>(into.node_count());
+    const auto tex_offset = static_cast<std::uint32_t>(into.texcoords.size());
+    if (!into.masses.empty() || !part.masses.empty() || part.params.mass != into.params.mass) {
+        if (into.masses.empty()) into.masses.assign(into.node_count(), into.params.mass);
+        for (std::size_t i = 0; i < part.node_count(); ++i) into.masses.push_back(part.node_mass(i));
+    }
+    into.positions.insert(into.positions.end(), part.positions.begin(), part.positions.end());
+    for (Spring s : part.springs) {
+        s.a += offset;
+        s.b += offset;
+        if (s.k == 0.0f && part.params.k != into.params.k) s.k = part.params.k;
+        into.springs.push_back(s);
+    }
+    for (Anchor a : part.anchors) {
+        a.node += offset;
+        into.anchors.push_back(a);
+    }
+    for (Face f : part.faces) {
+        for (int c = 0; c < 3; ++c) {
+            f.node[c] += offset;
+            f.texcoord[c] += tex_offset;
+        }
+        into.faces.push_back(f);
+    }
+    into.texcoords.insert(into.texcoords.end(), part.texcoords.begin(), part.texcoords.end());
+    for (ConstantForce c : part.constant_forces) {
+        c.node += offset;
+        into.constant_forces.push_back(c);
+    }
+    for (Tether t : part.tethers) {
+        t.node += offset;
+        into.tethers.push_back(t);
+    }
+    for (Bead b : part.beads) {
+        b.first += offset;
+        b.last += offset;
+        into.beads.push_back(b);
+    }
+    for (Tube t : part.tubes) {
+        for (std::uint32_t& n : t.nodes) n += offset;
+        into.tubes.push_back(std::move(t));
+    }
+    return offset;
+}
+
+Model make_flag(const FlagSpec& spec) {
+    require(spec.pole_height > 0.0f && spec.pole_thickness > 0.0f && spec.pole_height >= spec.height,
+            "flag: pole height and thickness must be > 0 m, the pole at least as tall as the flag");
+    require(spec.pole_k > 0.0f && spec.pole_node_mass > 0.0f && spec.flag_node_mass > 0.0f,
+            "flag: pole k and node masses must be > 0");
+    Model m;
+    m.name = "flag";
+    m.params.k = 1000.0f;
+    m.params.mass = spec.flag_node_mass;
+    m.params.energy_loss = 0.995f;
+    m.params.air_friction = 0.02f;
+    m.params.wind = spec.wind;
+    // The wind alone would stream the flag out and hold it; gusts of 60 % more
+    // make it flap (our choice: one every 3 s, blowing 1.5 s).
+    m.params.gust = {.velocity = spec.wind * 0.6f, .period = 3.0f, .duration = 1.5f, .start = 1.0f};
+    m.params.max_substep = 0.001f;
+
+    // The pole: a column of jelly cells, x in [-t, 0], z in [-t/2, t/2], foot anchored.
+    const float t = spec.pole_thickness;
+    const int levels = std::max(2, static_cast<int>(std::lround(spec.pole_height / t)) + 1);
+    Parameters pole_params = m.params;
+    pole_params.k = spec.pole_k;
+    pole_params.mass = spec.pole_node_mass;
+    Model pole = make_jelly({.nx = 2, .ny = levels, .nz = 2, .size = t, .origin = {-t, 0, -t * 0.5f},
+                             .anchor_bottom = true},
+                            pole_params);
+    pole.faces.clear();  // drawn as a tube instead
+    pole.texcoords.clear();
+    append_model(m, pole);
+    const float top = t * static_cast<float>(levels - 1);
+
+    // The flag hangs in the xy plane from the pole's top, its edge on the pole's +x face.
+    Model flag = make_cloth({.columns = spec.columns, .rows = spec.rows, .width = spec.width,
+                             .height = spec.height, .origin = {0, top, 0}, .vertical = true,
+                             .anchors = ClothAnchors::none},
+                            m.params);
+    const std::uint32_t flag0 = append_model(m, flag);
+    // Tie each node of the flag's edge to the pole nodes of the +x face within 1.5 t.
+    SpringSet springs(m);
+    for (int r = 0; r < spec.rows; ++r) {
+        const std::uint32_t edge = flag0 + static_cast<std::uint32_t>(r * spec.columns);
+        for (std::uint32_t p = 0; p < flag0; ++p)
+            if (m.positions[p].x > -0.5f * t && length(m.positions[p] - m.positions[edge]) <= 1.5f * t)
+                springs.add(edge, p);
+    }
+    // Draw the pole as a tube along its axis: one corner column is close enough.
+    Tube pole_tube{.nodes = {}, .radius = 0.5f * t, .sides = 12, .subdivisions = 0};
+    for (int j = 0; j < levels; ++j) pole_tube.nodes.push_back(static_cast<std::uint32_t>(j * 2 + 1));
+    m.tubes.push_back(std::move(pole_tube));
+    return m;
+}
+
+Model make_finish_line(const FinishLineSpec& spec) {
+    require(spec.span > spec.banner_width && spec.banner_width > 0.0f && spec.banner_height > 0.0f,
+            "finish line: the banner must be narrower than the span between the poles");
+    require(spec.banner_top < spec.pole_height && spec.banner_top - spec.banner_height > 0.0f,
+            "finish line: the banner must hang between the ground and the pole tops");
+    require(spec.string_nodes >= 2, "finish line: strings need at least 2 nodes");
+    require(spec.gust_period > 0.0f && spec.gust_duration > 0.0f && spec.gust_duration <= spec.gust_period,
+            "finish line: gusts need a period > 0 and a duration in (0, period]");
+    Model m;
+    m.name = "finish-line";
+    m.params.k = 1000.0f;
+    m.params.mass = 0.02f;
+    m.params.energy_loss = 0.995f;
+    m.params.air_friction = 0.02f;
+    m.params.max_substep = 0.001f;
+    m.params.gust = {.velocity = spec.gust, .period = spec.gust_period, .duration = spec.gust_duration,
+                     .start = 1.0f};
+
+    // The banner: a vertical cloth centred between the poles.
+    const float half = spec.banner_width * 0.5f;
+    Model banner = make_cloth({.columns = spec.columns, .rows = spec.rows, .width = spec.banner_width,
+                               .height = spec.banner_height, .origin = {-half, spec.banner_top, 0},
+                               .vertical = true, .anchors = ClothAnchors::none},
+                              m.params);
+    append_model(m, banner);
+    const auto corner = [&](int c, int r) { return static_cast<std::uint32_t>(r * spec.columns + c); };
+    const float bottom = spec.banner_top - spec.banner_height;
+
+    // Two rigid poles: anchored nodes at the foot, where the lower string is tied,
+    // and the top (springs only to show them in a wireframe).
+    SpringSet springs(m);
+    for (float side : {-1.0f, 1.0f}) {
+        const float x = side * spec.span * 0.5f;
+        Tube pole{.nodes = {}, .radius = 0.05f, .sides = 12, .subdivisions = 0};
+        for (float y : {0.0f, bottom, spec.pole_height}) {
+            pole.nodes.push_back(add_node(m, {x, y, 0}));
+            anchor(m, pole.nodes.back());
+        }
+        springs.add(pole.nodes[0], pole.nodes[1]);
+        springs.add(pole.nodes[1], pole.nodes[2]);
+        // Strings from the pole top to the banner's top corner and from the pole at
+        // the banner's bottom height to its bottom corner, taut at the start.
+        const int c = side < 0.0f ? 0 : spec.columns - 1;
+        for (auto [pole_node, banner_node] :
+             {std::pair{pole.nodes[2], corner(c, 0)}, std::pair{pole.nodes[1], corner(c, spec.rows - 1)}}) {
+            Tube string{.nodes = {pole_node}, .radius = 0.006f, .sides = 6, .subdivisions = 2};
+            const Vec3 a = m.positions[pole_node], b = m.positions[banner_node];
+            for (int i = 1; i + 1 < spec.string_nodes; ++i) {
+                const float f = static_cast<float>(i) / static_cast<float>(spec.string_nodes - 1);
+                string.nodes.push_back(add_node(m, a + (b - a) * f));
+            }
+            string.nodes.push_back(banner_node);
+            for (std::size_t i = 0; i + 1 < string.nodes.size(); ++i)
+                springs.add(string.nodes[i], string.nodes[i + 1], 3000.0f);
+            m.tubes.push_back(std::move(string));
+        }
+        m.tubes.push_back(std::move(pole));
+    }
     return m;
 }
 

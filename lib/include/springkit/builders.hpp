@@ -70,7 +70,12 @@ Model make_jelly(const JellySpec& spec = {}, const Parameters& params = {});
 /// Oliveira's balloon: a string tied to a spherical jelly. The sphere is a UV
 /// sphere surface with a centre node spoked to every surface node, plus surface
 /// edges and ring-skipping springs; the string hangs from its lowest node down
-/// to an anchored end.
+/// to an anchored end (a hand holding it).
+/// The gas lifts it: `lift` times the weight of the whole balloon pulls the body's
+/// nodes up (Model::constant_forces, shared equally), so the body floats above
+/// the held end and the string hangs below it, taut. Without lift an anchored
+/// string would let the body fall onto it. Oliveira gives no value: 1.25 (a
+/// modest helium balloon) keeps the string tension at a quarter of the weight.
 struct BalloonSpec {
     float radius = 0.5f;       ///< m
     int rings = 8;             ///< latitude bands
@@ -79,6 +84,9 @@ struct BalloonSpec {
     int string_nodes = 12;
     float string_length = 1.5f;  ///< m
     bool anchor_string_end = true;
+    float lift = 1.25f;          ///< gas lift as a multiple of the whole balloon's weight; 0 = none
+    float string_k = 3000.0f;    ///< N/m, own stiffness of the string's springs; 0 = Parameters::k
+    float string_radius = 0.005f;  ///< m, drawn as a tube
 };
 Model make_balloon(const BalloonSpec& spec = {}, const Parameters& params = {});
 
@@ -90,9 +98,64 @@ struct TuncaRopeSpec {
     int masses = 80;
     float segment = 0.05f;  ///< m, rest length of each spring (79 x 0.05 = 3.95 m)
     Vec3 start{0, 0, 0};
+    float radius = 0.02f;   ///< m, drawn as a tube (Tunca draws a line; our choice)
 };
 Parameters tunca_rope_parameters();
 Model make_tunca_rope(const TuncaRopeSpec& spec = {});
+
+/// Garrido's "improved rope" (realtime-rope-thesis IV.A): Tunca's rope without the
+/// inner spring friction, k 20000 N/m and a 1 ms step; the rest as Tunca.
+/// k dt^2 / m = 0.4: above springkit's 0.3 warning, as Garrido ran it (he reports
+/// it "considerably stable at 0.05 kg per particle").
+Parameters garrido_rope_parameters();
+Model make_garrido_rope(const TuncaRopeSpec& spec = {});
+
+/// Garrido's heavy bead on a rope (IV.B): an improved rope hanging between two
+/// anchored ends at different heights, with a bead (Model::beads) that slides down
+/// it. The rope starts on a parabola below the straight line, `slack` longer than
+/// the distance between the ends. Garrido's weight is 100 rope masses (5 kg); we
+/// pick 1 kg, enough to bend the rope visibly, and a little friction (0.5 N s/m,
+/// our choice) so the bead comes to rest at the low point instead of rocking forever.
+struct BeadRopeSpec {
+    Vec3 start{-2.0f, 1.5f, 0};  ///< m, the high end
+    Vec3 end{2.0f, 0.0f, 0};     ///< m, the low end
+    int segments = 40;
+    float slack = 0.2f;          ///< m of rope beyond the straight distance
+    float bead_mass = 1.0f;      ///< kg
+    float bead_start = 2.0f;     ///< segments from the high end
+    float bead_friction = 0.5f;  ///< N s/m
+};
+Model make_bead_rope(const BeadRopeSpec& spec = {});
+
+/// Garrido's jump rope (IV.C): both ends turn on circles of `radius` around the
+/// axis through the two circle centres, perpendicular to the rope, at
+/// `angular_speed`; the rope starts hanging `sag` below its ends on a parabola
+/// (his Figure 25, y = a x^2 + b), improved-rope constants otherwise. Garrido
+/// starts with radius 0.25 m and turns the ends 0.1 rad per key press; he gives no
+/// speed, so we pick 12 rad/s (about 2 turns a second): at 8 rad/s the middle
+/// sometimes fails to swing over the top and falls through the axis, as Garrido
+/// warns ("if the angular speed is too slow ... the desired effect will not be achieved").
+struct JumpRopeSpec {
+    Vec3 center{0, 1.5f, 0};   ///< m, midpoint of the axis through the circle centres
+    float span = 2.0f;         ///< m between the two ends (along x)
+    float sag = 0.6f;          ///< m the middle hangs below the ends at the start
+    int segments = 40;
+    float radius = 0.25f;      ///< m, circle radius of the ends (Garrido: 0.25)
+    float angular_speed = 12.0f;  ///< rad/s
+};
+Model make_jump_rope(const JumpRopeSpec& spec = {});
+
+/// Builderboy's single-segment rope: bodies (single nodes) on inextensible ropes
+/// (Model::tethers) from a fixed point. The first body starts inside the circle,
+/// off to the side, and falls until its rope pulls tight, then swings; the second,
+/// with Builderboy's "3/2" pull (bounce 0.5), is dropped straight below its point.
+struct TetherSpec {
+    Vec3 point{0, 2.0f, 0};    ///< m, where the ropes are tied
+    float length = 1.0f;       ///< m, rope length L
+    float bounce = 0.5f;       ///< of the second body
+    float spacing = 1.5f;      ///< m along x between the two set-ups
+};
+Model make_tethered_bodies(const TetherSpec& spec = {});
 
 /// Source engine rope: `segments` max-length sticks from `start` to `end`, each
 /// (distance + slack) / segments long, Verlet with damping 0.98 and three
@@ -103,8 +166,52 @@ struct SourceRopeSpec {
     int segments = 10;
     float slack = 0.5f;   ///< m added to the rope's length
     float mass = 0.05f;   ///< kg per node
+    int subdivisions = 2; ///< Catmull-Rom points drawn between two nodes (the mapper's "subdivision")
+    float radius = 0.01f; ///< m, drawn as a tube
 };
 Model make_source_rope(const SourceRopeSpec& spec = {});
+
+/// Oliveira's "flag with a flexible pole": a cloth flag hanging from the top of a
+/// pole that bends. The pole is a thin jelly column (Figure 8 cells, 2 x 2 nodes
+/// across) anchored at its foot, much stiffer and heavier than the cloth; the
+/// flag's edge is tied to it by springs. The wind (through air friction) blows the
+/// flag out and bends the pole; gusts make it flap. Oliveira gives no constants;
+/// ours are chosen to look right and to stay stable at a 1 ms substep.
+struct FlagSpec {
+    float pole_height = 2.0f;      ///< m
+    float pole_thickness = 0.15f;  ///< m, also the spacing of the pole's levels
+    float pole_k = 25000.0f;       ///< N/m, the pole's springs
+    float pole_node_mass = 0.1f;   ///< kg
+    int columns = 13, rows = 9;    ///< flag nodes along x and down
+    float width = 1.2f, height = 0.8f;  ///< m, flag size
+    float flag_node_mass = 0.01f;  ///< kg
+    Vec3 wind{0, 0, 5.0f};         ///< m/s
+};
+Model make_flag(const FlagSpec& spec = {});
+
+/// Oliveira's F1 example: "the finish line cloth with a cloth connected by strings
+/// to the poles. As the cars cross the line apply the forces due to the air
+/// movement". A banner between two rigid poles hangs on four strings (top and
+/// bottom corners); every `gust_period` seconds a car passes and a gust
+/// (Parameters::gust) pushes the banner along the cars' path (+z). Constants ours.
+struct FinishLineSpec {
+    float span = 6.0f;             ///< m between the poles (along x)
+    float pole_height = 3.0f;      ///< m
+    float banner_width = 4.0f, banner_height = 0.6f;  ///< m
+    float banner_top = 2.7f;       ///< m, height of the banner's top edge
+    int columns = 21, rows = 4;    ///< banner nodes
+    int string_nodes = 6;          ///< nodes of each string, both ends included
+    Vec3 gust{0, 0, 8.0f};         ///< m/s, peak air velocity behind a car
+    float gust_period = 4.0f;      ///< s between cars
+    float gust_duration = 1.5f;    ///< s
+};
+Model make_finish_line(const FinishLineSpec& spec = {});
+
+/// Appends `part` to `into`: nodes, springs, anchors, faces, texcoords and
+/// attachments, renumbered. Keeps `into`'s parameters; where `part` relies on its
+/// own defaults (mass, k) that differ, they become per-node masses and per-spring
+/// k. Returns the index of part's first node in `into`.
+std::uint32_t append_model(Model& into, const Model& part);
 
 /// Runs the model for `seconds` (60 Hz frames) and makes the result its rest
 /// positions; rest lengths stay. The Source engine settles ropes for 3 s so they

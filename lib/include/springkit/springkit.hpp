@@ -14,6 +14,7 @@
 #include "springkit/io.hpp"
 #include "springkit/model.hpp"
 #include "springkit/rope_mesh.hpp"
+#include "springkit/samples.hpp"
 #include "springkit/shape.hpp"
 #include "springkit/simulation.hpp"
 #include "springkit/vec3.hpp"
