@@ -314,6 +314,30 @@ TEST(GarridoSamples, JumpRopeMiddleSweepsClosedLoopsAroundTheAxisThroughItsEnds)
     EXPECT_GT(nearest, spec.radius);  // it goes round the axis, never across it
 }
 
+TEST(GarridoSamples, JumpRopeRadiusAndSpeedChangeWhileItTurns) {
+    // Garrido's keys: setRadius and a faster or slower turn, without a restart.
+    const JumpRopeSpec spec;
+    const Model m = make_sample("jump-rope");
+    Simulation sim(m);
+    EXPECT_FLOAT_EQ(sim.anchor_circle_radius(0), spec.radius);
+    EXPECT_FLOAT_EQ(sim.anchor_angular_speed(0), spec.angular_speed);
+    run(sim, 0.5f);
+    for (std::size_t a : {0u, 1u}) sim.set_anchor_circle(a, 0.4f, 6.0f);
+    sim.step(kFrame);
+    const Anchor& end = m.anchors[0];
+    auto angle = [&] {
+        const Vec3 r = sim.positions()[end.node] - end.center;
+        return std::atan2(r.y, r.z);
+    };
+    const double before = angle();
+    sim.step(kFrame);
+    const Vec3 arm = sim.positions()[end.node] - end.center;
+    EXPECT_NEAR(std::hypot(arm.y, arm.z), 0.4f, 1e-5);
+    EXPECT_NEAR(std::remainder(angle() - before, 2 * std::numbers::pi), -6.0 * kFrame, 1e-4);
+    EXPECT_EQ(sim.positions()[m.anchors[1].node].y, sim.positions()[end.node].y);  // both ends in step
+    EXPECT_THROW(sim.set_anchor_circle(0, 0.0f, 1.0f), Error);
+}
+
 // ---------------------------------------------------------------- Builderboy
 
 TEST(BuilderboySamples, BodiesNeverGetFurtherThanTheirRopeLength) {

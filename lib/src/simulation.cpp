@@ -227,7 +227,7 @@ void Simulation::reset() {
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
-        anchor_state_.push_back({m.positions[a.node], 0.0f});
+        anchor_state_.push_back({m.positions[a.node], 0.0f, a.angular_speed});
         anchor_velocity_.push_back(a.drive == AnchorDrive::velocity ? a.velocity : Vec3{});
     }
     bead_place_.clear();
@@ -558,10 +558,10 @@ void Simulation::apply_anchors(float dt) {
             }
             case AnchorDrive::circle: {
                 const Vec3 axis = normalized(a.axis);
-                state.angle += a.angular_speed * dt;
+                state.angle += state.angular_speed * dt;
                 const Vec3 arm = rotate(state.origin - a.center, axis, state.angle);
                 position = a.center + arm;
-                velocity = cross(axis, arm) * a.angular_speed;
+                velocity = cross(axis, arm) * state.angular_speed;
                 break;
             }
         }

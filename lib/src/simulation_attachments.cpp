@@ -1,10 +1,12 @@
 // springkit — simulation stages for things attached to nodes: Builderboy's
-// single-segment ropes (tethers) and Garrido's beads sliding along a rope.
-// Kept apart from simulation.cpp's hot loops; each stage is a short pass over the
-// (usually few) attachments.
+// single-segment ropes (tethers) and Garrido's beads sliding along a rope; and
+// the run-time control of circle drives (Garrido's jump-rope keys). Kept apart
+// from simulation.cpp's hot loops; each stage is a short pass over the (usually
+// few) attachments.
 #include <algorithm>
 #include <cmath>
 
+#include "springkit/error.hpp"
 #include "springkit/simulation.hpp"
 
 namespace springkit {
@@ -128,6 +130,49 @@ void Simulation::apply_tethers(float dt) {
         x_.set(i, p);
         previous_.set(i, p - v * dt);  // Verlet reads velocity from here
     }
+}
+
+namespace {
+
+// The arm of a circle drive's starting point split into its part along the axis
+// and its part across it (the radius).
+struct CircleArm {
+    Vec3 along;
+    Vec3 across;
+};
+
+CircleArm circle_arm(const Anchor& a, const Vec3& origin) {
+    const Vec3 axis = normalized(a.axis);
+    const Vec3 arm = origin - a.center;
+    const Vec3 along = axis * dot(arm, axis);
+    return {along, arm - along};
+}
+
+}  // namespace
+
+void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angular_speed) {
+    if (anchor >= anchor_state_.size()) throw Error("set_anchor_circle: anchor index out of range");
+    const Anchor& a = model_->anchors[anchor];
+    if (a.drive != AnchorDrive::circle) throw Error("set_anchor_circle: anchor is not circle-driven");
+    if (!(radius > 0.0f) || !std::isfinite(radius) || !std::isfinite(angular_speed))
+        throw Error("set_anchor_circle: radius must be > 0 m and the speed finite");
+    AnchorState& state = anchor_state_[anchor];
+    const CircleArm arm = circle_arm(a, state.origin);
+    // Garrido's setRadius: the same angle on a larger or smaller circle.
+    const Vec3 direction = length(arm.across) > 0.0f ? normalized(arm.across) : Vec3{};
+    if (length(direction) == 0.0f) throw Error("set_anchor_circle: the anchor sits on its axis");
+    state.origin = a.center + arm.along + direction * radius;
+    state.angular_speed = angular_speed;
+}
+
+float Simulation::anchor_circle_radius(std::size_t anchor) const {
+    if (anchor >= anchor_state_.size()) throw Error("anchor_circle_radius: anchor index out of range");
+    return length(circle_arm(model_->anchors[anchor], anchor_state_[anchor].origin).across);
+}
+
+float Simulation::anchor_angular_speed(std::size_t anchor) const {
+    if (anchor >= anchor_state_.size()) throw Error("anchor_angular_speed: anchor index out of range");
+    return anchor_state_[anchor].angular_speed;
 }
 
 }  // namespace springkit

@@ -94,6 +94,14 @@ public:
     void set_anchor_velocity(std::size_t anchor, Vec3 v);
     /// Places an anchor (any drive) at p from now on: dragging an anchor.
     void set_anchor_position(std::size_t anchor, Vec3 p);
+    /// Changes a circle-driven anchor at run time, as Garrido's jump-rope keys do:
+    /// its radius (m, distance from Anchor::center across the axis, > 0) and its
+    /// angular speed (rad/s), keeping where on the circle it is now. Throws
+    /// springkit::Error for an index out of range, another drive or radius <= 0.
+    void set_anchor_circle(std::size_t anchor, float radius, float angular_speed);
+    /// The radius (m) and angular speed (rad/s) a circle-driven anchor turns with now.
+    float anchor_circle_radius(std::size_t anchor) const;
+    float anchor_angular_speed(std::size_t anchor) const;
 
     /// Extra force applied to a node during the next step() only, N.
     void apply_force(std::uint32_t node, Vec3 f);
@@ -201,6 +209,7 @@ private:
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
         float angle = 0.0f;
+        float angular_speed = 0.0f;  ///< rad/s, circle drives (set_anchor_circle changes it)
     };
     std::vector<AnchorState> anchor_state_;
     std::vector<Vec3> constant_external_; ///< Model::constant_forces summed per node
