@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 #include "springkit/error.hpp"
 #include "worker_pool.hpp"
@@ -107,7 +108,11 @@ void Simulation::build_face_adjacency() {
     std::vector<std::uint32_t> fill(node_face_start_.begin(), node_face_start_.end() - 1);
     for (std::uint32_t fi = 0; fi < m.faces.size(); ++fi)
         for (std::uint32_t v : m.faces[fi].node) node_faces_[fill[v]++] = fi;
-    face_normals_.resize(m.faces.size());
+    for (auto& corner : face_corner_) corner.resize(m.faces.size());
+    for (std::size_t fi = 0; fi < m.faces.size(); ++fi)
+        for (int c = 0; c < 3; ++c) face_corner_[c][fi] = m.faces[fi].node[c];
+    face_normals_.assign(m.faces.size(), Vec3{});
+    normal_sums_.assign(n, Vec3{});
     normals_.resize(n);
 }
 
@@ -143,12 +148,15 @@ void Simulation::build_spring_runs() {
                entries[j].a == entries[j - 1].a + 1)
             ++j;
         if (j - i >= kMinRun) {
-            runs_.push_back({entries[i].a, entries[i].offset, static_cast<std::uint32_t>(j - i),
-                             static_cast<std::uint32_t>(run_rest_.size())});
+            SpringRun run{entries[i].a, entries[i].offset, static_cast<std::uint32_t>(j - i),
+                          static_cast<std::uint32_t>(run_rest_.size()), true};
             for (std::size_t e = i; e < j; ++e) {
                 run_rest_.push_back(m.springs[entries[e].spring].rest);
                 run_k_.push_back(spring_k_[entries[e].spring]);
+                run.uniform = run.uniform && run_rest_.back() == run_rest_[run.first] &&
+                              run_k_.back() == run_k_[run.first];
             }
+            runs_.push_back(run);
         } else {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
@@ -223,7 +231,7 @@ void Simulation::reset() {
     previous_.assign(m.positions);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
-    external_ = constant_external_;
+    external_.assign(constant_external_);
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
@@ -256,7 +264,7 @@ void Simulation::step(float frame_dt) {
     const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
     wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
-    external_ = constant_external_;
+    external_.assign(constant_external_);
     time_ += frame_dt;
     check_state();  // also publishes positions() and velocities()
     update_bead_positions();
@@ -304,22 +312,64 @@ void Simulation::accumulate_forces() {
     });
 }
 
-void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) {
-    const Parameters& p = model_->params;
-    for (std::uint32_t i = begin; i < end; ++i) {
-        Vec3 f = external_[i] + p.gravity * mass_[i];
-        const Vec3 v = v_.get(i);
-        if (p.air_friction > 0.0f) f -= (v - wind_) * p.air_friction;
-        if (p.ground && x_.y[i] < p.ground->height) {
+namespace {
+
+// Per-node forces over one node range: external + gravity, Tunca's air friction
+// (towards the wind) and ground. Written with selects so that it vectorises; the
+// float operations are those of the plain form, in the same order.
+struct NodeForceTerms {
+    Vec3 gravity;
+    Vec3 wind;
+    float air_friction;
+    float ground_height, repulsion, friction, absorption;
+};
+
+template <bool kAir, bool kGround>
+void node_forces(const float* __restrict y, const float* __restrict vx, const float* __restrict vy,
+                 const float* __restrict vz, const float* __restrict ex, const float* __restrict ey,
+                 const float* __restrict ez, const float* __restrict mass, float* __restrict fx,
+                 float* __restrict fy, float* __restrict fz, std::size_t begin, std::size_t end,
+                 const NodeForceTerms t) {
+    for (std::size_t i = begin; i < end; ++i) {
+        float gx = ex[i] + t.gravity.x * mass[i];
+        float gy = ey[i] + t.gravity.y * mass[i];
+        float gz = ez[i] + t.gravity.z * mass[i];
+        if constexpr (kAir) {
+            gx -= (vx[i] - t.wind.x) * t.air_friction;
+            gy -= (vy[i] - t.wind.y) * t.air_friction;
+            gz -= (vz[i] - t.wind.z) * t.air_friction;
+        }
+        if constexpr (kGround) {
             // Tunca's ground: sliding friction on the horizontal velocity, absorption of
             // downward speed only, and a spring-like push back up.
-            const Ground& g = *p.ground;
-            f -= Vec3{v.x, 0.0f, v.z} * g.friction;
-            if (v.y < 0.0f) f.y -= v.y * g.absorption;
-            f.y += (g.height - x_.y[i]) * g.repulsion;
+            const bool below = y[i] < t.ground_height;
+            gx = below ? gx - vx[i] * t.friction : gx;
+            gz = below ? gz - vz[i] * t.friction : gz;
+            gy = below && vy[i] < 0.0f ? gy - vy[i] * t.absorption : gy;
+            gy = below ? gy + (t.ground_height - y[i]) * t.repulsion : gy;
         }
-        f_.set(i, f);
+        fx[i] = gx;
+        fy[i] = gy;
+        fz[i] = gz;
     }
+}
+
+}  // namespace
+
+void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) {
+    const Parameters& p = model_->params;
+    const Ground g = p.ground.value_or(Ground{});
+    const NodeForceTerms terms{p.gravity, wind_, p.air_friction, g.height, g.repulsion, g.friction, g.absorption};
+    auto run = [&](auto air, auto ground) {
+        node_forces<decltype(air)::value, decltype(ground)::value>(
+            x_.y.data(), v_.x.data(), v_.y.data(), v_.z.data(), external_.x.data(), external_.y.data(),
+            external_.z.data(), mass_.data(), f_.x.data(), f_.y.data(), f_.z.data(), begin, end, terms);
+    };
+    const bool air = p.air_friction > 0.0f, ground = p.ground.has_value();
+    if (air && ground) run(std::true_type{}, std::true_type{});
+    else if (air) run(std::true_type{}, std::false_type{});
+    else if (ground) run(std::false_type{}, std::true_type{});
+    else run(std::false_type{}, std::false_type{});
 }
 
 void Simulation::accumulate_springs_reference() {
@@ -341,24 +391,52 @@ void Simulation::accumulate_springs_reference() {
 
 namespace {
 
-// The force of springs a+i -> a+offset+i for i in [begin, end) into fx/fy/fz[i].
-// The same formula and float operations as the reference kernel, written as
-// selects instead of branches so that the loop vectorises; the scalar remainder
-// of the loop computes bit-identical values.
-template <bool kDamped>
+// The springs a+i -> b+i of one run, for i in [begin, end). The same formula and
+// float operations as the reference kernel, written as selects instead of
+// branches so that the loop vectorises; the loop's scalar remainder computes
+// bit-identical values. Either stores each force in out (to be added by
+// add_range/subtract_range) or, when the run's a ends and b ends are distinct
+// nodes, adds it straight into the node forces: +F at a, -F at b.
+struct RunArrays {
+    const float* ax;
+    const float* ay;
+    const float* az;
+    const float* bx;
+    const float* by;
+    const float* bz;
+    const float* avx;
+    const float* avy;
+    const float* avz;
+    const float* bvx;
+    const float* bvy;
+    const float* bvz;
+    const float* rest;
+    const float* k;
+    float* out_ax;  ///< force at the a ends (fused) or the buffer (not fused)
+    float* out_ay;
+    float* out_az;
+    float* out_bx;  ///< force at the b ends (fused only)
+    float* out_by;
+    float* out_bz;
+};
+
+template <bool kDamped, bool kFused, bool kUniform>
 void run_forces(const float* __restrict ax, const float* __restrict ay, const float* __restrict az,
                 const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
                 const float* __restrict avx, const float* __restrict avy, const float* __restrict avz,
                 const float* __restrict bvx, const float* __restrict bvy, const float* __restrict bvz,
-                const float* __restrict rest, const float* __restrict k, float damping, std::size_t begin,
-                std::size_t end, float* __restrict fx, float* __restrict fy, float* __restrict fz) {
+                const float* __restrict rest, const float* __restrict k, float* __restrict oax,
+                float* __restrict oay, float* __restrict oaz, float* __restrict obx, float* __restrict oby,
+                float* __restrict obz, float damping, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
         const float dx = bx[i] - ax[i];
         const float dy = by[i] - ay[i];
         const float dz = bz[i] - az[i];
         const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
         const bool has_direction = len > kSpringTolerance;
-        const float scale = k[i] * (len - rest[i]) / (has_direction ? len : 1.0f);
+        const float ki = kUniform ? k[0] : k[i];
+        const float ri = kUniform ? rest[0] : rest[i];
+        const float scale = ki * (len - ri) / (has_direction ? len : 1.0f);
         const float s = has_direction ? scale : 0.0f;
         float gx = dx * s, gy = dy * s, gz = dz * s;
         if constexpr (kDamped) {
@@ -366,9 +444,37 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
             gy += (bvy[i] - avy[i]) * damping;
             gz += (bvz[i] - avz[i]) * damping;
         }
-        fx[i] = gx;
-        fy[i] = gy;
-        fz[i] = gz;
+        if constexpr (kFused) {
+            oax[i] += gx;
+            oay[i] += gy;
+            oaz[i] += gz;
+            obx[i] -= gx;
+            oby[i] -= gy;
+            obz[i] -= gz;
+        } else {
+            oax[i] = gx;
+            oay[i] = gy;
+            oaz[i] = gz;
+        }
+    }
+}
+
+template <bool kDamped, bool kFused, bool kUniform>
+void run_forces(const RunArrays& r, float damping, std::size_t begin, std::size_t end) {
+    run_forces<kDamped, kFused, kUniform>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy, r.bvz,
+                                          r.rest, r.k, r.out_ax, r.out_ay, r.out_az, r.out_bx, r.out_by,
+                                          r.out_bz, damping, begin, end);
+}
+
+// Picks the loop for a run: damped or not, uniform rest and k or not.
+template <bool kFused>
+void run_forces(const RunArrays& r, bool uniform, float damping, std::size_t begin, std::size_t end) {
+    if (damping > 0.0f) {
+        if (uniform) run_forces<true, kFused, true>(r, damping, begin, end);
+        else run_forces<true, kFused, false>(r, damping, begin, end);
+    } else {
+        if (uniform) run_forces<false, kFused, true>(r, damping, begin, end);
+        else run_forces<false, kFused, false>(r, damping, begin, end);
     }
 }
 
@@ -387,31 +493,42 @@ void Simulation::accumulate_springs(const Partition& part) {
     float* Fx = f_.x.data();
     float* Fy = f_.y.data();
     float* Fz = f_.z.data();
+    const float* x = x_.x.data();
+    const float* y = x_.y.data();
+    const float* z = x_.z.data();
+    const float* vx = v_.x.data();
+    const float* vy = v_.y.data();
+    const float* vz = v_.z.data();
     alignas(64) float fx[kMaxRun], fy[kMaxRun], fz[kMaxRun];
     for (const Piece& piece : part.pieces) {
         const SpringRun& run = runs_[piece.item];
-        const float* rest = run_rest_.data() + run.first;
-        const float* k = run_k_.data() + run.first;
         const std::size_t na = run.a, nb = std::size_t{run.a} + run.offset;
-        const float* x = x_.x.data();
-        const float* y = x_.y.data();
-        const float* z = x_.z.data();
-        const float* vx = v_.x.data();
-        const float* vy = v_.y.data();
-        const float* vz = v_.z.data();
-        if (damping > 0.0f)
-            run_forces<true>(x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na, vx + nb,
-                             vy + nb, vz + nb, rest, k, damping, piece.begin, piece.end, fx, fy, fz);
-        else
-            run_forces<false>(x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na,
-                              vx + nb, vy + nb, vz + nb, rest, k, damping, piece.begin, piece.end, fx, fy, fz);
-        // +F on the a ends, then -F on the b ends: in this order for every split.
-        add_range(Fx + run.a, fx, piece.a_begin, piece.a_end);
-        add_range(Fy + run.a, fy, piece.a_begin, piece.a_end);
-        add_range(Fz + run.a, fz, piece.a_begin, piece.a_end);
+        RunArrays r{x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na,
+                    vx + nb, vy + nb, vz + nb, run_rest_.data() + run.first, run_k_.data() + run.first,
+                    fx, fy, fz, nullptr, nullptr, nullptr};
+        // No node is both an a end and a b end of the run when the offset is at
+        // least the run's length: then, if this thread owns every end, the
+        // forces go straight into the nodes. Either way each node gets at most
+        // one force per run from its a side and one from its b side, -F before +F.
+        const bool whole = piece.a_begin == piece.begin && piece.a_end == piece.end &&
+                           piece.b_begin == piece.begin && piece.b_end == piece.end;
+        if (run.offset >= run.count && whole) {
+            r.out_ax = Fx + na;
+            r.out_ay = Fy + na;
+            r.out_az = Fz + na;
+            r.out_bx = Fx + nb;
+            r.out_by = Fy + nb;
+            r.out_bz = Fz + nb;
+            run_forces<true>(r, run.uniform, damping, piece.begin, piece.end);
+            continue;
+        }
+        run_forces<false>(r, run.uniform, damping, piece.begin, piece.end);
         subtract_range(Fx + nb, fx, piece.b_begin, piece.b_end);
         subtract_range(Fy + nb, fy, piece.b_begin, piece.b_end);
         subtract_range(Fz + nb, fz, piece.b_begin, piece.b_end);
+        add_range(Fx + na, fx, piece.a_begin, piece.a_end);
+        add_range(Fy + na, fy, piece.a_begin, piece.a_end);
+        add_range(Fz + na, fz, piece.a_begin, piece.a_end);
     }
     for (std::uint32_t i : part.loose) {
         const LooseSpring& s = loose_[i];
@@ -578,26 +695,64 @@ void Simulation::publish_state(std::uint32_t begin, std::uint32_t end) {
     }
 }
 
+namespace {
+
+// Unnormalised face normals, cross(p1 - p0, p2 - p0): larger faces weigh more
+// in the average (Oliveira, "Texturing and Lighting").
+void face_normals(const float* __restrict x, const float* __restrict y, const float* __restrict z,
+                  const std::uint32_t* __restrict c0, const std::uint32_t* __restrict c1,
+                  const std::uint32_t* __restrict c2, float* __restrict nx, float* __restrict ny,
+                  float* __restrict nz, std::size_t begin, std::size_t end) {
+    for (std::size_t f = begin; f < end; ++f) {
+        const float ax = x[c1[f]] - x[c0[f]], ay = y[c1[f]] - y[c0[f]], az = z[c1[f]] - z[c0[f]];
+        const float bx = x[c2[f]] - x[c0[f]], by = y[c2[f]] - y[c0[f]], bz = z[c2[f]] - z[c0[f]];
+        nx[f] = ay * bz - az * by;
+        ny[f] = az * bx - ax * bz;
+        nz[f] = ax * by - ay * bx;
+    }
+}
+
+// normalized() over a range, as a loop of selects that vectorises.
+void normalize_all(const float* __restrict sx, const float* __restrict sy, const float* __restrict sz,
+                   float* __restrict out, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        const float len = std::sqrt(sx[i] * sx[i] + sy[i] * sy[i] + sz[i] * sz[i]);
+        const float inv = 1.0f / (len > 0.0f ? len : 1.0f);
+        out[3 * i] = len > 0.0f ? sx[i] * inv : 0.0f;
+        out[3 * i + 1] = len > 0.0f ? sy[i] * inv : 0.0f;
+        out[3 * i + 2] = len > 0.0f ? sz[i] * inv : 0.0f;
+    }
+}
+
+}  // namespace
+
 void Simulation::recompute_normals() {
     const Model& m = *model_;
     if (m.faces.empty()) return;
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        for (std::uint32_t fi = p.face_begin; fi < p.face_end; ++fi) {
-            const Face& f = m.faces[fi];
-            const Vec3 p0 = x_.get(f.node[0]);
-            // Unnormalised cross product: larger faces weigh more in the average.
-            face_normals_[fi] = cross(x_.get(f.node[1]) - p0, x_.get(f.node[2]) - p0);
-        }
+        face_normals(x_.x.data(), x_.y.data(), x_.z.data(), face_corner_[0].data(), face_corner_[1].data(),
+                     face_corner_[2].data(), face_normals_.x.data(), face_normals_.y.data(),
+                     face_normals_.z.data(), p.face_begin, p.face_end);
     });
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        const float* fx = face_normals_.x.data();
+        const float* fy = face_normals_.y.data();
+        const float* fz = face_normals_.z.data();
         for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
-            Vec3 sum{};
-            for (std::uint32_t k = node_face_start_[i]; k < node_face_start_[i + 1]; ++k)
-                sum += face_normals_[node_faces_[k]];
-            normals_[i] = normalized(sum);
+            float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+            for (std::uint32_t k = node_face_start_[i]; k < node_face_start_[i + 1]; ++k) {
+                const std::uint32_t f = node_faces_[k];
+                sx += fx[f];
+                sy += fy[f];
+                sz += fz[f];
+            }
+            normal_sums_.set(i, {sx, sy, sz});
         }
+        static_assert(sizeof(Vec3) == 3 * sizeof(float));
+        normalize_all(normal_sums_.x.data(), normal_sums_.y.data(), normal_sums_.z.data(),
+                      &normals_.data()->x, p.node_begin, p.node_end);
     });
 }
 
@@ -713,7 +868,7 @@ void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
 
 void Simulation::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
-    external_[node] += f;
+    external_.set(node, external_.get(node) + f);
 }
 
 }  // namespace springkit

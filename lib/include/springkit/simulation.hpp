@@ -135,6 +135,7 @@ private:
         std::uint32_t offset = 0;
         std::uint32_t count = 0;
         std::uint32_t first = 0;
+        bool uniform = false;  ///< every spring of the run has the same rest and k (regular grids)
     };
     /// A spring that is part of no run, with its resolved k.
     struct LooseSpring {
@@ -189,13 +190,15 @@ private:
     Vec3Array v_;                        ///< velocities
     Vec3Array f_;                        ///< forces of the current substep
     Vec3Array previous_;                 ///< Verlet's previous positions
-    std::vector<Vec3> external_;         ///< apply_force() accumulator, cleared per step
+    Vec3Array external_;                 ///< apply_force() and constant forces, reset per step
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     // What the accessors show, refreshed at the end of every step().
     std::vector<Vec3> positions_;
     std::vector<Vec3> velocities_;
     std::vector<Vec3> normals_;
-    std::vector<Vec3> face_normals_;
+    Vec3Array face_normals_;             ///< unnormalised, per face
+    Vec3Array normal_sums_;              ///< per node, before normalising
+    std::vector<std::uint32_t> face_corner_[3];  ///< node of each face's corners 0, 1, 2
     std::vector<std::uint32_t> node_face_start_;  ///< CSR: faces of node i are
     std::vector<std::uint32_t> node_faces_;       ///< node_faces_[start[i] .. start[i+1])
     std::vector<std::uint32_t> hooke_;   ///< indices of Hooke springs in the model
