@@ -21,7 +21,10 @@ constexpr float kSpringTolerance = 1e-9f;
 
 // Batched kernel: runs shorter than kMinRun springs are summed one by one;
 // runs are cut at kMaxRun springs (their forces, 3 x 4 x kMaxRun bytes, stay in L1).
+// Springs are computed in blocks of kBlock, one vector register of floats with
+// AVX-512 (two with AVX2), so that no run ends in a slow scalar remainder.
 constexpr std::size_t kMinRun = 8;
+constexpr std::size_t kBlock = Simulation::kBlock;
 constexpr std::uint32_t kMaxRun = 256;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
@@ -32,16 +35,19 @@ Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
 
 }  // namespace
 
+// Each array has kBlock zeros past its end, so that the spring loops may read
+// whole blocks past a run's last spring (those results are never used).
 void Simulation::Vec3Array::assign(std::size_t n, Vec3 v) {
-    x.assign(n, v.x);
-    y.assign(n, v.y);
-    z.assign(n, v.z);
+    x.assign(n + kBlock, 0.0f);
+    y.assign(n + kBlock, 0.0f);
+    z.assign(n + kBlock, 0.0f);
+    std::fill_n(x.begin(), n, v.x);
+    std::fill_n(y.begin(), n, v.y);
+    std::fill_n(z.begin(), n, v.z);
 }
 
 void Simulation::Vec3Array::assign(const std::vector<Vec3>& v) {
-    x.resize(v.size());
-    y.resize(v.size());
-    z.resize(v.size());
+    assign(v.size(), Vec3{});
     for (std::size_t i = 0; i < v.size(); ++i) set(i, v[i]);
 }
 
@@ -166,6 +172,8 @@ void Simulation::build_spring_runs() {
         }
         i = j;
     }
+    run_rest_.resize(run_rest_.size() + kBlock, 0.0f);  // blocks may read past the last run
+    run_k_.resize(run_k_.size() + kBlock, 0.0f);
     // Loose springs by first node: neighbouring springs touch neighbouring memory.
     std::stable_sort(loose_.begin(), loose_.end(),
                      [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
@@ -213,12 +221,24 @@ void Simulation::build_partitions() {
             piece.end = std::max(has_a ? piece.a_end : 0u, has_b ? piece.b_end : 0u);
             p.pieces.push_back(piece);
         }
-        for (std::uint32_t i = 0; i < loose_.size(); ++i) {
-            const LooseSpring& s = loose_[i];
+        p.loose = {};
+        for (const LooseSpring& s : loose_) {
             const bool mine_a = s.a >= p.node_begin && s.a < p.node_end;
             const bool mine_b = s.b >= p.node_begin && s.b < p.node_end;
-            if (mine_a || mine_b) p.loose.push_back(i);
+            if (!mine_a && !mine_b) continue;
+            p.loose.a.push_back(s.a);
+            p.loose.b.push_back(s.b);
+            p.loose.rest.push_back(s.rest);
+            p.loose.k.push_back(s.k);
         }
+        p.loose.count = p.loose.a.size();
+        // Whole blocks: padding springs from node 0 to itself exert no force and
+        // are never added.
+        const std::size_t padded = (p.loose.count + kBlock - 1) / kBlock * kBlock;
+        p.loose.a.resize(padded, 0);
+        p.loose.b.resize(padded, 0);
+        p.loose.rest.resize(padded, 1.0f);
+        p.loose.k.resize(padded, 0.0f);
     }
 }
 
@@ -281,7 +301,7 @@ void Simulation::substep(float dt, float velocity_keep) {
         // its outward speed (the same idea as Builderboy's velocity constraint).
         integrate(dt, velocity_keep);
         std::vector<Vec3>& before = unconstrained_;
-        before.resize(x_.x.size());
+        before.resize(positions_.size());
         for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
         solve_rope_constraints();
         if (model_->params.integrator != Integrator::verlet) {
@@ -428,33 +448,38 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
                 const float* __restrict rest, const float* __restrict k, float* __restrict oax,
                 float* __restrict oay, float* __restrict oaz, float* __restrict obx, float* __restrict oby,
                 float* __restrict obz, float damping, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-        const float dx = bx[i] - ax[i];
-        const float dy = by[i] - ay[i];
-        const float dz = bz[i] - az[i];
-        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        const bool has_direction = len > kSpringTolerance;
-        const float ki = kUniform ? k[0] : k[i];
-        const float ri = kUniform ? rest[0] : rest[i];
-        const float scale = ki * (len - ri) / (has_direction ? len : 1.0f);
-        const float s = has_direction ? scale : 0.0f;
-        float gx = dx * s, gy = dy * s, gz = dz * s;
-        if constexpr (kDamped) {
-            gx += (bvx[i] - avx[i]) * damping;
-            gy += (bvy[i] - avy[i]) * damping;
-            gz += (bvz[i] - avz[i]) * damping;
-        }
-        if constexpr (kFused) {
-            oax[i] += gx;
-            oay[i] += gy;
-            oaz[i] += gz;
-            obx[i] -= gx;
-            oby[i] -= gy;
-            obz[i] -= gz;
-        } else {
-            oax[i] = gx;
-            oay[i] = gy;
-            oaz[i] = gz;
+    // Whole blocks: [begin, end) rounded up to kBlock springs (fused callers pass
+    // whole blocks only).
+    for (std::size_t block = begin; block < end; block += kBlock) {
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            const float dx = bx[i] - ax[i];
+            const float dy = by[i] - ay[i];
+            const float dz = bz[i] - az[i];
+            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+            const bool has_direction = len > kSpringTolerance;
+            const float ki = kUniform ? k[0] : k[i];
+            const float ri = kUniform ? rest[0] : rest[i];
+            const float scale = ki * (len - ri) / (has_direction ? len : 1.0f);
+            const float s = has_direction ? scale : 0.0f;
+            float gx = dx * s, gy = dy * s, gz = dz * s;
+            if constexpr (kDamped) {
+                gx += (bvx[i] - avx[i]) * damping;
+                gy += (bvy[i] - avy[i]) * damping;
+                gz += (bvz[i] - avz[i]) * damping;
+            }
+            if constexpr (kFused) {
+                oax[i] += gx;
+                oay[i] += gy;
+                oaz[i] += gz;
+                obx[i] -= gx;
+                oby[i] -= gy;
+                obz[i] -= gz;
+            } else {
+                oax[i] = gx;
+                oay[i] = gy;
+                oaz[i] = gz;
+            }
         }
     }
 }
@@ -475,6 +500,37 @@ void run_forces(const RunArrays& r, bool uniform, float damping, std::size_t beg
     } else {
         if (uniform) run_forces<false, kFused, true>(r, damping, begin, end);
         else run_forces<false, kFused, false>(r, damping, begin, end);
+    }
+}
+
+// The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
+template <bool kDamped>
+void loose_forces(const float* __restrict x, const float* __restrict y, const float* __restrict z,
+                  const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
+                  const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
+                  const float* __restrict rest, const float* __restrict k, float damping, std::size_t count,
+                  float* __restrict fx, float* __restrict fy, float* __restrict fz) {
+    for (std::size_t block = 0; block < count; block += kBlock) {
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            const std::uint32_t ia = a[i], ib = b[i];
+            const float dx = x[ib] - x[ia];
+            const float dy = y[ib] - y[ia];
+            const float dz = z[ib] - z[ia];
+            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+            const bool has_direction = len > kSpringTolerance;
+            const float scale = k[i] * (len - rest[i]) / (has_direction ? len : 1.0f);
+            const float s = has_direction ? scale : 0.0f;
+            float gx = dx * s, gy = dy * s, gz = dz * s;
+            if constexpr (kDamped) {
+                gx += (vx[ib] - vx[ia]) * damping;
+                gy += (vy[ib] - vy[ia]) * damping;
+                gz += (vz[ib] - vz[ia]) * damping;
+            }
+            fx[i] = gx;
+            fy[i] = gy;
+            fz[i] = gz;
+        }
     }
 }
 
@@ -499,7 +555,8 @@ void Simulation::accumulate_springs(const Partition& part) {
     const float* vx = v_.x.data();
     const float* vy = v_.y.data();
     const float* vz = v_.z.data();
-    alignas(64) float fx[kMaxRun], fy[kMaxRun], fz[kMaxRun];
+    // One block more than a run: the last block may reach past the run's end.
+    alignas(64) float fx[kMaxRun + kBlock], fy[kMaxRun + kBlock], fz[kMaxRun + kBlock];
     for (const Piece& piece : part.pieces) {
         const SpringRun& run = runs_[piece.item];
         const std::size_t na = run.a, nb = std::size_t{run.a} + run.offset;
@@ -512,33 +569,52 @@ void Simulation::accumulate_springs(const Partition& part) {
         // one force per run from its a side and one from its b side, -F before +F.
         const bool whole = piece.a_begin == piece.begin && piece.a_end == piece.end &&
                            piece.b_begin == piece.begin && piece.b_end == piece.end;
+        std::size_t begin = piece.begin;
         if (run.offset >= run.count && whole) {
-            r.out_ax = Fx + na;
-            r.out_ay = Fy + na;
-            r.out_az = Fz + na;
-            r.out_bx = Fx + nb;
-            r.out_by = Fy + nb;
-            r.out_bz = Fz + nb;
-            run_forces<true>(r, run.uniform, damping, piece.begin, piece.end);
-            continue;
+            const std::size_t blocks_end = begin + (piece.end - begin) / kBlock * kBlock;
+            RunArrays fused = r;
+            fused.out_ax = Fx + na;
+            fused.out_ay = Fy + na;
+            fused.out_az = Fz + na;
+            fused.out_bx = Fx + nb;
+            fused.out_by = Fy + nb;
+            fused.out_bz = Fz + nb;
+            run_forces<true>(fused, run.uniform, damping, begin, blocks_end);
+            if (blocks_end == piece.end) continue;
+            begin = blocks_end;  // the rest through the buffer
         }
-        run_forces<false>(r, run.uniform, damping, piece.begin, piece.end);
-        subtract_range(Fx + nb, fx, piece.b_begin, piece.b_end);
-        subtract_range(Fy + nb, fy, piece.b_begin, piece.b_end);
-        subtract_range(Fz + nb, fz, piece.b_begin, piece.b_end);
-        add_range(Fx + na, fx, piece.a_begin, piece.a_end);
-        add_range(Fy + na, fy, piece.a_begin, piece.a_end);
-        add_range(Fz + na, fz, piece.a_begin, piece.a_end);
+        run_forces<false>(r, run.uniform, damping, begin, piece.end);
+        subtract_range(Fx + nb, fx, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
+        subtract_range(Fy + nb, fy, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
+        subtract_range(Fz + nb, fz, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
+        add_range(Fx + na, fx, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
+        add_range(Fy + na, fy, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
+        add_range(Fz + na, fz, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
     }
-    for (std::uint32_t i : part.loose) {
-        const LooseSpring& s = loose_[i];
-        const Vec3 d = x_.get(s.b) - x_.get(s.a);
-        const float len = length(d);
-        Vec3 f{};
-        if (len > kSpringTolerance) f = d * (s.k * (len - s.rest) / len);
-        if (damping > 0.0f) f += (v_.get(s.b) - v_.get(s.a)) * damping;
-        if (s.a >= part.node_begin && s.a < part.node_end) f_.set(s.a, f_.get(s.a) + f);
-        if (s.b >= part.node_begin && s.b < part.node_end) f_.set(s.b, f_.get(s.b) - f);
+    // Loose springs: forces of a chunk computed in blocks (the node loads are
+    // gathers), then added to the nodes one by one in the springs' order.
+    const LooseSprings& loose = part.loose;
+    for (std::size_t chunk = 0; chunk < loose.count; chunk += kMaxRun) {
+        const std::size_t count = std::min<std::size_t>(kMaxRun, loose.count - chunk);
+        if (damping > 0.0f)
+            loose_forces<true>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
+                               loose.rest.data() + chunk, loose.k.data() + chunk, damping, count, fx, fy, fz);
+        else
+            loose_forces<false>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
+                                loose.rest.data() + chunk, loose.k.data() + chunk, damping, count, fx, fy, fz);
+        for (std::size_t j = 0; j < count; ++j) {
+            const std::uint32_t a = loose.a[chunk + j], b = loose.b[chunk + j];
+            if (a >= part.node_begin && a < part.node_end) {
+                Fx[a] += fx[j];
+                Fy[a] += fy[j];
+                Fz[a] += fz[j];
+            }
+            if (b >= part.node_begin && b < part.node_end) {
+                Fx[b] -= fx[j];
+                Fy[b] -= fy[j];
+                Fz[b] -= fz[j];
+            }
+        }
     }
 }
 

@@ -60,6 +60,9 @@ private:
 
 class Simulation {
 public:
+    /// Springs the batched kernel computes together (a vector register's worth).
+    static constexpr std::size_t kBlock = 16;
+
     /// Validates the model (throws springkit::Error) and starts at rest positions.
     explicit Simulation(const Model& model, const SimulationOptions& options = {});
 
@@ -151,10 +154,16 @@ private:
         std::uint32_t a_begin = 0, a_end = 0;
         std::uint32_t b_begin = 0, b_end = 0;
     };
+    /// Loose springs of one thread as arrays, padded to whole blocks.
+    struct LooseSprings {
+        std::size_t count = 0;
+        std::vector<std::uint32_t> a, b;
+        std::vector<float> rest, k;
+    };
     struct Partition {
         std::uint32_t node_begin = 0, node_end = 0;  ///< the nodes this thread owns
         std::vector<Piece> pieces;                   ///< runs touching them, in run order
-        std::vector<std::uint32_t> loose;            ///< loose springs touching them, in order
+        LooseSprings loose;                          ///< loose springs touching them, in order
         std::uint32_t face_begin = 0, face_end = 0;  ///< faces whose normals it computes
     };
 
