@@ -24,6 +24,9 @@ VerbRun register_new(CLI::App& app);
 VerbRun register_info(CLI::App& app);
 VerbRun register_simulate(CLI::App& app);
 VerbRun register_convert(CLI::App& app);
+VerbRun register_golden(CLI::App& app);
+VerbRun register_check(CLI::App& app);
+VerbRun register_diff(CLI::App& app);
 
 /// Prints "error: <message>" as one line on stderr (newlines folded).
 void print_error(const std::string& message);

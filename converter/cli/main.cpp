@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.set_version_flag("--version", "springkit 0.1.0");
 
-    static constexpr VerbRegistration verbs[] = {register_convert, register_new, register_info, register_simulate};
+    static constexpr VerbRegistration verbs[] = {register_convert, register_new, register_info, register_simulate,
+                                                 register_golden, register_check, register_diff};
     std::vector<std::pair<CLI::App*, VerbRun>> runs;
     for (VerbRegistration add : verbs) {
         const std::size_t before = app.get_subcommands({}).size();

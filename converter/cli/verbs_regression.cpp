@@ -1,0 +1,353 @@
+// springkit CLI — regression verbs: golden, check, diff.
+//
+// A studio's CI keeps a golden file next to each model: positions of every node
+// at a few times of a headless run plus a hash of the model. `check` re-runs
+// the model and fails when a node ends up elsewhere, so a re-converted or
+// re-tuned model that behaves differently breaks the build (DESIGN.md, case 4).
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <unordered_map>
+
+#include "cli.hpp"
+#include "springkit/springkit.hpp"
+
+namespace springkit::cli {
+
+namespace {
+
+constexpr int kGoldenVersion = 1;
+
+std::string hex(std::uint64_t h) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+    return buf;
+}
+
+std::string num(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+/// Frames after which positions are recorded: `samples` evenly spread, the last one at the end.
+std::vector<std::uint64_t> sample_frames(std::uint64_t frames, int samples) {
+    std::vector<std::uint64_t> out;
+    for (int k = 1; k <= samples; ++k) {
+        const std::uint64_t f = (frames * static_cast<std::uint64_t>(k) + static_cast<std::uint64_t>(samples) - 1) /
+                                static_cast<std::uint64_t>(samples);
+        if (f > 0 && (out.empty() || f > out.back())) out.push_back(f);
+    }
+    return out;
+}
+
+/// Runs `model` for `frames` frames of `dt`, calling `at(frame, positions)` after each listed frame.
+template <class F>
+void run(const Model& model, const std::string& name, float dt, const std::vector<std::uint64_t>& frames, F&& at) {
+    Simulation sim(model);
+    std::size_t next = 0;
+    try {
+        for (std::uint64_t f = 1; next < frames.size(); ++f) {
+            sim.step(dt);
+            if (f == frames[next]) {
+                at(next, sim.positions());
+                ++next;
+            }
+        }
+    } catch (const SimulationError& e) {
+        throw Error(name + ": " + e.what());
+    }
+}
+
+struct Golden {
+    std::string model;
+    std::string hash;
+    float frame_dt = 0.0f;
+    double seconds = 0.0;
+    std::vector<std::uint64_t> frames;
+    std::vector<std::vector<Vec3>> positions;  ///< per sample, per node
+};
+
+Golden load_golden(const std::string& path) {
+    const std::string text = read_file(path);
+    Golden g;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(text);
+        if (!j.is_object() || j.value("format", "") != "springkit-golden")
+            throw Error(path + ": not a springkit golden file (no \"format\": \"springkit-golden\")");
+        const int version = j.at("version").get<int>();
+        if (version > kGoldenVersion)
+            throw Error(path + ": golden version " + std::to_string(version) + " is newer than this springkit reads (" +
+                        std::to_string(kGoldenVersion) + ")");
+        g.model = j.value("model", "");
+        g.hash = j.at("model_hash").get<std::string>();
+        g.frame_dt = j.at("frame_dt").get<float>();
+        g.seconds = j.at("seconds").get<double>();
+        if (!(g.frame_dt > 0.0f) || !std::isfinite(g.frame_dt)) throw Error(path + ": /frame_dt must be > 0");
+        const std::size_t nodes = j.at("nodes").get<std::size_t>();
+        for (const auto& s : j.at("samples")) {
+            g.frames.push_back(s.at("frame").get<std::uint64_t>());
+            const auto& flat = s.at("positions");
+            if (flat.size() != nodes * 3)
+                throw Error(path + ": /samples/" + std::to_string(g.positions.size()) + "/positions has " +
+                            std::to_string(flat.size()) + " numbers, expected " + std::to_string(nodes * 3));
+            std::vector<Vec3> p(nodes);
+            for (std::size_t i = 0; i < nodes; ++i)
+                p[i] = {flat[3 * i].get<float>(), flat[3 * i + 1].get<float>(), flat[3 * i + 2].get<float>()};
+            g.positions.push_back(std::move(p));
+        }
+        for (std::size_t i = 1; i < g.frames.size(); ++i)
+            if (g.frames[i] <= g.frames[i - 1]) throw Error(path + ": /samples frames must increase");
+        if (g.frames.empty()) throw Error(path + ": /samples is empty");
+        if (g.frames.back() > 100'000'000) throw Error(path + ": /samples frame numbers are too large");
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(path + ": " + e.what());
+    }
+    return g;
+}
+
+}  // namespace
+
+VerbRun register_golden(CLI::App& app) {
+    struct Options {
+        std::string model, out;
+        double seconds = 0.0;
+        float dt = 1.0f / 60.0f;
+        int samples = 10;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("golden", "Record a model's motion (positions at several times + model hash)");
+    sub->add_option("model", o->model, "Model file")->required();
+    sub->add_option("--seconds", o->seconds, "Simulated time, s")->required()->check(CLI::Range(1e-6, 1e5));
+    sub->add_option("-o,--output", o->out, "Golden file to write (.json)")->required();
+    sub->add_option("--dt", o->dt, "Frame time, s (default 1/60)")->check(CLI::Range(1e-6, 1.0));
+    sub->add_option("--samples", o->samples, "Times at which positions are recorded (default 10)")
+        ->check(CLI::Range(1, 1000));
+    return [o]() {
+        const Model model = load_model(o->model);
+        const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
+        const std::vector<std::uint64_t> at = sample_frames(std::max<std::uint64_t>(frames, 1), o->samples);
+        nlohmann::json samples = nlohmann::json::array();
+        run(model, o->model, o->dt, at, [&](std::size_t k, std::span<const Vec3> p) {
+            std::vector<float> flat;
+            flat.reserve(p.size() * 3);
+            for (const Vec3& v : p) flat.insert(flat.end(), {v.x, v.y, v.z});
+            samples.push_back({{"frame", at[k]}, {"time", static_cast<double>(at[k]) * o->dt}, {"positions", flat}});
+        });
+        const nlohmann::json golden = {{"format", "springkit-golden"},
+                                       {"version", kGoldenVersion},
+                                       {"model", o->model},
+                                       {"model_hash", hex(model_hash(model))},
+                                       {"frame_dt", o->dt},
+                                       {"seconds", o->seconds},
+                                       {"nodes", model.node_count()},
+                                       {"samples", samples}};
+        write_file_atomically(o->out, golden.dump(1) + "\n");
+        std::printf("%s: recorded %zu nodes at %zu times over %s s into %s (model hash %s)\n", o->model.c_str(),
+                    model.node_count(), at.size(), num(o->seconds).c_str(), o->out.c_str(),
+                    hex(model_hash(model)).c_str());
+        return kExitOk;
+    };
+}
+
+VerbRun register_check(CLI::App& app) {
+    struct Options {
+        std::string model, golden;
+        std::optional<double> tolerance;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("check", "Re-simulate a model and compare it with a golden file (exit 1 on a mismatch)");
+    sub->add_option("model", o->model, "Model file")->required();
+    sub->add_option("--golden", o->golden, "Golden file written by `springkit golden`")->required();
+    sub->add_option("--tolerance", o->tolerance,
+                    "Largest allowed distance of a node from its golden position, m "
+                    "(default 1e-4 x the model's bounding-box diagonal)")
+        ->check(CLI::NonNegativeNumber);
+    return [o]() {
+        const Model model = load_model(o->model);
+        const Golden golden = load_golden(o->golden);
+        const std::string hash = hex(model_hash(model));
+        if (golden.positions.front().size() != model.node_count()) {
+            print_error(o->model + ": has " + std::to_string(model.node_count()) + " nodes but " + o->golden +
+                        " recorded " + std::to_string(golden.positions.front().size()));
+            return kExitFailure;
+        }
+        const double tolerance = o->tolerance.value_or(1e-4 * bounds(model).diagonal());
+        double worst = -1.0;
+        std::size_t worst_node = 0, worst_sample = 0;
+        run(model, o->model, golden.frame_dt, golden.frames, [&](std::size_t k, std::span<const Vec3> p) {
+            for (std::size_t i = 0; i < p.size(); ++i) {
+                const double d = length(p[i] - golden.positions[k][i]);
+                if (!(d <= worst)) {  // also catches NaN
+                    worst = d;
+                    worst_node = i;
+                    worst_sample = k;
+                }
+            }
+        });
+        const double when = static_cast<double>(golden.frames[worst_sample]) * golden.frame_dt;
+        const std::string hash_note = hash == golden.hash ? "model hash matches"
+                                                          : "model hash " + hash + " differs from the golden's " +
+                                                                golden.hash + ": the model changed";
+        if (!(worst <= tolerance)) {
+            std::printf("%s: worst node %zu at t = %s s is %s m from its golden position (tolerance %s m); %s\n",
+                        o->model.c_str(), worst_node, num(when).c_str(), num(worst).c_str(), num(tolerance).c_str(),
+                        hash_note.c_str());
+            print_error(o->model + ": does not match " + o->golden + ": node " + std::to_string(worst_node) +
+                        " at t = " + num(when) + " s is " + num(worst) + " m away (tolerance " + num(tolerance) +
+                        " m)");
+            return kExitFailure;
+        }
+        std::printf("%s: matches %s at %zu times over %s s; worst node %zu at t = %s s, %s m (tolerance %s m); %s\n",
+                    o->model.c_str(), o->golden.c_str(), golden.frames.size(), num(golden.seconds).c_str(), worst_node,
+                    num(when).c_str(), num(worst).c_str(), num(tolerance).c_str(), hash_note.c_str());
+        return kExitOk;
+    };
+}
+
+namespace {
+
+/// Flattens a JSON object into "a/b/c" -> value (arrays are kept whole).
+void flatten(const nlohmann::json& j, const std::string& prefix, std::map<std::string, nlohmann::json>& out) {
+    if (j.is_object()) {
+        for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "/" + k, out);
+    } else {
+        out[prefix] = j;
+    }
+}
+
+std::uint64_t pair_key(const Spring& s) { return (std::uint64_t{std::min(s.a, s.b)} << 32) | std::max(s.a, s.b); }
+
+}  // namespace
+
+VerbRun register_diff(CLI::App& app) {
+    struct Options {
+        std::string a, b;
+        bool exit_code = false;
+        std::size_t limit = 10;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* sub = app.add_subcommand("diff", "List what changed between two models");
+    sub->add_option("a", o->a, "Old model")->required();
+    sub->add_option("b", o->b, "New model")->required();
+    sub->add_flag("--exit-code", o->exit_code, "Exit 1 when the models differ (as git diff --exit-code)");
+    sub->add_option("--limit", o->limit, "Springs and anchors listed one by one at most (default 10)");
+    return [o]() {
+        const Model a = load_model(o->a), b = load_model(o->b);
+        std::vector<std::string> lines;
+        auto count = [&](const char* what, std::size_t x, std::size_t y) {
+            if (x != y) lines.push_back(std::string(what) + ": " + std::to_string(x) + " -> " + std::to_string(y));
+        };
+        if (a.name != b.name) lines.push_back("name: \"" + a.name + "\" -> \"" + b.name + "\"");
+        if (a.texture != b.texture) lines.push_back("texture: \"" + a.texture + "\" -> \"" + b.texture + "\"");
+
+        // Parameters, whatever fields they have, through the canonical JSON form.
+        std::map<std::string, nlohmann::json> pa, pb;
+        const nlohmann::json ja = nlohmann::json::parse(model_to_json(a)), jb = nlohmann::json::parse(model_to_json(b));
+        flatten(ja.value("parameters", nlohmann::json::object()), "", pa);
+        flatten(jb.value("parameters", nlohmann::json::object()), "", pb);
+        std::set<std::string> keys;
+        for (const auto& [k, v] : pa) keys.insert(k);
+        for (const auto& [k, v] : pb) keys.insert(k);
+        for (const std::string& k : keys) {
+            const auto x = pa.find(k), y = pb.find(k);
+            const std::string vx = x == pa.end() ? "(unset)" : x->second.dump();
+            const std::string vy = y == pb.end() ? "(unset)" : y->second.dump();
+            if (vx != vy) lines.push_back("parameter " + k + ": " + vx + " -> " + vy);
+        }
+
+        // Nodes: count, moved rest positions, masses.
+        count("nodes", a.node_count(), b.node_count());
+        std::size_t moved = 0, mass_changed = 0;
+        double farthest = 0.0;
+        for (std::size_t i = 0; i < std::min(a.node_count(), b.node_count()); ++i) {
+            const double d = length(a.positions[i] - b.positions[i]);
+            if (d > 0) ++moved, farthest = std::max(farthest, d);
+            if (a.node_mass(i) != b.node_mass(i)) ++mass_changed;
+        }
+        if (moved) lines.push_back("positions: " + std::to_string(moved) + " nodes moved (farthest " + num(farthest) + " m)");
+        if (mass_changed) lines.push_back("masses: " + std::to_string(mass_changed) + " nodes changed mass");
+
+        // Springs, matched by their node pair.
+        std::unordered_map<std::uint64_t, const Spring*> in_a, in_b;
+        for (const Spring& s : a.springs) in_a[pair_key(s)] = &s;
+        for (const Spring& s : b.springs) in_b[pair_key(s)] = &s;
+        std::vector<const Spring*> removed, added;
+        std::size_t rest_changed = 0, k_changed = 0, kind_changed = 0;
+        for (const Spring& s : a.springs) {
+            auto it = in_b.find(pair_key(s));
+            if (it == in_b.end()) {
+                removed.push_back(&s);
+                continue;
+            }
+            if (it->second->rest != s.rest) ++rest_changed;
+            if (b.spring_k(*it->second) != a.spring_k(s)) ++k_changed;
+            if (it->second->kind != s.kind) ++kind_changed;
+        }
+        for (const Spring& s : b.springs)
+            if (!in_a.count(pair_key(s))) added.push_back(&s);
+        count("springs", a.springs.size(), b.springs.size());
+        auto list = [&](const char* sign, const std::vector<const Spring*>& springs, const char* word) {
+            if (springs.empty()) return;
+            lines.push_back("springs " + std::string(word) + ": " + std::to_string(springs.size()));
+            for (std::size_t i = 0; i < springs.size() && i < o->limit; ++i)
+                lines.push_back(std::string("  ") + sign + " " + std::to_string(springs[i]->a) + "-" +
+                                std::to_string(springs[i]->b) + " rest " + num(springs[i]->rest) + " m");
+            if (springs.size() > o->limit)
+                lines.push_back("  ... " + std::to_string(springs.size() - o->limit) + " more");
+        };
+        list("-", removed, "removed");
+        list("+", added, "added");
+        if (rest_changed) lines.push_back("springs with a new rest length: " + std::to_string(rest_changed));
+        if (k_changed) lines.push_back("springs with a new stiffness: " + std::to_string(k_changed));
+        if (kind_changed) lines.push_back("springs of another kind: " + std::to_string(kind_changed));
+
+        // Anchors, matched by node.
+        std::map<std::uint32_t, const Anchor*> anchors_a, anchors_b;
+        for (const Anchor& x : a.anchors) anchors_a[x.node] = &x;
+        for (const Anchor& x : b.anchors) anchors_b[x.node] = &x;
+        std::string anchor_added, anchor_removed;
+        std::size_t drive_changed = 0, n_added = 0, n_removed = 0;
+        for (const auto& [node, x] : anchors_a) {
+            auto it = anchors_b.find(node);
+            if (it == anchors_b.end()) {
+                if (n_removed++ < o->limit) anchor_removed += " " + std::to_string(node);
+            } else if (!(*it->second == *x)) {
+                ++drive_changed;
+            }
+        }
+        for (const auto& [node, x] : anchors_b)
+            if (!anchors_a.count(node) && n_added++ < o->limit) anchor_added += " " + std::to_string(node);
+        count("anchors", a.anchors.size(), b.anchors.size());
+        if (n_removed) lines.push_back("anchors removed: " + std::to_string(n_removed) + " (nodes" + anchor_removed + (n_removed > o->limit ? " ...)" : ")"));
+        if (n_added) lines.push_back("anchors added: " + std::to_string(n_added) + " (nodes" + anchor_added + (n_added > o->limit ? " ...)" : ")"));
+        if (drive_changed) lines.push_back("anchors with a new drive: " + std::to_string(drive_changed));
+
+        // Drawing data and anything else in the file, compared as a whole.
+        count("faces", a.faces.size(), b.faces.size());
+        if (a.faces.size() == b.faces.size() && a.faces != b.faces) lines.push_back("faces: same count, different triangles");
+        count("texcoords", a.texcoords.size(), b.texcoords.size());
+        if (a.texcoords.size() == b.texcoords.size() && a.texcoords != b.texcoords)
+            lines.push_back("texcoords: same count, different values");
+        static const std::set<std::string> handled = {"format", "version", "name", "parameters", "positions",
+                                                      "masses", "springs", "anchors", "faces", "texcoords", "texture"};
+        for (const auto& [k, v] : ja.items())
+            if (!handled.count(k) && (!jb.contains(k) || jb.at(k) != v)) lines.push_back(k + ": changed");
+        for (const auto& [k, v] : jb.items())
+            if (!handled.count(k) && !ja.contains(k)) lines.push_back(k + ": added");
+
+        if (lines.empty()) {
+            std::printf("%s and %s: identical models\n", o->a.c_str(), o->b.c_str());
+            return kExitOk;
+        }
+        std::printf("--- %s\n+++ %s\n", o->a.c_str(), o->b.c_str());
+        for (const std::string& l : lines) std::printf("%s\n", l.c_str());
+        return o->exit_code ? kExitFailure : kExitOk;
+    };
+}
+
+}  // namespace springkit::cli

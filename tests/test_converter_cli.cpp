@@ -1,0 +1,246 @@
+// The converter's CLI verbs: convert (batch and one by one), golden, check, diff;
+// FBX node transforms and units through a file exported by Assimp itself.
+#include <gtest/gtest.h>
+
+#include <assimp/Exporter.hpp>
+#include <assimp/scene.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+#include "support/run_command.hpp"
+
+using namespace springkit;
+using springkit::test::line_count;
+using springkit::test::run_command;
+using springkit::test::slurp;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = SPRINGKIT_CLI;
+
+fs::path work_dir() {
+    const fs::path dir = fs::temp_directory_path() / ("springkit-converter-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+fs::path sample_mesh(const std::string& name) { return fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes" / name; }
+
+/// The path quoted for /bin/sh (test paths hold no quotes).
+std::string q(const fs::path& p) {
+    std::string quoted = p.string();
+    quoted.insert(quoted.begin(), '\'');
+    quoted.push_back('\'');
+    return quoted;
+}
+
+/// A scene with one triangle mesh under a node translated by (10, 0, 0) and
+/// scaled by 2, exported by Assimp's FBX exporter.
+fs::path export_transformed_fbx() {
+    aiScene scene;
+    scene.mRootNode = new aiNode("root");
+    aiNode* child = new aiNode("moved");
+    aiMatrix4x4 scale, translate;
+    aiMatrix4x4::Scaling(aiVector3D(2, 2, 2), scale);
+    aiMatrix4x4::Translation(aiVector3D(10, 0, 0), translate);
+    child->mTransformation = translate * scale;
+    child->mParent = scene.mRootNode;
+    child->mNumMeshes = 1;
+    child->mMeshes = new unsigned[1]{0};
+    scene.mRootNode->addChildren(1, &child);
+    scene.mNumMaterials = 1;
+    scene.mMaterials = new aiMaterial*[1]{new aiMaterial()};
+    aiMesh* mesh = new aiMesh();
+    mesh->mPrimitiveTypes = aiPrimitiveType_TRIANGLE;
+    mesh->mNumVertices = 3;
+    mesh->mVertices = new aiVector3D[3]{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    mesh->mNumFaces = 1;
+    mesh->mFaces = new aiFace[1];
+    mesh->mFaces[0].mNumIndices = 3;
+    mesh->mFaces[0].mIndices = new unsigned[3]{0, 1, 2};
+    scene.mNumMeshes = 1;
+    scene.mMeshes = new aiMesh*[1]{mesh};
+    const fs::path out = work_dir() / "moved.fbx";
+    Assimp::Exporter exporter;
+    if (exporter.Export(&scene, "fbxa", out.string()) != aiReturn_SUCCESS)
+        ADD_FAILURE() << "FBX export failed: " << exporter.GetErrorString();
+    return out;
+}
+
+}  // namespace
+
+TEST(Convert, FbxNodeTransformsAreBakedAndCentimetresBecomeMetres) {
+    const fs::path fbx = export_transformed_fbx();
+    ImportReport report;
+    const Model m = import_mesh(fbx, {}, report);
+    ASSERT_EQ(m.node_count(), 3u);
+    // FBX units are centimetres (UnitScaleFactor 1): 2 * v + (10, 0, 0) cm.
+    EXPECT_DOUBLE_EQ(report.unit_scale, 0.01);
+    std::vector<Vec3> expected{{0.10f, 0, 0}, {0.12f, 0, 0}, {0.10f, 0.02f, 0}};
+    for (std::size_t i = 0; i < 3; ++i) {
+        EXPECT_NEAR(m.positions[i].x, expected[i].x, 1e-6) << i;
+        EXPECT_NEAR(m.positions[i].y, expected[i].y, 1e-6) << i;
+        EXPECT_NEAR(m.positions[i].z, expected[i].z, 1e-6) << i;
+    }
+    // --scale 100 gives the file's numbers back; --no-unit-scale takes them as metres.
+    const fs::path out = work_dir() / "moved.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(fbx) + " --scale 100 -o " + q(out)).exit_code, 0);
+    EXPECT_NEAR(bounds(load_model(out)).max.x, 12.0f, 1e-4);
+    ASSERT_EQ(run_command(kCli + " convert " + q(fbx) + " --no-unit-scale -o " + q(out)).exit_code, 0);
+    EXPECT_NEAR(bounds(load_model(out)).max.x, 12.0f, 1e-4);
+}
+
+TEST(Convert, BatchOutputIsIdenticalToOneByOne) {
+    const fs::path batch = work_dir() / "batch", single = work_dir() / "single";
+    fs::remove_all(batch);
+    fs::remove_all(single);
+    fs::create_directories(single);
+    const std::vector<std::string> meshes = {"cloth.obj", "cube.obj", "uv_sphere.obj", "flag.obj"};
+    std::string inputs;
+    for (const auto& m : meshes) inputs.append(" ").append(q(sample_mesh(m)));
+    const auto r = run_command(kCli + " convert" + inputs + " --volume --bend -j 2 -o " + q(batch));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(line_count(r.out), 4) << r.out;  // one summary line per file
+    for (const auto& m : meshes) {
+        const std::string stem = fs::path(m).stem().string();
+        const fs::path one = single / (stem + ".json");
+        ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh(m)) + " --volume --bend -o " + q(one)).exit_code, 0);
+        EXPECT_EQ(slurp(batch / (stem + ".json")), slurp(one)) << m;
+    }
+}
+
+TEST(Convert, SummaryLineCountsSpringsByKind) {
+    const fs::path out = work_dir() / "sphere.json";
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) + " --volume -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("146 nodes"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("432 edge"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("288 faces"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("462 welded vertices"), std::string::npos) << r.out;
+}
+
+TEST(Convert, TexturePathIsRelativeToTheWrittenModel) {
+    const fs::path out = work_dir() / "deep/er/cloth.json";
+    fs::create_directories(out.parent_path());
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out)).exit_code, 0);
+    const Model m = load_model(out);
+    EXPECT_EQ(fs::weakly_canonical(out.parent_path() / m.texture), fs::weakly_canonical(sample_mesh("cloth.png")));
+}
+
+TEST(Convert, AFailingFileGivesOneErrorLineAndNoOutputWhileOthersConvert) {
+    const fs::path dir = work_dir() / "mixed";
+    fs::remove_all(dir);
+    const fs::path bad = work_dir() / "broken.obj";
+    std::ofstream(bad) << "v 0 0 0\nv 1 0 0\nf 1 2 9\n";
+    const auto r = run_command(kCli + " convert " + q(bad) + " " + q(sample_mesh("cube.obj")) + " -o " + q(dir));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("error: " + bad.string() + ": ", 0), 0u) << r.err;
+    EXPECT_FALSE(fs::exists(dir / "broken.json"));
+    EXPECT_TRUE(fs::exists(dir / "cube.json"));
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().extension(), ".json") << e.path();
+}
+
+TEST(Convert, UsageErrorsExitTwo) {
+    EXPECT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj"))).exit_code, 2);  // no -o
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("cube.obj")) +
+                               " -o " + q(work_dir() / "twice"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("would both be written to"), std::string::npos) << r.err;
+}
+
+TEST(Convert, AnchorOptionAnchorsThePole) {
+    const fs::path out = work_dir() / "flag.json";
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("flag.obj")) + " --anchor -x:0.1% -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Model m = load_model(out);
+    // Every node at x = 0 is on the pole: 21 pole vertices (2.5 m / 0.125 m + 1).
+    EXPECT_EQ(m.anchors.size(), 21u);
+    for (const Anchor& a : m.anchors) EXPECT_EQ(m.positions[a.node].x, 0.0f);
+}
+
+TEST(InfoShapeError, ReportsShapeErrorInJson) {
+    const fs::path plain = work_dir() / "cube-plain.json", volume = work_dir() / "cube-volume.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(plain)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume -o " + q(volume)).exit_code, 0);
+    auto shape = [](const fs::path& p) {
+        const auto r = run_command(kCli + " info --json --shape-error " + q(p));
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return nlohmann::json::parse(r.out).at("shape_error").get<double>();
+    };
+    EXPECT_LT(shape(volume), 0.02);
+    EXPECT_GT(shape(plain), 0.1);
+}
+
+TEST(GoldenCheck, RetunedModelFailsTheOldGoldenAndPassesItsOwn) {
+    const fs::path a = work_dir() / "cloth-a.json", b = work_dir() / "cloth-b.json";
+    const fs::path ga = work_dir() / "cloth-a.golden.json", gb = work_dir() / "cloth-b.golden.json";
+    const std::string mesh = q(sample_mesh("cloth.obj"));
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --shear --bend --anchor top:0.1% -o " + q(a)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --shear --bend --anchor top:0.1% --k 400 -o " + q(b)).exit_code, 0);
+    for (const auto& [model, golden] : {std::pair{a, ga}, std::pair{b, gb}}) {
+        const auto r = run_command(kCli + " golden " + q(model) + " --seconds 2 -o " + q(golden));
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    const auto own = run_command(kCli + " check " + q(b) + " --golden " + q(gb));
+    EXPECT_EQ(own.exit_code, 0) << own.err;
+    EXPECT_NE(own.out.find("model hash matches"), std::string::npos) << own.out;
+
+    const auto old = run_command(kCli + " check " + q(b) + " --golden " + q(ga));
+    EXPECT_EQ(old.exit_code, 1);
+    EXPECT_EQ(line_count(old.err), 1) << old.err;
+    EXPECT_EQ(old.err.rfind("error: " + b.string() + ": does not match " + ga.string() + ": node ", 0), 0u) << old.err;
+    EXPECT_NE(old.out.find("worst node"), std::string::npos) << old.out;
+    EXPECT_NE(old.out.find("the model changed"), std::string::npos) << old.out;
+}
+
+TEST(GoldenCheck, GoldenRecordsTheRequestedTimes) {
+    const fs::path m = work_dir() / "string.json", g = work_dir() / "string.golden.json";
+    ASSERT_EQ(run_command(kCli + " new string --resolution 5 -o " + q(m)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " golden " + q(m) + " --seconds 1 --samples 4 -o " + q(g)).exit_code, 0);
+    const auto j = nlohmann::json::parse(slurp(g));
+    ASSERT_EQ(j.at("samples").size(), 4u);
+    EXPECT_EQ(j.at("samples").back().at("frame").get<int>(), 60);
+    EXPECT_EQ(j.at("samples").front().at("frame").get<int>(), 15);
+    EXPECT_EQ(j.at("samples")[0].at("positions").size(), 15u);
+    // Its positions are a Simulation's after those frames.
+    const Model model = load_model(m);
+    Simulation sim(model);
+    for (int f = 0; f < 15; ++f) sim.step(1.0f / 60.0f);
+    EXPECT_EQ(j.at("samples")[0].at("positions")[13].get<float>(), sim.positions()[4].y);
+}
+
+TEST(GoldenCheck, NodeCountMismatchAndBadGoldenAreErrors) {
+    const fs::path m = work_dir() / "s5.json", n = work_dir() / "s6.json", g = work_dir() / "s5.golden.json";
+    ASSERT_EQ(run_command(kCli + " new string --resolution 5 -o " + q(m)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " new string --resolution 6 -o " + q(n)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " golden " + q(m) + " --seconds 0.5 -o " + q(g)).exit_code, 0);
+    auto r = run_command(kCli + " check " + q(n) + " --golden " + q(g));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + n.string() + ": has 6 nodes but " + g.string() + " recorded 5\n");
+    r = run_command(kCli + " check " + q(m) + " --golden " + q(m));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + m.string() + ": not a springkit golden file (no \"format\": \"springkit-golden\")\n");
+}
+
+TEST(Diff, ListsParametersAndSpringsThatChanged) {
+    const fs::path a = work_dir() / "d-a.json", b = work_dir() / "d-b.json";
+    const std::string mesh = q(sample_mesh("cube.obj"));
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " -o " + q(a)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --shear --k 2000 --anchor nodes:3 -o " + q(b)).exit_code, 0);
+    auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("parameter k: 1000 -> 2000"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("springs: 288 -> 384"), std::string::npos) << r.out;  // 96 quads, one more diagonal each
+    EXPECT_NE(r.out.find("springs added: 96"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("springs removed"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("anchors added: 1 (nodes 3)"), std::string::npos) << r.out;
+    EXPECT_EQ(run_command(kCli + " diff --exit-code " + q(a) + " " + q(b)).exit_code, 1);
+    r = run_command(kCli + " diff --exit-code " + q(a) + " " + q(a));
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_NE(r.out.find("identical models"), std::string::npos) << r.out;
+}
