@@ -1,0 +1,259 @@
+// springkit-editor — the document and its undo history.
+#include "editing/document.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_set>
+
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+
+namespace springkit::editor {
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+bool parameters_valid(const Parameters& params) {
+    Model probe;  // no nodes: validate() checks only the parameters
+    probe.params = params;
+    try {
+        validate(probe);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+std::vector<std::uint32_t> sorted_unique(std::span<const std::uint32_t> values) {
+    std::vector<std::uint32_t> out(values.begin(), values.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+}  // namespace
+
+const char* edit_name(const Edit& edit) {
+    return std::visit(Overloaded{
+                          [](const SetParameters&) { return "parameter change"; },
+                          [](const AddSpring&) { return "add spring"; },
+                          [](const RemoveSprings& e) {
+                              return e.indices.size() == 1 ? "delete spring" : "delete springs";
+                          },
+                          [](const SetAnchors& e) {
+                              return e.after.size() > e.before.size() ? "anchor" : "un-anchor";
+                          },
+                          [](const SetSpringK&) { return "spring k"; },
+                      },
+                      edit);
+}
+
+Document::Document(Model model, std::filesystem::path suggested_path, bool unsaved)
+    : model_(std::move(model)), suggested_path_(std::move(suggested_path)) {
+    if (unsaved) saved_pos_.reset();
+}
+
+Document Document::open(const std::filesystem::path& path) {
+    Document doc;
+    doc.model_ = load_model(path);
+    doc.path_ = path;
+    doc.suggested_path_ = path;
+    return doc;
+}
+
+std::string Document::display_name() const {
+    if (!path_.empty()) return path_.filename().string();
+    if (!suggested_path_.empty()) return suggested_path_.filename().string() + " (untitled)";
+    return "untitled";
+}
+
+bool Document::dirty() const { return saved_pos_ != undo_pos_; }
+
+bool Document::add_spring(std::uint32_t a, std::uint32_t b) {
+    const std::size_t n = model_.node_count();
+    if (a >= n || b >= n) return false;
+    // springkit::add_spring refuses a == b and duplicates; take its spring back out
+    // so that the edit itself is what applies it.
+    if (!springkit::add_spring(model_, a, b)) return false;
+    const Spring spring = model_.springs.back();
+    model_.springs.pop_back();
+    if (!(spring.rest > 0.0f) || !std::isfinite(spring.rest)) return false;  // coincident nodes
+    push(AddSpring{spring}, false);
+    return true;
+}
+
+bool Document::remove_springs(std::span<const std::uint32_t> springs) {
+    RemoveSprings edit;
+    edit.indices = sorted_unique(springs);
+    if (edit.indices.empty() || edit.indices.back() >= model_.springs.size()) return false;
+    for (std::uint32_t i : edit.indices) edit.springs.push_back(model_.springs[i]);
+    push(std::move(edit), false);
+    return true;
+}
+
+bool Document::set_anchored(std::span<const std::uint32_t> nodes, bool anchored) {
+    const std::size_t n = model_.node_count();
+    for (std::uint32_t node : nodes)
+        if (node >= n) return false;
+    std::vector<bool> is_anchor(n, false);
+    for (const Anchor& a : model_.anchors) is_anchor[a.node] = true;
+
+    SetAnchors edit{model_.anchors, {}};
+    if (anchored) {
+        edit.after = model_.anchors;
+        for (std::uint32_t node : nodes) {
+            if (is_anchor[node]) continue;
+            is_anchor[node] = true;
+            Anchor a;
+            a.node = node;
+            edit.after.push_back(a);
+        }
+    } else {
+        std::vector<bool> drop(n, false);
+        for (std::uint32_t node : nodes) drop[node] = true;
+        for (const Anchor& a : model_.anchors)
+            if (!drop[a.node]) edit.after.push_back(a);
+    }
+    if (edit.after == edit.before) return false;
+    push(std::move(edit), false);
+    return true;
+}
+
+bool Document::toggle_anchor(std::uint32_t node) {
+    const bool anchored = std::any_of(model_.anchors.begin(), model_.anchors.end(),
+                                      [&](const Anchor& a) { return a.node == node; });
+    const std::uint32_t nodes[] = {node};
+    return set_anchored(nodes, !anchored);
+}
+
+bool Document::set_parameters(const Parameters& params, bool continuing) {
+    if (params == model_.params || !parameters_valid(params)) return false;
+    push(SetParameters{model_.params, params}, continuing);
+    return true;
+}
+
+bool Document::set_spring_k(std::span<const std::uint32_t> springs, float k, bool continuing) {
+    if (!std::isfinite(k) || k < 0.0f) return false;
+    SetSpringK edit;
+    edit.indices = sorted_unique(springs);
+    edit.after = k;
+    if (edit.indices.empty() || edit.indices.back() >= model_.springs.size()) return false;
+    bool changes = false;
+    for (std::uint32_t i : edit.indices) {
+        edit.before.push_back(model_.springs[i].k);
+        changes = changes || model_.springs[i].k != k;
+    }
+    if (!changes) return false;
+    push(std::move(edit), continuing);
+    return true;
+}
+
+void Document::push(Edit edit, bool continuing) {
+    // A continuing change merges into the entry on top when it is the same kind of
+    // change of the same things: one undo entry for one slider drag.
+    if (continuing && merge_open_ && undo_pos_ == history_.size() && undo_pos_ > 0) {
+        Edit& top = history_[undo_pos_ - 1];
+        bool merged = false;
+        if (auto* p = std::get_if<SetParameters>(&top); p && std::holds_alternative<SetParameters>(edit)) {
+            p->after = std::get<SetParameters>(edit).after;
+            merged = true;
+        } else if (auto* s = std::get_if<SetSpringK>(&top);
+                   s && std::holds_alternative<SetSpringK>(edit) &&
+                   s->indices == std::get<SetSpringK>(edit).indices) {
+            s->after = std::get<SetSpringK>(edit).after;
+            merged = true;
+        }
+        if (merged) {
+            apply(top, true);
+            if (saved_pos_ == undo_pos_) saved_pos_.reset();  // the saved state was replaced
+            return;
+        }
+    }
+    history_.resize(undo_pos_);
+    if (saved_pos_ && *saved_pos_ > undo_pos_) saved_pos_.reset();  // that branch is gone
+    history_.push_back(std::move(edit));
+    apply(history_.back(), true);
+    ++undo_pos_;
+    merge_open_ = continuing;
+}
+
+void Document::apply(const Edit& edit, bool forward) {
+    std::visit(Overloaded{
+                   [&](const SetParameters& e) { model_.params = forward ? e.after : e.before; },
+                   [&](const AddSpring& e) {
+                       if (forward)
+                           model_.springs.push_back(e.spring);
+                       else
+                           model_.springs.pop_back();
+                   },
+                   [&](const RemoveSprings& e) {
+                       auto& springs = model_.springs;
+                       if (forward) {
+                           for (auto i = e.indices.size(); i-- > 0;)
+                               springs.erase(springs.begin() + e.indices[i]);
+                       } else {
+                           for (std::size_t i = 0; i < e.indices.size(); ++i)
+                               springs.insert(springs.begin() + e.indices[i], e.springs[i]);
+                       }
+                   },
+                   [&](const SetAnchors& e) { model_.anchors = forward ? e.after : e.before; },
+                   [&](const SetSpringK& e) {
+                       for (std::size_t i = 0; i < e.indices.size(); ++i)
+                           model_.springs[e.indices[i]].k = forward ? e.after : e.before[i];
+                   },
+               },
+               edit);
+    ++revision_;
+}
+
+const char* Document::undo_name() const { return can_undo() ? edit_name(history_[undo_pos_ - 1]) : nullptr; }
+const char* Document::redo_name() const { return can_redo() ? edit_name(history_[undo_pos_]) : nullptr; }
+
+bool Document::undo() {
+    if (!can_undo()) return false;
+    merge_open_ = false;
+    --undo_pos_;
+    apply(history_[undo_pos_], false);
+    return true;
+}
+
+bool Document::redo() {
+    if (!can_redo()) return false;
+    merge_open_ = false;
+    apply(history_[undo_pos_], true);
+    ++undo_pos_;
+    return true;
+}
+
+void Document::save() {
+    if (path_.empty()) throw Error("the document has no file yet: use Save As");
+    save_model(model_, path_);
+    saved_pos_ = undo_pos_;
+    merge_open_ = false;
+}
+
+void Document::save_as(const std::filesystem::path& path) {
+    if (path.empty()) throw Error("Save As: no file name given");
+    save_model(model_, path);
+    path_ = path;
+    suggested_path_ = path;
+    saved_pos_ = undo_pos_;
+    merge_open_ = false;
+}
+
+void Document::recover(Model model) {
+    model_ = std::move(model);
+    history_.clear();
+    undo_pos_ = 0;
+    saved_pos_.reset();
+    merge_open_ = false;
+    ++revision_;
+}
+
+}  // namespace springkit::editor

@@ -1,0 +1,88 @@
+// springkit-editor — the live simulation.
+#include "editing/live_simulation.hpp"
+
+#include <vector>
+
+#include "springkit/error.hpp"
+
+namespace springkit::editor {
+
+void LiveSimulation::restart(const Model& model) {
+    auto next_model = std::make_unique<Model>(model);
+    auto next_sim = std::make_unique<Simulation>(*next_model);  // validates; may throw
+    sim_ = std::move(next_sim);
+    model_ = std::move(next_model);
+    error_.clear();
+    energy_.clear();
+    record_energy();
+}
+
+void LiveSimulation::update_model(const Model& model) {
+    if (!sim_ || !error_.empty() || model.node_count() != model_->node_count()) {
+        restart(model);
+        return;
+    }
+    const std::vector<Vec3> positions(sim_->positions().begin(), sim_->positions().end());
+    const std::vector<Vec3> velocities(sim_->velocities().begin(), sim_->velocities().end());
+    auto next_model = std::make_unique<Model>(model);
+    auto next_sim = std::make_unique<Simulation>(*next_model);
+    for (std::uint32_t i = 0; i < positions.size(); ++i) {
+        next_sim->set_position(i, positions[i]);
+        next_sim->set_velocity(i, velocities[i]);
+    }
+    for (std::size_t a = 0; a < next_model->anchors.size(); ++a)
+        next_sim->set_anchor_position(a, positions[next_model->anchors[a].node]);
+    sim_ = std::move(next_sim);
+    model_ = std::move(next_model);
+}
+
+void LiveSimulation::step(float frame_dt) {
+    if (!sim_ || !error_.empty()) return;
+    try {
+        sim_->step(frame_dt);
+    } catch (const SimulationError& e) {
+        error_ = e.what();
+        return;
+    }
+    record_energy();
+}
+
+void LiveSimulation::reset() {
+    if (!sim_) return;
+    sim_->reset();
+    error_.clear();
+    energy_.clear();
+    record_energy();
+}
+
+void LiveSimulation::record_energy() {
+    energy_.push_back(static_cast<float>(sim_->kinetic_energy()));
+    if (energy_.size() > kHistory) energy_.pop_front();
+}
+
+std::optional<std::size_t> LiveSimulation::anchor_of(std::uint32_t node) const {
+    if (!model_) return std::nullopt;
+    for (std::size_t a = 0; a < model_->anchors.size(); ++a)
+        if (model_->anchors[a].node == node) return a;
+    return std::nullopt;
+}
+
+void LiveSimulation::drag_node(std::uint32_t node, Vec3 target, Vec3 velocity) {
+    if (!sim_ || !error_.empty() || node >= model_->node_count()) return;
+    if (auto anchor = anchor_of(node)) {
+        sim_->set_anchor_position(*anchor, target);
+        return;
+    }
+    sim_->set_position(node, target);
+    sim_->set_velocity(node, velocity);
+}
+
+bool LiveSimulation::move_anchor(std::uint32_t node, Vec3 delta) {
+    if (!sim_ || !error_.empty() || node >= model_->node_count()) return false;
+    auto anchor = anchor_of(node);
+    if (!anchor) return false;
+    sim_->set_anchor_position(*anchor, sim_->positions()[node] + delta);
+    return true;
+}
+
+}  // namespace springkit::editor

@@ -1,0 +1,61 @@
+// springkit-editor — the simulation running under the editor. It owns a copy of
+// the document's model (a Simulation needs its Model unchanged while it runs), and
+// when the document changes it rebuilds the Simulation and carries the motion
+// over, so a new k or a new anchor shows at once in the swinging model instead of
+// starting it over. Plain C++: tests drive it without a window.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "springkit/model.hpp"
+#include "springkit/simulation.hpp"
+
+namespace springkit::editor {
+
+class LiveSimulation {
+public:
+    /// Kinetic-energy samples kept for the plot (10 s at 60 frames a second).
+    static constexpr std::size_t kHistory = 600;
+
+    /// Starts `model` from rest. Throws springkit::Error for an invalid model.
+    void restart(const Model& model);
+    /// Takes a changed model with the same nodes and keeps the motion: every node
+    /// keeps its position and velocity, and anchors are held where their nodes are
+    /// now. A different node count, or a simulation that had exploded, restarts.
+    void update_model(const Model& model);
+
+    /// Advances one frame; an explosion is caught and kept in error() (the state
+    /// stays at the last good frame until reset()).
+    void step(float frame_dt);
+    /// Back to the rest positions; clears the error and the energy history.
+    void reset();
+
+    bool running() const { return sim_ != nullptr; }
+    const Simulation& simulation() const { return *sim_; }
+    const Model& model() const { return *model_; }
+    const std::string& error() const { return error_; }
+    const std::deque<float>& energy_history() const { return energy_; }
+
+    /// Holds a node at `target` while dragging; `velocity` (m/s, the mouse's) is
+    /// what it keeps when let go. An anchored node's anchor moves there instead.
+    void drag_node(std::uint32_t node, Vec3 target, Vec3 velocity);
+    /// Moves the anchor of `node` by `delta` (keys, like the seed demos); false when
+    /// the node is not anchored.
+    bool move_anchor(std::uint32_t node, Vec3 delta);
+    /// The index in model().anchors of the anchor on `node`, if any.
+    std::optional<std::size_t> anchor_of(std::uint32_t node) const;
+
+private:
+    void record_energy();
+
+    std::unique_ptr<Model> model_;
+    std::unique_ptr<Simulation> sim_;
+    std::string error_;
+    std::deque<float> energy_;
+};
+
+}  // namespace springkit::editor

@@ -1,0 +1,516 @@
+// springkit-editor — files, input and the frame loop of the editor.
+#include "editor_app.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <system_error>
+
+#include "springkit/builders.hpp"
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+#include "view/picking.hpp"
+
+namespace springkit::editor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Mesh formats go through the converter (Assimp); anything else is a model file.
+bool is_mesh(const fs::path& path) {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    static constexpr const char* kMeshes[] = {".obj", ".fbx", ".ply", ".stl", ".dae", ".gltf", ".glb",
+                                              ".3ds", ".blend", ".off", ".x", ".ase", ".md3"};
+    return std::any_of(std::begin(kMeshes), std::end(kMeshes), [&](const char* m) { return ext == m; });
+}
+
+Model build(const std::string& name) {
+    if (name == "string") return make_string();
+    if (name == "jelly") return make_jelly();
+    if (name == "balloon") return make_balloon();
+    if (name == "rope") return make_tunca_rope();
+    if (name == "source-rope") {
+        Model m = make_source_rope();
+        presimulate(m, 3.0f);  // the Source engine settles its ropes before showing them
+        return m;
+    }
+    return make_cloth();
+}
+
+constexpr float kFrameDt = 1.0f / 60.0f;
+constexpr float kNodePickRadius = 10.0f;   // px
+constexpr float kSpringPickRadius = 6.0f;  // px
+
+}  // namespace
+
+EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
+    : window_(window),
+      options_(std::move(options)),
+      autosaver_(default_state_dir()),
+      recent_file_(default_state_dir() / "recent.txt"),
+      last_frame_(std::chrono::steady_clock::now()) {
+    recent_ = RecentFiles::load(recent_file_);
+    playing_ = !options_.paused;
+    show_ui_ = std::find(options_.hide.begin(), options_.hide.end(), "ui") == options_.hide.end();
+}
+
+// ---------------------------------------------------------------------------
+// Files
+
+bool EditorApp::open_initial() {
+    if (options_.input.empty()) {
+        new_model("cloth");
+        return true;
+    }
+    return open_now(options_.input);
+}
+
+void EditorApp::new_model(const std::string& builder) {
+    Model model = build(builder);
+    model.name = builder;
+    adopt(Document(std::move(model), fs::current_path() / (builder + ".json"), false), fs::current_path());
+    set_status("New " + builder + " (untitled)");
+}
+
+bool EditorApp::open_now(const fs::path& path) {
+    if (is_mesh(path)) {
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+        if (options_.frames > 0) {
+            // Headless: no dialog, the converter's default options.
+            try {
+                Model model = import_mesh_isolated(path, import_options_);
+                fs::path suggested = path;
+                suggested.replace_extension(".json");
+                adopt(Document(std::move(model), suggested, true), path.parent_path());
+                return true;
+            } catch (const std::exception& e) {
+                report_error(e.what());
+                return false;
+            }
+        }
+        import_path_ = path;
+        return true;
+#else
+        report_error(path.string() + ": opening meshes needs springkit::import (convert it first with "
+                     "`springkit convert`)");
+        return false;
+#endif
+    }
+    return open_model(path);
+}
+
+bool EditorApp::open_model(const fs::path& path) {
+    try {
+        Document doc = Document::open(path);
+        adopt(std::move(doc), path.parent_path());
+    } catch (const std::exception& e) {
+        // The current document stays as it was; the bad file is not adopted, so it
+        // can never be saved over.
+        report_error(e.what());
+        return false;
+    }
+    recent_.add(path);
+    recent_.save(recent_file_);
+    if (options_.frames == 0) recovery_ = find_recovery(path, autosaver_.state_dir());
+    set_status("Opened " + path.string());
+    return true;
+}
+
+void EditorApp::adopt(Document doc, const fs::path& texture_dir) {
+    doc_ = std::move(doc);
+    seen_revision_ = doc_.revision();
+    selection_.clear();
+    selection_.fit(doc_.model());
+    live_.restart(doc_.model());
+    renderer_.set_model(doc_.model(), texture_dir);
+    if (!renderer_.texture_error().empty()) set_status(renderer_.texture_error());
+    camera_.frame(bounds(doc_.model()));
+
+    // Dense models hide their springs and nodes until asked (they would cover the
+    // surface); --hide wins over everything.
+    const Model& m = doc_.model();
+    view_.surface = true;
+    view_.springs = m.faces.empty() || m.springs.size() <= 20000;
+    view_.nodes = m.faces.empty() || m.node_count() <= 3000;
+    for (const std::string& part : options_.hide) {
+        if (part == "surface") view_.surface = false;
+        if (part == "lighting") view_.lighting = false;
+        if (part == "texture") view_.texture = false;
+        if (part == "springs") view_.springs = false;
+        if (part == "nodes") view_.nodes = false;
+        if (part == "anchors") view_.anchors = false;
+        if (part == "ground") view_.ground = false;
+        if (part == "shadow") view_.shadow = false;
+    }
+}
+
+bool EditorApp::save() {
+    if (doc_.path().empty()) {
+        file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
+        return false;
+    }
+    try {
+        doc_.save();
+    } catch (const std::exception& e) {
+        report_error(e.what());
+        return false;
+    }
+    autosaver_.discard(doc_);
+    recent_.add(doc_.path());
+    recent_.save(recent_file_);
+    set_status("Saved " + doc_.path().string());
+    return true;
+}
+
+bool EditorApp::save_as(const fs::path& path) {
+    const fs::path old = doc_.path();
+    try {
+        doc_.save_as(path);
+    } catch (const std::exception& e) {
+        report_error(e.what());
+        return false;
+    }
+    // The autosave of the old name (or of the untitled document) is stale now.
+    std::error_code ec;
+    fs::remove(autosave_path(old, autosaver_.state_dir()), ec);
+    autosaver_.discard(doc_);
+    recent_.add(path);
+    recent_.save(recent_file_);
+    set_status("Saved " + path.string());
+    return true;
+}
+
+void EditorApp::request(CloseRequest request) {
+    if (auto go = guard_.request(doc_, std::move(request))) carry_out(*go);
+}
+
+void EditorApp::carry_out(const CloseRequest& request) {
+    // Either the document is clean or the person chose to drop its changes: its
+    // autosave has nothing left to recover.
+    autosaver_.discard(doc_);
+    switch (request.kind) {
+        case CloseRequest::Kind::quit:
+            quit_confirmed_ = true;
+            break;
+        case CloseRequest::Kind::open:
+            open_now(request.path);
+            break;
+        case CloseRequest::Kind::new_model:
+            new_model(request.builder);
+            break;
+    }
+}
+
+void EditorApp::request_quit() { request({CloseRequest::Kind::quit, {}, {}}); }
+
+void EditorApp::report_error(const std::string& message) {
+    last_error_ = message;
+    status_ = "error: " + message;
+    std::fprintf(stderr, "error: %s\n", message.c_str());
+    show_error_ = options_.frames == 0;
+}
+
+void EditorApp::set_status(std::string message) { status_ = std::move(message); }
+
+void EditorApp::sync_with_document() {
+    if (doc_.revision() == seen_revision_) return;
+    seen_revision_ = doc_.revision();
+    selection_.fit(doc_.model());
+    try {
+        live_.update_model(doc_.model());
+    } catch (const std::exception& e) {
+        report_error(e.what());  // an edit never makes an invalid model; this is a bug guard
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Edits
+
+void EditorApp::add_spring_between_selected() {
+    const auto pair = spring_candidate(selection_);
+    if (!pair) {
+        set_status("Select two nodes to join with a spring");
+        return;
+    }
+    if (doc_.add_spring(pair->first, pair->second))
+        set_status("Added spring " + std::to_string(pair->first) + "-" + std::to_string(pair->second));
+    else
+        set_status("Nodes " + std::to_string(pair->first) + " and " + std::to_string(pair->second) +
+                   " already have a spring (or lie on top of each other)");
+}
+
+void EditorApp::delete_selected_springs() {
+    const std::size_t count = selection_.springs().size();
+    if (count == 0) {
+        set_status("Click a spring to select it first");
+        return;
+    }
+    if (doc_.remove_springs(selection_.springs())) set_status("Deleted " + std::to_string(count) + " spring(s)");
+}
+
+void EditorApp::toggle_anchors_of_selection() {
+    const auto& nodes = selection_.nodes();
+    if (nodes.empty()) {
+        set_status("Select nodes to anchor");
+        return;
+    }
+    // All anchored: free them; otherwise anchor them all (Blender's pin toggle).
+    const bool all_anchored = std::all_of(nodes.begin(), nodes.end(), [&](std::uint32_t n) {
+        return std::any_of(doc_.model().anchors.begin(), doc_.model().anchors.end(),
+                           [&](const Anchor& a) { return a.node == n; });
+    });
+    set_anchored_selection(!all_anchored);
+}
+
+void EditorApp::set_anchored_selection(bool anchored) {
+    if (doc_.set_anchored(selection_.nodes(), anchored))
+        set_status(std::string(anchored ? "Anchored " : "Freed ") + std::to_string(selection_.nodes().size()) +
+                   " node(s)");
+}
+
+void EditorApp::select_all() {
+    std::vector<std::uint32_t> all(doc_.model().node_count());
+    for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
+    selection_.select_nodes(all, SelectMode::replace);
+}
+
+void EditorApp::undo() {
+    const char* name = doc_.undo_name();
+    if (doc_.undo()) set_status(std::string("Undo ") + name);
+}
+
+void EditorApp::redo() {
+    const char* name = doc_.redo_name();
+    if (doc_.redo()) set_status(std::string("Redo ") + name);
+}
+
+// ---------------------------------------------------------------------------
+// Input
+
+Viewport EditorApp::viewport() const {
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    Viewport vp{0, 0, static_cast<float>(std::max(w, 1)), static_cast<float>(std::max(h, 1))};
+    if (!show_ui_) return vp;
+    const float menu = ImGui::GetFrameHeight();
+    vp.y = menu;
+    vp.height = std::max(vp.height - 2.0f * menu, 1.0f);  // menu bar above, status bar below
+    if (vp.width >= kToolsWidth + kInsightWidth + 300.0f) {
+        vp.x = kToolsWidth;
+        vp.width -= kToolsWidth + kInsightWidth;
+    }
+    return vp;
+}
+
+void EditorApp::handle_shortcuts() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || file_dialog_.is_open()) return;
+    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
+    if (ctrl) {
+        if (pressed(GLFW_KEY_Z)) shift ? redo() : undo();
+        if (pressed(GLFW_KEY_Y)) redo();
+        if (pressed(GLFW_KEY_S)) {
+            if (shift || doc_.path().empty())
+                file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
+            else
+                save();
+        }
+        if (pressed(GLFW_KEY_O))
+            file_dialog_.show(FileDialog::Mode::open, doc_.path().empty() ? fs::current_path() : doc_.path().parent_path(),
+                              {}, recent_.paths());
+        if (pressed(GLFW_KEY_Q)) request_quit();
+        return;
+    }
+    if (io.WantCaptureKeyboard) return;
+    if (pressed(GLFW_KEY_SPACE)) playing_ = !playing_;
+    if (pressed(GLFW_KEY_PERIOD)) {
+        playing_ = false;
+        step_once_ = true;
+    }
+    if (pressed(GLFW_KEY_R)) live_.reset();
+    if (pressed(GLFW_KEY_HOME)) camera_.frame(bounds(doc_.model()));
+    if (pressed(GLFW_KEY_F)) add_spring_between_selected();
+    if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) delete_selected_springs();
+    if (pressed(GLFW_KEY_P)) toggle_anchors_of_selection();
+    if (pressed(GLFW_KEY_A)) {
+        if (io.KeyAlt)
+            selection_.clear();
+        else
+            select_all();
+    }
+    if (pressed(GLFW_KEY_ESCAPE)) selection_.clear();
+    if (pressed(GLFW_KEY_RIGHT_BRACKET)) selection_.next_node(doc_.model().node_count());
+    if (pressed(GLFW_KEY_LEFT_BRACKET)) selection_.previous_node(doc_.model().node_count());
+}
+
+void EditorApp::move_anchor_with_keys(float dt) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard || !live_.running()) return;
+    const auto node = selection_.active_node();
+    if (!node || !live_.anchor_of(*node)) return;
+    // Like the seed demos' keys (Tunca moves his rope's connection point with the
+    // arrows), but relative to the camera: arrows slide on the ground, Page Up/Down lift.
+    const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
+    const Vec3 right = cross(forward, {0, 1, 0});
+    Vec3 direction{};
+    if (io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
+    if (io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
+    if (io.KeysDown[GLFW_KEY_UP]) direction += forward;
+    if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
+    if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
+    if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
+    if (dot(direction, direction) == 0.0f) return;
+    const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
+    live_.move_anchor(*node, normalized(direction) * (speed * dt));
+}
+
+void EditorApp::handle_viewport_mouse() {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!live_.running()) return;
+    const Viewport vp = viewport();
+    const float mx = io.MousePos.x, my = io.MousePos.y;
+    const bool inside = mx >= vp.x && mx < vp.x + vp.width && my >= vp.y && my < vp.y + vp.height;
+    const auto positions = live_.simulation().positions();
+    const Mat4 view_projection = camera_.view_projection(vp);
+
+    // ImGui keeps the mouse when it wants it (over a panel, dragging a slider),
+    // except for a drag that started in the viewport.
+    if (drag_ == Drag::none && !io.WantCaptureMouse && inside) {
+        if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+            press_x_ = mx;
+            press_y_ = my;
+            if (io.KeyAlt) {
+                drag_ = Drag::orbit;
+            } else if (auto node = pick_node(positions, view_projection, vp, mx, my, kNodePickRadius)) {
+                const SelectMode mode = io.KeyShift ? SelectMode::toggle
+                                        : io.KeyCtrl ? SelectMode::subtract
+                                        : selection_.has_node(*node) ? SelectMode::add
+                                                                     : SelectMode::replace;
+                selection_.select_node(*node, mode);
+                if (mode == SelectMode::replace || mode == SelectMode::add) {
+                    // Grab it: it follows the mouse on the plane facing the camera.
+                    drag_ = Drag::node;
+                    drag_node_ = *node;
+                    drag_target_ = positions[*node];
+                }
+            } else {
+                drag_ = Drag::box;
+            }
+        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
+            drag_ = io.KeyShift ? Drag::pan : Drag::orbit;
+        }
+    }
+
+    switch (drag_) {
+        case Drag::none:
+            break;
+        case Drag::orbit:
+            camera_.orbit(io.MouseDelta.x, io.MouseDelta.y);
+            if (!ImGui::IsAnyMouseDown()) drag_ = Drag::none;
+            break;
+        case Drag::pan:
+            camera_.pan(io.MouseDelta.x, io.MouseDelta.y, vp);
+            if (!ImGui::IsAnyMouseDown()) drag_ = Drag::none;
+            break;
+        case Drag::node: {
+            const Vec3 facing = normalized(camera_.eye() - camera_.target);
+            const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_target_, facing);
+            const Vec3 target = hit ? *hit : drag_target_;
+            const Vec3 velocity = (target - drag_target_) * (1.0f / kFrameDt);
+            drag_target_ = target;
+            live_.drag_node(drag_node_, target, velocity);
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_ = Drag::none;
+            break;
+        }
+        case Drag::box: {
+            ImDrawList* draw = ImGui::GetForegroundDrawList();
+            draw->AddRectFilled(ImVec2(press_x_, press_y_), ImVec2(mx, my), IM_COL32(255, 220, 60, 30));
+            draw->AddRect(ImVec2(press_x_, press_y_), ImVec2(mx, my), IM_COL32(255, 220, 60, 200));
+            if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
+            drag_ = Drag::none;
+            const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+            if (std::abs(mx - press_x_) < 3.0f && std::abs(my - press_y_) < 3.0f) {
+                // A click, not a box: a spring under the mouse, or nothing.
+                const Model& m = live_.model();
+                if (auto spring = pick_spring(m.springs, positions, view_projection, vp, mx, my, kSpringPickRadius))
+                    selection_.select_spring(*spring, io.KeyShift ? SelectMode::toggle : mode);
+                else if (mode == SelectMode::replace)
+                    selection_.clear();
+            } else {
+                selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, press_x_, press_y_, mx, my), mode);
+            }
+            break;
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The frame
+
+void EditorApp::frame(bool fixed_step) {
+    const auto now = std::chrono::steady_clock::now();
+    const double real_dt = std::clamp(std::chrono::duration<double>(now - last_frame_).count(), 0.0, 0.1);
+    last_frame_ = now;
+
+    if (show_ui_) draw_ui();
+    handle_shortcuts();
+    handle_viewport_mouse();
+    sync_with_document();
+    move_anchor_with_keys(static_cast<float>(real_dt));
+
+    int steps = 0;
+    if (step_once_) {
+        steps = 1;
+        step_once_ = false;
+    } else if (playing_) {
+        if (fixed_step) {
+            steps = 1;
+        } else {
+            // Fixed 1/60 s frames at the wall clock's pace; a slow frame drops time
+            // rather than piling up steps.
+            sim_clock_ += real_dt;
+            steps = static_cast<int>(sim_clock_ / kFrameDt);
+            sim_clock_ -= steps * static_cast<double>(kFrameDt);
+            if (steps > 3) {
+                steps = 3;
+                sim_clock_ = 0.0;
+            }
+        }
+    }
+    for (int i = 0; i < steps; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        live_.step(kFrameDt);
+        stats_.step_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+        if (drag_ == Drag::node) live_.drag_node(drag_node_, drag_target_, {});
+    }
+    if (options_.frames == 0) {
+        autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
+        const std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";
+        glfwSetWindowTitle(window_, title.c_str());
+    }
+
+    // Draw the scene under the panels.
+    int win_w = 0, win_h = 0, fb_w = 0, fb_h = 0;
+    glfwGetWindowSize(window_, &win_w, &win_h);
+    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    glViewport(0, 0, fb_w, fb_h);
+    glClearColor(0.10f, 0.10f, 0.11f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    if (!live_.running()) return;
+    const float scale = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
+    const Viewport vp = viewport();
+    const Viewport pixels{vp.x * scale, vp.y * scale, vp.width * scale, vp.height * scale};
+    renderer_.draw(live_.simulation(), camera_, pixels, fb_h, view_, selection_);
+}
+
+}  // namespace springkit::editor

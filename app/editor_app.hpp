@@ -1,0 +1,156 @@
+// springkit-editor — the editor itself: Oliveira's conversion and editing tool
+// (Figure 13) grown up. It owns the document (app/editing), the live simulation,
+// the camera and the renderer, and turns mouse, keys and ImGui panels into edits.
+// main.cpp is the thin GLFW/ImGui shell around it.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "editing/autosave.hpp"
+#include "editing/document.hpp"
+#include "editing/live_simulation.hpp"
+#include "editing/recent_files.hpp"
+#include "editing/selection.hpp"
+#include "editing/unsaved_changes.hpp"
+#include "render/scene_renderer.hpp"
+#include "ui/file_dialog.hpp"
+#include "view/camera.hpp"
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+#include "springkit/import.hpp"
+#endif
+
+struct GLFWwindow;
+
+namespace springkit::editor {
+
+/// What the command line asked for.
+struct EditorOptions {
+    std::filesystem::path input;   ///< model or mesh to open; empty = an empty editor
+    int frames = 0;                ///< > 0: render this many frames (1/60 s each), then quit
+    std::filesystem::path screenshot;  ///< with frames: write the last frame here
+    bool stats = false;            ///< print frame-time statistics at the end
+    bool paused = false;           ///< start with the simulation paused
+    std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
+};
+
+/// Milliseconds per frame, for --stats.
+struct FrameStats {
+    std::vector<double> frame_ms;  ///< whole frame: events, simulation, drawing, swap
+    std::vector<double> step_ms;   ///< the simulation step alone
+};
+
+class EditorApp {
+public:
+    static constexpr float kToolsWidth = 330.0f;    ///< px, the fixed left panel
+    static constexpr float kInsightWidth = 300.0f;  ///< px, the fixed right panel
+
+    /// Needs a current OpenGL context and an ImGui context with its backends.
+    EditorApp(GLFWwindow* window, EditorOptions options);
+
+    /// Opens options.input (a model, or a mesh through the import dialog). Returns
+    /// false when it could not be opened; the error is printed and shown.
+    bool open_initial();
+
+    /// One frame: input, panels, simulation step(s), drawing. `fixed_step`: advance
+    /// exactly 1/60 s (headless runs); otherwise follow the wall clock.
+    void frame(bool fixed_step);
+
+    /// The window's close button or Ctrl+Q: asks about unsaved changes first.
+    void request_quit();
+    bool quit_confirmed() const { return quit_confirmed_; }
+
+    FrameStats& stats() { return stats_; }
+    const std::string& last_error() const { return last_error_; }
+    const ViewOptions& view() const { return view_; }
+
+private:
+    // Files (editor_app.cpp).
+    void request(CloseRequest request);
+    void carry_out(const CloseRequest& request);
+    bool open_now(const std::filesystem::path& path);
+    bool open_model(const std::filesystem::path& path);
+    void adopt(Document doc, const std::filesystem::path& texture_dir);
+    void new_model(const std::string& builder);
+    bool save();
+    bool save_as(const std::filesystem::path& path);
+    void report_error(const std::string& message);
+    void set_status(std::string message);
+    void sync_with_document();
+
+    // Viewport input (editor_app.cpp).
+    void handle_viewport_mouse();
+    void handle_shortcuts();
+    void move_anchor_with_keys(float dt);
+    Viewport viewport() const;
+
+    // Edits shared by buttons, menus and keys.
+    void add_spring_between_selected();
+    void delete_selected_springs();
+    void toggle_anchors_of_selection();
+    void set_anchored_selection(bool anchored);
+    void select_all();
+    void undo();
+    void redo();
+
+    // Panels (ui/panels.cpp).
+    void draw_ui();
+    void draw_menu_bar();
+    void draw_tools_panel();
+    void draw_insight_panel();
+    void draw_status_bar();
+    void draw_modals();
+    void draw_import_dialog();
+
+    GLFWwindow* window_;
+    EditorOptions options_;
+    bool show_ui_ = true;
+
+    Document doc_;
+    std::uint64_t seen_revision_ = 0;
+    Selection selection_;
+    LiveSimulation live_;
+    SceneRenderer renderer_;
+    OrbitCamera camera_;
+    ViewOptions view_;
+    UnsavedChangesGuard guard_;
+    Autosaver autosaver_;
+    RecentFiles recent_;
+    std::filesystem::path recent_file_;
+    FileDialog file_dialog_;
+    bool saving_for_close_ = false;  ///< the Save As dialog answers "save changes before closing?"
+
+    bool playing_ = true;
+    bool step_once_ = false;
+    double sim_clock_ = 0.0;       ///< s of wall time not yet simulated
+    std::chrono::steady_clock::time_point last_frame_;
+    bool quit_confirmed_ = false;
+
+    std::string status_;
+    std::string last_error_;
+    bool show_error_ = false;
+    std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
+    Parameters editing_params_;    ///< what the parameter widgets edit
+    float selected_k_ = 0.0f;      ///< what the "k of selected springs" widget edits
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    std::optional<std::filesystem::path> import_path_;  ///< a mesh waiting for the import dialog
+    ImportOptions import_options_;
+#endif
+
+    // Mouse interaction in the viewport.
+    enum class Drag { none, orbit, pan, box, node };
+    Drag drag_ = Drag::none;
+    float press_x_ = 0, press_y_ = 0;
+    std::uint32_t drag_node_ = 0;
+    Vec3 drag_target_{};
+    float drag_depth_ = 0;  ///< distance of the drag plane along the view direction
+
+    FrameStats stats_;
+};
+
+}  // namespace springkit::editor

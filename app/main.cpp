@@ -1,0 +1,174 @@
+// springkit-editor — the shell, after Dear ImGui's example_glfw_opengl3: set up
+// GLFW, OpenGL 3.3 core (glad) and ImGui, run frames, shut down. Everything the
+// editor does is in EditorApp; the editing logic underneath is plain C++ (app/editing).
+//
+//   springkit-editor [MODEL_OR_MESH] [--frames N --screenshot out.png] [--stats]
+#define GLFW_INCLUDE_NONE
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "editor_app.hpp"
+#include "render/screenshot.hpp"
+#include "springkit/error.hpp"
+
+namespace {
+
+constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+
+void print_error(const std::string& message) { std::fprintf(stderr, "error: %s\n", message.c_str()); }
+
+void glfw_error(int code, const char* description) {
+    std::fprintf(stderr, "error: GLFW %d: %s\n", code, description);
+}
+
+double percentile(std::vector<double> values, double p) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    const auto i = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+    return values[std::min(i, values.size() - 1)];
+}
+
+void print_stats(const springkit::editor::FrameStats& stats, int width, int height) {
+    // The first frames build buffers and compile shaders: leave them out.
+    const std::size_t skip = std::min<std::size_t>(10, stats.frame_ms.size() / 4);
+    const std::vector<double> frames(stats.frame_ms.begin() + static_cast<std::ptrdiff_t>(skip), stats.frame_ms.end());
+    const std::vector<double> steps(stats.step_ms.begin() + static_cast<std::ptrdiff_t>(std::min(skip, stats.step_ms.size())),
+                                    stats.step_ms.end());
+    double sum = 0.0;
+    for (double v : frames) sum += v;
+    std::printf("frames %zu (first %zu skipped) at %dx%d: frame ms median %.2f p95 %.2f max %.2f mean %.2f; "
+                "simulation step ms median %.2f\n",
+                frames.size(), skip, width, height, percentile(frames, 0.5), percentile(frames, 0.95),
+                percentile(frames, 1.0), frames.empty() ? 0.0 : sum / static_cast<double>(frames.size()),
+                percentile(steps, 0.5));
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    using namespace springkit::editor;
+    EditorOptions options;
+    int width = 1280, height = 720;
+    CLI::App cli{"springkit-editor: view, edit and tune spring models"};
+    cli.set_version_flag("--version", "springkit-editor 0.1.0");
+    cli.add_option("model", options.input, "Model (.json) or mesh (.obj, .fbx, ...) to open");
+    cli.add_option("--frames", options.frames, "Render N frames of 1/60 s, then quit (tests, screenshots)")
+        ->check(CLI::Range(1, 1000000));
+    auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
+    cli.add_flag("--stats", options.stats, "Print frame-time statistics when done");
+    cli.add_flag("--paused", options.paused, "Start with the simulation paused");
+    cli.add_option("--size", width, "Window width in pixels (default 1280)")->check(CLI::Range(64, 16384));
+    cli.add_option("--height", height, "Window height in pixels (default 720)")->check(CLI::Range(64, 16384));
+    cli.add_option("--hide", options.hide,
+                   "Parts not to draw, comma separated: ui, surface, lighting, texture, springs, nodes, anchors, "
+                   "ground, shadow")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
+                               "shadow"}));
+    try {
+        cli.parse(argc, argv);
+        if (shot->count() > 0 && options.frames == 0)
+            throw CLI::ValidationError("--screenshot", "needs --frames N");
+    } catch (const CLI::CallForHelp& e) {
+        return cli.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return cli.exit(e);
+    } catch (const CLI::ParseError& e) {
+        print_error(std::string(e.what()) + " (see springkit-editor --help)");
+        return kExitUsage;
+    }
+
+    glfwSetErrorCallback(glfw_error);
+    if (!glfwInit()) {
+        print_error("cannot start GLFW (is there a display? try xvfb-run -a springkit-editor ...)");
+        return kExitFailure;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
+    glfwWindowHint(GLFW_STENCIL_BITS, 8);
+    glfwWindowHint(GLFW_SAMPLES, options.frames > 0 ? 0 : 4);
+    GLFWwindow* window = glfwCreateWindow(width, height, "springkit-editor", nullptr, nullptr);
+    if (!window) {
+        print_error("cannot open an OpenGL 3.3 core window");
+        glfwTerminate();
+        return kExitFailure;
+    }
+    glfwMakeContextCurrent(window);
+    // Headless runs measure and must not wait for a vertical blank.
+    glfwSwapInterval(options.frames > 0 ? 0 : 1);
+    if (gladLoadGL(glfwGetProcAddress) == 0) {
+        print_error("cannot load OpenGL 3.3 functions");
+        glfwDestroyWindow(window);
+        glfwTerminate();
+        return kExitFailure;
+    }
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // fixed panel layout; nothing to remember between runs
+    ImGui::StyleColorsDark();
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    int status = kExitOk;
+    try {
+        EditorApp app(window, options);
+        const bool opened = app.open_initial();
+        if (!opened && options.frames > 0) status = kExitFailure;  // headless: nothing to show is a failure
+
+        int frame = 0;
+        while (status == kExitOk) {
+            const auto start = std::chrono::steady_clock::now();
+            glfwPollEvents();
+            if (glfwWindowShouldClose(window)) {
+                glfwSetWindowShouldClose(window, GLFW_FALSE);
+                app.request_quit();
+            }
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            app.frame(options.frames > 0);
+            ImGui::Render();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            ++frame;
+            const bool last = options.frames > 0 && frame >= options.frames;
+            if (last && !options.screenshot.empty()) {
+                int fb_width = 0, fb_height = 0;
+                glfwGetFramebufferSize(window, &fb_width, &fb_height);
+                save_screenshot(options.screenshot, fb_width, fb_height);
+            }
+            glfwSwapBuffers(window);
+            app.stats().frame_ms.push_back(
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            if (last || app.quit_confirmed()) break;
+        }
+        if (options.stats) print_stats(app.stats(), width, height);
+    } catch (const springkit::Error& e) {
+        print_error(e.what());
+        status = kExitFailure;
+    } catch (const std::exception& e) {
+        print_error(e.what());
+        status = kExitFailure;
+    }
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return status;
+}

@@ -1,0 +1,437 @@
+// springkit-editor — the scene renderer.
+#include "render/scene_renderer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "render/texture.hpp"
+
+namespace springkit::editor {
+
+namespace {
+
+constexpr const char* kSurfaceVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+uniform mat4 u_view_projection;
+uniform mat4 u_model;
+out vec3 v_normal;
+out vec2 v_uv;
+void main() {
+    v_normal = a_normal;
+    v_uv = a_uv;
+    gl_Position = u_view_projection * u_model * vec4(a_position, 1.0);
+}
+)";
+
+// Lambert lighting from one directional light plus ambient, two-sided: a cloth is
+// seen from both sides, so a back face is lit with its normal flipped.
+constexpr const char* kSurfaceFragment = R"(#version 330 core
+in vec3 v_normal;
+in vec2 v_uv;
+uniform vec3 u_light;
+uniform int u_lighting;
+uniform int u_textured;
+uniform int u_shadow;
+uniform sampler2D u_texture;
+uniform vec4 u_color;
+out vec4 frag;
+void main() {
+    if (u_shadow == 1) { frag = u_color; return; }
+    vec3 base = u_textured == 1 ? texture(u_texture, v_uv).rgb : u_color.rgb;
+    if (u_lighting == 0) { frag = vec4(base, 1.0); return; }
+    vec3 n = dot(v_normal, v_normal) > 1e-12 ? normalize(v_normal) : vec3(0.0, 1.0, 0.0);
+    if (!gl_FrontFacing) n = -n;
+    float diffuse = max(dot(n, u_light), 0.0);
+    frag = vec4(base * (0.2 + 0.8 * diffuse), 1.0);
+}
+)";
+
+constexpr const char* kLineVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_color;
+uniform mat4 u_view_projection;
+uniform mat4 u_model;
+uniform float u_point_size;
+out vec4 v_color;
+void main() {
+    v_color = a_color;
+    gl_PointSize = u_point_size;
+    gl_Position = u_view_projection * u_model * vec4(a_position, 1.0);
+}
+)";
+
+constexpr const char* kLineFragment = R"(#version 330 core
+in vec4 v_color;
+uniform int u_round;
+out vec4 frag;
+void main() {
+    if (u_round == 1 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
+    frag = v_color;
+}
+)";
+
+// A grid that fades out towards the plane's edge.
+constexpr const char* kGroundVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+uniform mat4 u_view_projection;
+out vec3 v_world;
+void main() {
+    v_world = a_position;
+    gl_Position = u_view_projection * vec4(a_position, 1.0);
+}
+)";
+
+constexpr const char* kGroundFragment = R"(#version 330 core
+in vec3 v_world;
+uniform vec3 u_center;
+uniform float u_extent;
+uniform float u_cell;
+out vec4 frag;
+void main() {
+    vec2 cell = v_world.xz / u_cell;
+    vec2 distance_to_line = abs(fract(cell - 0.5) - 0.5) / max(fwidth(cell), vec2(1e-6));
+    float line = 1.0 - min(min(distance_to_line.x, distance_to_line.y), 1.0);
+    float fade = 1.0 - smoothstep(0.45 * u_extent, u_extent, length(v_world.xz - u_center.xz));
+    vec3 color = mix(vec3(0.34, 0.35, 0.37), vec3(0.48, 0.49, 0.52), line);
+    frag = vec4(color, fade);
+}
+)";
+
+constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
+constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
+constexpr float kShadowColor[4] = {0.0f, 0.0f, 0.0f, 0.45f};
+constexpr float kNodeColor[4] = {0.85f, 0.87f, 0.9f, 1.0f};
+constexpr float kAnchorColor[4] = {1.0f, 0.55f, 0.1f, 1.0f};
+constexpr float kSelectedColor[4] = {1.0f, 0.9f, 0.2f, 1.0f};
+constexpr float kActiveColor[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+
+std::uint32_t pack_rgba(float r, float g, float b, float a) {
+    auto byte = [](float v) { return static_cast<std::uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
+    return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24;
+}
+
+// Neutral grey-green at rest, towards red when stretched and blue when compressed.
+std::uint32_t strain_color(float strain, float full) {
+    const float t = std::clamp(std::abs(strain) / full, 0.0f, 1.0f);
+    const float n[3] = {0.62f, 0.72f, 0.62f};
+    const float far[3] = {strain > 0 ? 1.0f : 0.2f, 0.2f, strain > 0 ? 0.15f : 1.0f};
+    return pack_rgba(n[0] + (far[0] - n[0]) * t, n[1] + (far[1] - n[1]) * t, n[2] + (far[2] - n[2]) * t, 1.0f);
+}
+
+void set_matrix(GLuint program, const char* name, const Mat4& m) {
+    glUniformMatrix4fv(glGetUniformLocation(program, name), 1, GL_FALSE, m.m);
+}
+
+}  // namespace
+
+Vec3 light_direction(const ViewOptions& view) {
+    return {std::cos(view.light_pitch) * std::sin(view.light_yaw), std::sin(view.light_pitch),
+            std::cos(view.light_pitch) * std::cos(view.light_yaw)};
+}
+
+SceneRenderer::SceneRenderer()
+    : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
+      line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
+      ground_program_(gl::make_program("ground", kGroundVertex, kGroundFragment)),
+      surface_vao_(gl::make_vertex_array()),
+      line_vao_(gl::make_vertex_array()),
+      point_vao_(gl::make_vertex_array()),
+      ground_vao_(gl::make_vertex_array()),
+      surface_vertices_(gl::make_buffer()),
+      surface_indices_(gl::make_buffer()),
+      line_vertices_(gl::make_buffer()),
+      point_positions_(gl::make_buffer()),
+      point_indices_(gl::make_buffer()),
+      ground_vertices_(gl::make_buffer()) {
+    // Surface: position, normal, uv interleaved (8 floats).
+    glBindVertexArray(surface_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, surface_vertices_.get());
+    const GLsizei stride = 8 * sizeof(float);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(6 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, surface_indices_.get());
+
+    // Lines: position + packed colour.
+    glBindVertexArray(line_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, line_vertices_.get());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
+                          reinterpret_cast<void*>(offsetof(LineVertex, rgba)));
+
+    // Points: the node positions, drawn whole or through an index list; their colour
+    // is the constant attribute 1.
+    glBindVertexArray(point_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, point_positions_.get());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get());
+
+    glBindVertexArray(ground_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, ground_vertices_.get());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+    glBindVertexArray(0);
+}
+
+void SceneRenderer::set_model(const Model& model, const std::filesystem::path& model_dir) {
+    node_count_ = model.node_count();
+    vertex_node_.clear();
+    vertex_uv_.clear();
+    triangle_indices_.clear();
+    const bool has_uv = !model.texcoords.empty();
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> vertex_of;
+    for (const Face& f : model.faces) {
+        for (int c = 0; c < 3; ++c) {
+            const std::uint32_t uv = has_uv ? f.texcoord[c] : 0;
+            auto [it, added] = vertex_of.try_emplace({f.node[c], uv}, static_cast<std::uint32_t>(vertex_node_.size()));
+            if (added) {
+                vertex_node_.push_back(f.node[c]);
+                vertex_uv_.push_back(has_uv && uv < model.texcoords.size() ? model.texcoords[uv] : TexCoord{});
+            }
+            triangle_indices_.push_back(it->second);
+        }
+    }
+    glBindVertexArray(surface_vao_.get());
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, surface_indices_.get());
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(triangle_indices_.size() * sizeof(std::uint32_t)),
+                 triangle_indices_.data(), GL_STATIC_DRAW);
+    glBindVertexArray(0);
+
+    texture_.reset();
+    texture_error_.clear();
+    if (!model.texture.empty()) {
+        const std::filesystem::path path = std::filesystem::path(model.texture).is_absolute()
+                                               ? std::filesystem::path(model.texture)
+                                               : model_dir / model.texture;
+        try {
+            texture_ = load_texture(path);
+        } catch (const std::exception& e) {
+            texture_error_ = e.what();
+        }
+    }
+}
+
+void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection) {
+    const auto positions = sim.positions();
+    const auto normals = sim.normals();
+    surface_scratch_.resize(vertex_node_.size() * 8);
+    for (std::size_t v = 0; v < vertex_node_.size(); ++v) {
+        float* out = &surface_scratch_[v * 8];
+        const Vec3& p = positions[vertex_node_[v]];
+        const Vec3 n = normals.empty() ? Vec3{0, 1, 0} : normals[vertex_node_[v]];
+        out[0] = p.x, out[1] = p.y, out[2] = p.z;
+        out[3] = n.x, out[4] = n.y, out[5] = n.z;
+        out[6] = vertex_uv_[v].u, out[7] = vertex_uv_[v].v;
+    }
+    gl::upload(GL_ARRAY_BUFFER, surface_vertices_.get(), surface_scratch_.data(),
+               surface_scratch_.size() * sizeof(float));
+
+    const Model& model = sim.model();
+    line_scratch_.clear();
+    const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
+    if (view.springs || springs_cast_shadow) {
+        line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
+        for (const Spring& s : model.springs) {
+            const std::uint32_t color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
+                                            ? strain_color(0, view.strain_full)  // slack rope
+                                            : strain_color(spring_strain(s, positions), view.strain_full);
+            line_scratch_.push_back({positions[s.a], color});
+            line_scratch_.push_back({positions[s.b], color});
+        }
+    }
+    line_vertex_count_ = line_scratch_.size();
+    const std::uint32_t selected = pack_rgba(kSelectedColor[0], kSelectedColor[1], kSelectedColor[2], 1.0f);
+    for (std::uint32_t si : selection.springs()) {
+        if (si >= model.springs.size()) continue;
+        line_scratch_.push_back({positions[model.springs[si].a], selected});
+        line_scratch_.push_back({positions[model.springs[si].b], selected});
+    }
+    gl::upload(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
+    gl::upload(GL_ARRAY_BUFFER, point_positions_.get(), positions.data(), positions.size() * sizeof(Vec3));
+}
+
+void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
+                         int framebuffer_height, const ViewOptions& view, const Selection& selection) {
+    const Model& model = sim.model();
+    const auto x = static_cast<GLint>(viewport.x);
+    const auto y = static_cast<GLint>(static_cast<float>(framebuffer_height) - viewport.y - viewport.height);
+    const auto w = static_cast<GLsizei>(viewport.width), h = static_cast<GLsizei>(viewport.height);
+    glViewport(x, y, w, h);
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(x, y, w, h);
+    glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
+    glClearStencil(0);
+    glDepthMask(GL_TRUE);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glDisable(GL_SCISSOR_TEST);
+    if (model.node_count() == 0) return;
+
+    upload_frame(sim, view, selection);
+    const Mat4 view_projection = camera.view_projection(viewport);
+    const Mat4 identity;
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+
+    // The floor: the model's ground when it has one, otherwise a floor below
+    // everything the anchors let it reach.
+    const Bounds box = bounds(model);
+    const float diagonal = std::max(box.diagonal(), 0.1f);
+    float ground_y = box.min.y;
+    if (model.params.ground) {
+        ground_y = model.params.ground->height;
+    } else {
+        for (const Anchor& a : model.anchors) ground_y = std::min(ground_y, model.positions[a.node].y - diagonal);
+        ground_y -= 0.05f * diagonal;
+    }
+    const bool has_surface = !model.faces.empty() && view.surface;
+    if (view.ground) {
+        draw_ground(view_projection, model, ground_y, 2.5f * diagonal);
+        if (view.shadow) {
+            // Flatten the model onto the floor along the light, drawing each shadow
+            // pixel once (stencil) so overlapping triangles do not darken it twice.
+            const Mat4 shadow = planar_shadow({0, ground_y + 0.002f * diagonal, 0}, {0, 1, 0}, light_direction(view));
+            glEnable(GL_STENCIL_TEST);
+            glStencilFunc(GL_EQUAL, 0, 0xFF);
+            glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+            glDepthMask(GL_FALSE);
+            if (has_surface)
+                draw_surface(view_projection, shadow, view, true);
+            else
+                draw_springs(view_projection, shadow, true);
+            glDepthMask(GL_TRUE);
+            glDisable(GL_STENCIL_TEST);
+        }
+    }
+
+    if (has_surface) {
+        // Push the surface back a little so springs on it stay visible.
+        glEnable(GL_POLYGON_OFFSET_FILL);
+        glPolygonOffset(1.0f, 1.0f);
+        draw_surface(view_projection, identity, view, false);
+        glDisable(GL_POLYGON_OFFSET_FILL);
+    }
+    if (view.springs) draw_springs(view_projection, identity, false);
+
+    if (view.nodes) {
+        glBindVertexArray(point_vao_.get());
+        glUseProgram(line_program_.get());
+        set_matrix(line_program_.get(), "u_view_projection", view_projection);
+        set_matrix(line_program_.get(), "u_model", identity);
+        glUniform1i(glGetUniformLocation(line_program_.get(), "u_round"), 1);
+        glUniform1f(glGetUniformLocation(line_program_.get(), "u_point_size"), node_count_ > 20000 ? 2.0f : 4.0f);
+        glVertexAttrib4fv(1, kNodeColor);
+        glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(model.node_count()));
+    }
+
+    // Highlights draw over everything: selected springs, anchors, selected nodes.
+    glDisable(GL_DEPTH_TEST);
+    if (line_scratch_.size() > line_vertex_count_) {
+        glBindVertexArray(line_vao_.get());
+        glUseProgram(line_program_.get());
+        set_matrix(line_program_.get(), "u_view_projection", view_projection);
+        set_matrix(line_program_.get(), "u_model", identity);
+        glUniform1i(glGetUniformLocation(line_program_.get(), "u_round"), 0);
+        glDrawArrays(GL_LINES, static_cast<GLint>(line_vertex_count_),
+                     static_cast<GLsizei>(line_scratch_.size() - line_vertex_count_));
+    }
+    if (view.anchors) {
+        index_scratch_.clear();
+        for (const Anchor& a : model.anchors) index_scratch_.push_back(a.node);
+        draw_points(view_projection, index_scratch_, 9.0f, kAnchorColor);
+    }
+    draw_points(view_projection, selection.nodes(), 8.0f, kSelectedColor);
+    if (auto active = selection.active_node(); active && *active < model.node_count()) {
+        const std::uint32_t one[] = {*active};
+        draw_points(view_projection, one, 5.0f, kActiveColor);
+    }
+    glBindVertexArray(0);
+    glDisable(GL_BLEND);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+}
+
+void SceneRenderer::draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent) {
+    const Bounds box = bounds(model);
+    const Vec3 c{(box.min.x + box.max.x) * 0.5f, ground_y, (box.min.z + box.max.z) * 0.5f};
+    const Vec3 quad[6] = {{c.x - extent, c.y, c.z - extent}, {c.x + extent, c.y, c.z - extent},
+                          {c.x + extent, c.y, c.z + extent}, {c.x - extent, c.y, c.z - extent},
+                          {c.x + extent, c.y, c.z + extent}, {c.x - extent, c.y, c.z + extent}};
+    gl::upload(GL_ARRAY_BUFFER, ground_vertices_.get(), quad, sizeof quad);
+    glBindVertexArray(ground_vao_.get());
+    const GLuint program = ground_program_.get();
+    glUseProgram(program);
+    set_matrix(program, "u_view_projection", view_projection);
+    glUniform3f(glGetUniformLocation(program, "u_center"), c.x, c.y, c.z);
+    glUniform1f(glGetUniformLocation(program, "u_extent"), extent);
+    // Grid cells of a power of ten metres, about a tenth of the model's size.
+    const float cell = std::pow(10.0f, std::round(std::log10(std::max(extent * 0.08f, 1e-3f))));
+    glUniform1f(glGetUniformLocation(program, "u_cell"), cell);
+    glDrawArrays(GL_TRIANGLES, 0, 6);
+}
+
+void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
+                                 bool shadow) {
+    if (triangle_indices_.empty()) return;
+    const GLuint program = surface_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(surface_vao_.get());
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", model_matrix);
+    const Vec3 light = light_direction(view);
+    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    const bool textured = view.texture && texture_.get() != 0 && !shadow;
+    glUniform1i(glGetUniformLocation(program, "u_textured"), textured ? 1 : 0);
+    glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
+    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, shadow ? kShadowColor : kSurfaceColor);
+    if (textured) {
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, texture_.get());
+        glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
+    }
+    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(triangle_indices_.size()), GL_UNSIGNED_INT, nullptr);
+}
+
+void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow) {
+    if (line_vertex_count_ == 0) return;
+    const GLuint program = line_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(line_vao_.get());
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", model_matrix);
+    glUniform1i(glGetUniformLocation(program, "u_round"), 0);
+    if (shadow) {
+        glDisableVertexAttribArray(1);
+        glVertexAttrib4fv(1, kShadowColor);
+    }
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(line_vertex_count_));
+    if (shadow) glEnableVertexAttribArray(1);
+}
+
+void SceneRenderer::draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
+                                const float color[4]) {
+    if (nodes.empty()) return;
+    const GLuint program = line_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(point_vao_.get());
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", Mat4{});
+    glUniform1i(glGetUniformLocation(program, "u_round"), 1);
+    glUniform1f(glGetUniformLocation(program, "u_point_size"), size);
+    glVertexAttrib4fv(1, color);
+    gl::upload(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get(), nodes.data(), nodes.size() * sizeof(std::uint32_t));
+    glDrawElements(GL_POINTS, static_cast<GLsizei>(nodes.size()), GL_UNSIGNED_INT, nullptr);
+}
+
+}  // namespace springkit::editor

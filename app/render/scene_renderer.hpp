@@ -1,0 +1,93 @@
+// springkit-editor — draws a running model: the lit, textured surface with the
+// simulation's per-step normals (Oliveira, "Texturing and Lighting"), springs as
+// lines coloured by strain, nodes as points with anchors and the selection
+// highlighted, and a ground plane with the model's planar shadow (as Tunca's
+// rope demo draws it). OpenGL 3.3 core.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "editing/selection.hpp"
+#include "render/gl_util.hpp"
+#include "springkit/model.hpp"
+#include "springkit/simulation.hpp"
+#include "view/camera.hpp"
+
+namespace springkit::editor {
+
+/// What the viewport shows; each has a toggle in the View menu.
+struct ViewOptions {
+    bool surface = true;    ///< the faces
+    bool lighting = true;   ///< directional light on the faces; off: flat colour
+    bool texture = true;    ///< the model's texture when it has one
+    bool springs = true;    ///< lines coloured by strain
+    bool nodes = true;      ///< points
+    bool anchors = true;    ///< anchored nodes, larger and orange
+    bool ground = true;     ///< ground plane
+    bool shadow = true;     ///< the model's shadow on the ground
+    float light_yaw = 0.5f;    ///< rad around +y of the direction towards the light
+    float light_pitch = 0.7f;  ///< rad above the horizon
+    float strain_full = 0.05f; ///< |strain| at which a spring is fully red (stretched) or blue (compressed)
+};
+
+/// The direction towards the light, unit length.
+Vec3 light_direction(const ViewOptions& view);
+
+/// Stretch of a spring relative to its rest length: (length - rest) / rest.
+inline float spring_strain(const Spring& s, std::span<const Vec3> positions) {
+    return (length(positions[s.b] - positions[s.a]) - s.rest) / s.rest;
+}
+
+class SceneRenderer {
+public:
+    /// Compiles the shaders; needs a current OpenGL 3.3 context.
+    SceneRenderer();
+
+    /// Builds what stays fixed while a model runs (the mapping of face corners to
+    /// vertices, the texture). Call when the model's faces or texture change.
+    /// `model_dir` resolves a relative texture path.
+    void set_model(const Model& model, const std::filesystem::path& model_dir);
+    /// Why the texture did not load, or empty.
+    const std::string& texture_error() const { return texture_error_; }
+    bool has_texture() const { return texture_.get() != 0; }
+
+    /// Draws into the current framebuffer's `viewport` (pixels, y down, in a
+    /// framebuffer `framebuffer_height` pixels high).
+    void draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
+              const ViewOptions& view, const Selection& selection);
+
+private:
+    void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
+    void draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
+    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
+    void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
+                     const float color[4]);
+    void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection);
+
+    gl::Program surface_program_, line_program_, ground_program_;
+    gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
+    gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
+        ground_vertices_;
+    gl::Texture texture_;
+    std::string texture_error_;
+
+    // One surface vertex per distinct (node, texcoord) pair of the faces.
+    std::vector<std::uint32_t> vertex_node_;
+    std::vector<TexCoord> vertex_uv_;
+    std::vector<std::uint32_t> triangle_indices_;
+    std::vector<float> surface_scratch_;
+    struct LineVertex {
+        Vec3 position;
+        std::uint32_t rgba;
+    };
+    std::vector<LineVertex> line_scratch_;
+    std::vector<std::uint32_t> index_scratch_;
+    std::size_t line_vertex_count_ = 0;
+    std::size_t node_count_ = 0;
+};
+
+}  // namespace springkit::editor

@@ -1,0 +1,131 @@
+// springkit-editor — camera math.
+#include "view/camera.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace springkit::editor {
+
+Mat4 operator*(const Mat4& a, const Mat4& b) {
+    Mat4 r;
+    for (int c = 0; c < 4; ++c)
+        for (int row = 0; row < 4; ++row) {
+            float sum = 0.0f;
+            for (int k = 0; k < 4; ++k) sum += a.m[k * 4 + row] * b.m[c * 4 + k];
+            r.m[c * 4 + row] = sum;
+        }
+    return r;
+}
+
+Mat4 perspective(float fov_y, float aspect, float near_plane, float far_plane) {
+    const float f = 1.0f / std::tan(fov_y * 0.5f);
+    Mat4 r;
+    std::fill(std::begin(r.m), std::end(r.m), 0.0f);
+    r.m[0] = f / aspect;
+    r.m[5] = f;
+    r.m[10] = (far_plane + near_plane) / (near_plane - far_plane);
+    r.m[11] = -1.0f;
+    r.m[14] = 2.0f * far_plane * near_plane / (near_plane - far_plane);
+    return r;
+}
+
+Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up) {
+    const Vec3 f = normalized(target - eye);
+    const Vec3 s = normalized(cross(f, up));
+    const Vec3 u = cross(s, f);
+    Mat4 r;
+    r.m[0] = s.x;  r.m[4] = s.y;  r.m[8] = s.z;   r.m[12] = -dot(s, eye);
+    r.m[1] = u.x;  r.m[5] = u.y;  r.m[9] = u.z;   r.m[13] = -dot(u, eye);
+    r.m[2] = -f.x; r.m[6] = -f.y; r.m[10] = -f.z; r.m[14] = dot(f, eye);
+    r.m[3] = 0;    r.m[7] = 0;    r.m[11] = 0;    r.m[15] = 1;
+    return r;
+}
+
+Mat4 planar_shadow(Vec3 point, Vec3 normal, Vec3 toward_light) {
+    // p' = p - L (n.(p - q)) / (n.L): slide p along the light direction L onto the plane.
+    const Vec3 n = normalized(normal);
+    const Vec3 l = toward_light;
+    const float nl = dot(n, l);
+    const float d = -dot(n, point);
+    const float plane[4] = {n.x, n.y, n.z, d};
+    const float light[4] = {l.x, l.y, l.z, 0.0f};
+    Mat4 r;
+    for (int c = 0; c < 4; ++c)
+        for (int row = 0; row < 4; ++row)
+            r.m[c * 4 + row] = (row == c ? nl : 0.0f) - light[row] * plane[c];
+    return r;
+}
+
+void transform(const Mat4& m, Vec3 p, float out[4]) {
+    for (int row = 0; row < 4; ++row)
+        out[row] = m.m[row] * p.x + m.m[4 + row] * p.y + m.m[8 + row] * p.z + m.m[12 + row];
+}
+
+std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p) {
+    float clip[4];
+    transform(view_projection, p, clip);
+    if (clip[3] <= 1e-6f) return std::nullopt;
+    const float nx = clip[0] / clip[3], ny = clip[1] / clip[3], nz = clip[2] / clip[3];
+    return ScreenPoint{viewport.x + (nx * 0.5f + 0.5f) * viewport.width,
+                       viewport.y + (0.5f - ny * 0.5f) * viewport.height, nz * 0.5f + 0.5f};
+}
+
+Vec3 OrbitCamera::eye() const {
+    const Vec3 dir{std::cos(pitch) * std::sin(yaw), std::sin(pitch), std::cos(pitch) * std::cos(yaw)};
+    return target + dir * distance;
+}
+
+Mat4 OrbitCamera::view() const { return look_at(eye(), target, {0, 1, 0}); }
+
+Mat4 OrbitCamera::projection(float aspect) const {
+    // Near and far follow the distance so that both tiny and huge models draw.
+    return perspective(fov_y, aspect, distance * 0.01f, distance * 100.0f);
+}
+
+Mat4 OrbitCamera::view_projection(const Viewport& viewport) const {
+    return projection(viewport.width / std::max(viewport.height, 1.0f)) * view();
+}
+
+Ray OrbitCamera::ray(const Viewport& viewport, float x, float y) const {
+    const float aspect = viewport.width / std::max(viewport.height, 1.0f);
+    const float nx = ((x - viewport.x) / viewport.width) * 2.0f - 1.0f;
+    const float ny = 1.0f - ((y - viewport.y) / viewport.height) * 2.0f;
+    const float t = std::tan(fov_y * 0.5f);
+    const Vec3 e = eye();
+    const Vec3 f = normalized(target - e);
+    const Vec3 s = normalized(cross(f, {0, 1, 0}));
+    const Vec3 u = cross(s, f);
+    return {e, normalized(f + s * (nx * t * aspect) + u * (ny * t))};
+}
+
+void OrbitCamera::orbit(float dx, float dy) {
+    yaw -= dx * 0.008f;
+    pitch = std::clamp(pitch + dy * 0.008f, -1.55f, 1.55f);
+}
+
+void OrbitCamera::pan(float dx, float dy, const Viewport& viewport) {
+    // One pixel moves the target by the size of a pixel at the target's distance.
+    const float per_pixel = 2.0f * distance * std::tan(fov_y * 0.5f) / std::max(viewport.height, 1.0f);
+    const Vec3 f = normalized(target - eye());
+    const Vec3 s = normalized(cross(f, {0, 1, 0}));
+    const Vec3 u = cross(s, f);
+    target += (s * -dx + u * dy) * per_pixel;
+}
+
+void OrbitCamera::zoom(float steps) { distance = std::clamp(distance * std::pow(0.85f, steps), 1e-3f, 1e5f); }
+
+void OrbitCamera::frame(const Bounds& box) {
+    target = (box.min + box.max) * 0.5f;
+    const float radius = std::max(box.diagonal() * 0.5f, 0.05f);
+    distance = radius / std::sin(fov_y * 0.5f) * 1.1f;
+}
+
+std::optional<Vec3> intersect_plane(const Ray& ray, Vec3 point, Vec3 normal) {
+    const float denom = dot(ray.direction, normal);
+    if (std::abs(denom) < 1e-8f) return std::nullopt;
+    const float t = dot(point - ray.origin, normal) / denom;
+    if (t < 0.0f) return std::nullopt;
+    return ray.origin + ray.direction * t;
+}
+
+}  // namespace springkit::editor

@@ -1,0 +1,71 @@
+// springkit-editor — an orbit camera and the matrix math the viewport needs
+// (no OpenGL: picking and tests use the same math as the renderer).
+#pragma once
+
+#include <optional>
+
+#include "springkit/model.hpp"
+#include "springkit/vec3.hpp"
+
+namespace springkit::editor {
+
+/// 4x4 matrix, column-major as OpenGL reads it: element (row r, column c) is m[c * 4 + r].
+struct Mat4 {
+    float m[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+};
+Mat4 operator*(const Mat4& a, const Mat4& b);
+Mat4 perspective(float fov_y, float aspect, float near_plane, float far_plane);
+Mat4 look_at(Vec3 eye, Vec3 target, Vec3 up);
+/// Projects points onto the plane through `point` with normal `normal` along the
+/// direction `toward_light` (a planar shadow, as Tunca's rope draws on its ground).
+Mat4 planar_shadow(Vec3 point, Vec3 normal, Vec3 toward_light);
+/// (x, y, z, w) = m * (p, 1).
+void transform(const Mat4& m, Vec3 p, float out[4]);
+
+/// A rectangle of the window in pixels, y down (GLFW and ImGui coordinates).
+struct Viewport {
+    float x = 0, y = 0, width = 1, height = 1;
+};
+
+/// Where a point lands in the window: pixel x, y and depth in [0, 1]; nullopt
+/// behind the camera.
+struct ScreenPoint {
+    float x, y, depth;
+};
+std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p);
+
+struct Ray {
+    Vec3 origin;
+    Vec3 direction;  ///< unit length
+};
+
+/// Blender-style orbit camera around a target: drag to orbit, pan, wheel to zoom.
+class OrbitCamera {
+public:
+    Vec3 target{0, 0, 0};
+    float yaw = 0.6f;      ///< rad around +y
+    float pitch = 0.45f;   ///< rad above the horizon
+    float distance = 5.0f; ///< m from the target
+    float fov_y = 0.7854f; ///< rad, vertical field of view (45 degrees)
+
+    Vec3 eye() const;
+    Mat4 view() const;
+    Mat4 projection(float aspect) const;
+    Mat4 view_projection(const Viewport& viewport) const;
+    /// The ray through a window pixel.
+    Ray ray(const Viewport& viewport, float x, float y) const;
+
+    /// Mouse motion in pixels.
+    void orbit(float dx, float dy);
+    void pan(float dx, float dy, const Viewport& viewport);
+    /// Wheel steps; positive moves closer.
+    void zoom(float steps);
+    /// Looks at the whole box from the current direction.
+    void frame(const Bounds& box);
+};
+
+/// Where a ray meets the plane through `point` with normal `normal`; nullopt when
+/// parallel or behind the ray's origin.
+std::optional<Vec3> intersect_plane(const Ray& ray, Vec3 point, Vec3 normal);
+
+}  // namespace springkit::editor

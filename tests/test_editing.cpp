@@ -1,0 +1,512 @@
+// The editor's editing logic, driven without a window: document edits and
+// undo/redo, selection, unsaved-changes decisions, autosave and recovery, recent
+// files, the live simulation, and the camera and picking math.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "editing/autosave.hpp"
+#include "editing/document.hpp"
+#include "editing/live_simulation.hpp"
+#include "editing/recent_files.hpp"
+#include "editing/selection.hpp"
+#include "editing/unsaved_changes.hpp"
+#include "springkit/builders.hpp"
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+#include "view/camera.hpp"
+#include "view/picking.hpp"
+
+namespace fs = std::filesystem;
+using namespace springkit;
+using namespace springkit::editor;
+
+namespace {
+
+Model small_cloth() {
+    ClothSpec spec;
+    spec.columns = 5;
+    spec.rows = 4;
+    return make_cloth(spec);
+}
+
+// A fresh folder per test, removed afterwards.
+class TempDir {
+public:
+    TempDir() {
+        path_ = fs::temp_directory_path() /
+                ("springkit-editing-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TempDir() { fs::remove_all(path_); }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+// One random edit of any kind; returns whether the document took it.
+bool random_edit(Document& doc, std::mt19937& rng) {
+    const Model& m = doc.model();
+    const auto n = static_cast<std::uint32_t>(m.node_count());
+    auto node = [&] { return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng); };
+    auto spring = [&] {
+        return std::uniform_int_distribution<std::uint32_t>(0, static_cast<std::uint32_t>(m.springs.size()) - 1)(rng);
+    };
+    switch (std::uniform_int_distribution<int>(0, 6)(rng)) {
+        case 0:
+            return doc.add_spring(node(), node());
+        case 1: {
+            if (m.springs.empty()) return false;
+            const std::uint32_t picked[] = {spring(), spring(), spring()};
+            return doc.remove_springs(picked);
+        }
+        case 2:
+            return doc.toggle_anchor(node());
+        case 3: {
+            const std::uint32_t nodes[] = {node(), node(), node(), node()};
+            return doc.set_anchored(nodes, std::uniform_int_distribution<int>(0, 1)(rng) == 1);
+        }
+        case 4: {
+            Parameters p = m.params;
+            p.k *= std::uniform_real_distribution<float>(0.5f, 2.0f)(rng);
+            p.energy_loss = std::uniform_real_distribution<float>(0.9f, 1.0f)(rng);
+            p.spring_damping = std::uniform_real_distribution<float>(0.0f, 0.5f)(rng);
+            const bool continuing = std::uniform_int_distribution<int>(0, 1)(rng) == 1;
+            return doc.set_parameters(p, continuing);
+        }
+        case 5: {
+            if (m.springs.empty()) return false;
+            const std::uint32_t picked[] = {spring(), spring()};
+            return doc.set_spring_k(picked, std::uniform_real_distribution<float>(0.0f, 3000.0f)(rng),
+                                    std::uniform_int_distribution<int>(0, 1)(rng) == 1);
+        }
+        default:
+            doc.seal();
+            return false;
+    }
+}
+
+}  // namespace
+
+TEST(Editing, anyEditSequenceUndoneGivesBackTheLoadedModelExactly) {
+    for (std::uint32_t seed = 1; seed <= 20; ++seed) {
+        Document doc(small_cloth(), {}, false);
+        const Model loaded = doc.model();
+        std::mt19937 rng(seed);
+        for (int i = 0; i < 60; ++i) random_edit(doc, rng);
+        const Model edited = doc.model();
+        const std::size_t entries = doc.history_size();
+        ASSERT_GT(entries, 10u) << "seed " << seed;
+        for (std::size_t i = 0; i < entries; ++i) ASSERT_TRUE(doc.undo()) << "seed " << seed;
+        EXPECT_FALSE(doc.undo());
+        EXPECT_EQ(doc.model(), loaded) << "seed " << seed;
+        EXPECT_FALSE(doc.dirty());
+        while (doc.redo()) {
+        }
+        EXPECT_EQ(doc.model(), edited) << "seed " << seed;
+        EXPECT_NO_THROW(validate(doc.model()));
+    }
+}
+
+TEST(Editing, addSpringUsesRestDistanceAndRefusesDuplicatesSelfAndRange) {
+    Model m = make_string({.nodes = 4, .length = 3.0f});
+    m.springs.clear();
+    Document doc(m, {}, false);
+    EXPECT_TRUE(doc.add_spring(0, 2));
+    ASSERT_EQ(doc.model().springs.size(), 1u);
+    EXPECT_FLOAT_EQ(doc.model().springs[0].rest, 2.0f);
+    EXPECT_FALSE(doc.add_spring(2, 0));  // same pair
+    EXPECT_FALSE(doc.add_spring(1, 1));
+    EXPECT_FALSE(doc.add_spring(1, 4));
+    EXPECT_EQ(doc.history_size(), 1u);
+    EXPECT_STREQ(doc.undo_name(), "add spring");
+}
+
+TEST(Editing, addSpringRefusesCoincidentNodes) {
+    Model m = make_string({.nodes = 3});
+    m.positions[2] = m.positions[0];
+    m.springs.clear();
+    Document doc(m, {}, false);
+    EXPECT_FALSE(doc.add_spring(0, 2));
+    EXPECT_FALSE(doc.dirty());
+}
+
+TEST(Editing, removeSpringsThenUndoRestoresTheirOrder) {
+    Document doc(small_cloth(), {}, false);
+    const auto before = doc.model().springs;
+    const std::uint32_t picked[] = {7, 2, 7, 11};
+    ASSERT_TRUE(doc.remove_springs(picked));
+    EXPECT_EQ(doc.model().springs.size(), before.size() - 3);
+    EXPECT_EQ(doc.model().springs[2], before[3]);
+    const std::uint32_t out_of_range[] = {static_cast<std::uint32_t>(before.size())};
+    EXPECT_FALSE(doc.remove_springs(out_of_range));
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().springs, before);
+}
+
+TEST(Editing, bulkAnchorSkipsAnchoredNodesAndUnanchorKeepsTheOthersInOrder) {
+    Document doc(small_cloth(), {}, false);  // top corners: nodes 0 and 4
+    ASSERT_EQ(doc.model().anchors.size(), 2u);
+    const std::uint32_t box[] = {3, 4, 5, 3};
+    ASSERT_TRUE(doc.set_anchored(box, true));
+    ASSERT_EQ(doc.model().anchors.size(), 4u);
+    EXPECT_EQ(doc.model().anchors[2].node, 3u);
+    EXPECT_EQ(doc.model().anchors[3].node, 5u);
+    EXPECT_EQ(doc.model().anchors[2].drive, AnchorDrive::fixed);
+    EXPECT_FALSE(doc.set_anchored(box, true));  // nothing new
+    const std::uint32_t drop[] = {4, 3};
+    ASSERT_TRUE(doc.set_anchored(drop, false));
+    ASSERT_EQ(doc.model().anchors.size(), 2u);
+    EXPECT_EQ(doc.model().anchors[0].node, 0u);
+    EXPECT_EQ(doc.model().anchors[1].node, 5u);
+    EXPECT_TRUE(doc.toggle_anchor(0));
+    EXPECT_EQ(doc.model().anchors.size(), 1u);
+    EXPECT_STREQ(doc.undo_name(), "un-anchor");
+}
+
+TEST(Editing, oneSliderDragIsOneUndoEntry) {
+    Document doc(small_cloth(), {}, false);
+    const Parameters start = doc.model().params;
+    Parameters p = start;
+    for (float k : {1100.0f, 1200.0f, 1300.0f}) {
+        p.k = k;
+        ASSERT_TRUE(doc.set_parameters(p, true));
+    }
+    EXPECT_EQ(doc.history_size(), 1u);
+    doc.seal();
+    p.k = 1400.0f;
+    ASSERT_TRUE(doc.set_parameters(p, true));
+    EXPECT_EQ(doc.history_size(), 2u);
+    doc.undo();
+    EXPECT_EQ(doc.model().params.k, 1300.0f);
+    doc.undo();
+    EXPECT_EQ(doc.model().params, start);
+}
+
+TEST(Editing, invalidParametersAreRefused) {
+    Document doc(small_cloth(), {}, false);
+    Parameters p = doc.model().params;
+    p.mass = 0.0f;
+    EXPECT_FALSE(doc.set_parameters(p));
+    p = doc.model().params;
+    p.energy_loss = 1.5f;
+    EXPECT_FALSE(doc.set_parameters(p));
+    const std::uint32_t s[] = {0};
+    EXPECT_FALSE(doc.set_spring_k(s, -1.0f));
+    EXPECT_FALSE(doc.set_spring_k(s, NAN));
+    EXPECT_EQ(doc.history_size(), 0u);
+}
+
+TEST(Editing, springKOfSelectedSpringsMergesWhileDraggingTheSameSprings) {
+    Document doc(small_cloth(), {}, false);
+    const std::uint32_t a[] = {1, 3};
+    const std::uint32_t b[] = {4};
+    ASSERT_TRUE(doc.set_spring_k(a, 500.0f, true));
+    ASSERT_TRUE(doc.set_spring_k(a, 600.0f, true));
+    ASSERT_TRUE(doc.set_spring_k(b, 600.0f, true));  // other springs: a new entry
+    EXPECT_EQ(doc.history_size(), 2u);
+    EXPECT_EQ(doc.model().springs[1].k, 600.0f);
+    EXPECT_EQ(doc.model().springs[4].k, 600.0f);
+    EXPECT_FLOAT_EQ(doc.model().spring_k(doc.model().springs[1]), 600.0f);
+}
+
+TEST(Editing, dirtyFollowsTheSavedStateThroughUndoAndRedo) {
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(small_cloth(), file);
+    Document doc = Document::open(file);
+    EXPECT_FALSE(doc.dirty());
+    ASSERT_TRUE(doc.toggle_anchor(7));
+    EXPECT_TRUE(doc.dirty());
+    doc.undo();
+    EXPECT_FALSE(doc.dirty());
+    doc.redo();
+    doc.save();
+    EXPECT_FALSE(doc.dirty());
+    EXPECT_EQ(load_model(file), doc.model());
+    doc.undo();
+    EXPECT_TRUE(doc.dirty());
+    ASSERT_TRUE(doc.add_spring(0, 19));  // the saved state's branch is gone
+    doc.undo();
+    EXPECT_TRUE(doc.dirty());
+}
+
+TEST(Editing, importedModelIsUnsavedAndSaveNeedsAName) {
+    Document doc(small_cloth(), "meshes/flag.json", true);
+    EXPECT_TRUE(doc.dirty());
+    EXPECT_TRUE(doc.path().empty());
+    EXPECT_EQ(doc.display_name(), "flag.json (untitled)");
+    EXPECT_THROW(doc.save(), Error);
+    TempDir dir;
+    doc.save_as(dir.path() / "flag.json");
+    EXPECT_FALSE(doc.dirty());
+    EXPECT_EQ(doc.path(), dir.path() / "flag.json");
+}
+
+TEST(Editing, fileThatFailsToLoadIsNotTouched) {
+    TempDir dir;
+    const fs::path file = dir.path() / "broken.json";
+    const std::string text = "{\"format\": \"springkit\", \"version\": 1, \"positions\": [1, 2";
+    std::ofstream(file) << text;
+    try {
+        Document::open(file);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("broken.json"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(read_file(file), text);
+}
+
+TEST(Editing, saveAsIntoAMissingFolderFailsAndKeepsTheDocument) {
+    Document doc(small_cloth(), {}, true);
+    TempDir dir;
+    EXPECT_THROW(doc.save_as(dir.path() / "no" / "such" / "x.json"), Error);
+    EXPECT_TRUE(doc.path().empty());
+    EXPECT_TRUE(doc.dirty());
+}
+
+TEST(Editing, unsavedChangesGuardAsksOnlyWhenDirty) {
+    Document doc(small_cloth(), {}, false);
+    UnsavedChangesGuard guard;
+    const CloseRequest quit{CloseRequest::Kind::quit, {}, {}};
+    EXPECT_EQ(guard.request(doc, quit), quit);
+    EXPECT_FALSE(guard.pending());
+
+    doc.toggle_anchor(3);
+    const CloseRequest open{CloseRequest::Kind::open, "other.json", {}};
+    EXPECT_FALSE(guard.request(doc, open));
+    EXPECT_EQ(guard.pending(), open);
+    EXPECT_FALSE(guard.answer(CloseAnswer::cancel));
+    EXPECT_FALSE(guard.pending());
+
+    EXPECT_FALSE(guard.request(doc, open));
+    EXPECT_EQ(guard.answer(CloseAnswer::discard), open);
+    EXPECT_FALSE(guard.pending());
+}
+
+TEST(Editing, unsavedChangesGuardGoesAheadOnlyAfterASuccessfulSave) {
+    TempDir dir;
+    Document doc(small_cloth(), {}, true);
+    UnsavedChangesGuard guard;
+    const CloseRequest quit{CloseRequest::Kind::quit, {}, {}};
+    EXPECT_FALSE(guard.request(doc, quit));
+    EXPECT_FALSE(guard.answer(CloseAnswer::save));
+    EXPECT_TRUE(guard.pending());
+    // Save As was cancelled (or failed): the document is still dirty, nothing happens.
+    EXPECT_FALSE(guard.saved(doc));
+    EXPECT_FALSE(guard.request(doc, quit));
+    guard.answer(CloseAnswer::save);
+    doc.save_as(dir.path() / "m.json");
+    EXPECT_EQ(guard.saved(doc), quit);
+}
+
+TEST(Editing, autosaveWritesAfterTheIntervalAndRecoversTheEdits) {
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(small_cloth(), file);
+    Document doc = Document::open(file);
+    Autosaver autosaver(dir.path() / "state", 30.0);
+    const fs::path autosave = autosave_path(file, autosaver.state_dir());
+    EXPECT_EQ(autosave, dir.path() / ".cloth.json.autosave");
+
+    EXPECT_FALSE(autosaver.tick(doc, 0.0));  // clean: nothing to keep
+    doc.toggle_anchor(9);
+    EXPECT_FALSE(autosaver.tick(doc, 1.0));
+    EXPECT_FALSE(autosaver.tick(doc, 20.0));
+    EXPECT_FALSE(fs::exists(autosave));
+    EXPECT_TRUE(autosaver.tick(doc, 31.5));
+    ASSERT_TRUE(fs::exists(autosave));
+    EXPECT_FALSE(autosaver.tick(doc, 100.0));  // unchanged since
+
+    // A crash now: the next session finds the autosave newer than the file.
+    fs::last_write_time(file, fs::last_write_time(autosave) - std::chrono::seconds(10));
+    const auto found = find_recovery(file, autosaver.state_dir());
+    ASSERT_TRUE(found);
+    Document next = Document::open(file);
+    next.recover(load_model(*found));
+    EXPECT_EQ(next.model(), doc.model());
+    EXPECT_TRUE(next.dirty());
+    EXPECT_EQ(next.path(), file);
+
+    // Undoing back to the saved state makes the autosave pointless.
+    doc.undo();
+    autosaver.tick(doc, 200.0);
+    EXPECT_FALSE(fs::exists(autosave));
+    EXPECT_FALSE(find_recovery(file, autosaver.state_dir()));
+}
+
+TEST(Editing, autosaveOfUntitledDocumentGoesToTheStateFolder) {
+    TempDir dir;
+    Document doc(small_cloth(), "x.obj", true);
+    Autosaver autosaver(dir.path() / "state", 5.0);
+    autosaver.tick(doc, 0.0);
+    EXPECT_TRUE(autosaver.tick(doc, 5.0));
+    EXPECT_TRUE(fs::exists(dir.path() / "state" / "untitled.autosave"));
+    EXPECT_EQ(find_recovery({}, autosaver.state_dir()), dir.path() / "state" / "untitled.autosave");
+    autosaver.discard(doc);
+    EXPECT_FALSE(fs::exists(dir.path() / "state" / "untitled.autosave"));
+}
+
+TEST(Editing, recentFilesAreNewestFirstWithoutDuplicatesAndBounded) {
+    TempDir dir;
+    RecentFiles recent;
+    for (int i = 0; i < 12; ++i) {
+        char name[32];  // not "m" + std::to_string(i): GCC 12 reports a false -Wrestrict
+        std::snprintf(name, sizeof name, "m%d.json", i);
+        recent.add(dir.path() / name);
+    }
+    recent.add(dir.path() / "m5.json");
+    ASSERT_EQ(recent.paths().size(), RecentFiles::kMax);
+    EXPECT_EQ(recent.paths()[0], dir.path() / "m5.json");
+    EXPECT_EQ(recent.paths()[1], dir.path() / "m11.json");
+    EXPECT_EQ(std::count(recent.paths().begin(), recent.paths().end(), dir.path() / "m5.json"), 1);
+    const fs::path list = dir.path() / "state" / "recent.txt";
+    ASSERT_TRUE(recent.save(list));
+    EXPECT_EQ(RecentFiles::load(list).paths(), recent.paths());
+    EXPECT_TRUE(RecentFiles::load(dir.path() / "missing.txt").paths().empty());
+}
+
+TEST(Editing, selectionLoopsThroughNodesAndPicksSpringEnds) {
+    Selection sel;
+    sel.next_node(3);
+    EXPECT_EQ(sel.active_node(), 0u);
+    sel.next_node(3);
+    sel.next_node(3);
+    sel.next_node(3);
+    EXPECT_EQ(sel.active_node(), 0u);
+    sel.previous_node(3);
+    EXPECT_EQ(sel.active_node(), 2u);
+    sel.select_node(1, SelectMode::add);
+    EXPECT_EQ(spring_candidate(sel), (std::pair<std::uint32_t, std::uint32_t>{2, 1}));
+    sel.select_node(2, SelectMode::toggle);
+    EXPECT_EQ(sel.nodes(), std::vector<std::uint32_t>{1});
+    const std::uint32_t box[] = {4, 1, 5};
+    sel.select_nodes(box, SelectMode::add);
+    EXPECT_EQ(sel.nodes(), (std::vector<std::uint32_t>{4, 1, 5}));
+    sel.select_nodes(std::vector<std::uint32_t>{1, 6}, SelectMode::subtract);
+    EXPECT_EQ(sel.nodes(), (std::vector<std::uint32_t>{4, 5}));
+}
+
+TEST(Editing, selectionForgetsSpringsWhenTheSpringCountChanges) {
+    Document doc(small_cloth(), {}, false);
+    Selection sel;
+    sel.fit(doc.model());
+    sel.select_spring(3, SelectMode::replace);
+    sel.select_node(19, SelectMode::add);
+    sel.fit(doc.model());
+    EXPECT_TRUE(sel.has_spring(3));
+    const std::uint32_t gone[] = {3};
+    doc.remove_springs(gone);
+    sel.fit(doc.model());
+    EXPECT_TRUE(sel.springs().empty());
+    EXPECT_TRUE(sel.has_node(19));
+}
+
+TEST(Editing, liveSimulationKeepsTheMotionWhenParametersChange) {
+    Document doc(small_cloth(), {}, false);
+    LiveSimulation live;
+    live.restart(doc.model());
+    for (int i = 0; i < 20; ++i) live.step(1.0f / 60.0f);
+    const std::vector<Vec3> moving(live.simulation().positions().begin(), live.simulation().positions().end());
+    ASSERT_NE(moving, doc.model().positions);
+
+    Parameters p = doc.model().params;
+    p.k = 2000.0f;
+    doc.set_parameters(p);
+    live.update_model(doc.model());
+    EXPECT_EQ(live.model().params.k, 2000.0f);
+    const auto now = live.simulation().positions();
+    EXPECT_EQ(std::vector<Vec3>(now.begin(), now.end()), moving);
+    EXPECT_GT(live.simulation().kinetic_energy(), 0.0);
+}
+
+TEST(Editing, newAnchorHoldsItsNodeWhereItIsNow) {
+    Document doc(small_cloth(), {}, false);
+    LiveSimulation live;
+    live.restart(doc.model());
+    for (int i = 0; i < 30; ++i) live.step(1.0f / 60.0f);
+    const Vec3 here = live.simulation().positions()[12];
+    ASSERT_NE(here, doc.model().positions[12]);
+    doc.toggle_anchor(12);
+    live.update_model(doc.model());
+    for (int i = 0; i < 10; ++i) live.step(1.0f / 60.0f);
+    EXPECT_EQ(live.simulation().positions()[12], here);
+}
+
+TEST(Editing, explosionIsCaughtAndResetRecovers) {
+    Model m = small_cloth();
+    m.params.k = 1e7f;  // k dt^2 / m = 800: explodes at once
+    LiveSimulation live;
+    live.restart(m);
+    for (int i = 0; i < 30 && live.error().empty(); ++i) live.step(1.0f / 60.0f);
+    ASSERT_FALSE(live.error().empty());
+    EXPECT_NE(live.error().find("exploded"), std::string::npos) << live.error();
+    live.reset();
+    EXPECT_TRUE(live.error().empty());
+    EXPECT_EQ(live.energy_history().size(), 1u);
+}
+
+TEST(Editing, draggingAnAnchorMovesItAndDraggingANodeFlingsIt) {
+    Model m = small_cloth();
+    LiveSimulation live;
+    live.restart(m);
+    live.drag_node(0, {0, 3, 0}, {});
+    live.step(1.0f / 60.0f);
+    EXPECT_EQ(live.simulation().positions()[0], (Vec3{0, 3, 0}));
+    EXPECT_TRUE(live.move_anchor(0, {1, 0, 0}));
+    live.step(1.0f / 60.0f);
+    EXPECT_EQ(live.simulation().positions()[0], (Vec3{1, 3, 0}));
+    EXPECT_FALSE(live.move_anchor(7, {1, 0, 0}));
+    live.drag_node(7, {0, 1, 0}, {0, 5, 0});
+    EXPECT_EQ(live.simulation().velocities()[7], (Vec3{0, 5, 0}));
+}
+
+TEST(Editing, cameraRayPassesThroughTheProjectedPoint) {
+    OrbitCamera cam;
+    cam.target = {0.5f, 0.2f, -0.3f};
+    cam.distance = 4.0f;
+    const Viewport vp{10, 20, 800, 600};
+    const Vec3 p{0.8f, 0.6f, 0.1f};
+    const auto s = project(cam.view_projection(vp), vp, p);
+    ASSERT_TRUE(s);
+    const Ray ray = cam.ray(vp, s->x, s->y);
+    const Vec3 to_p = p - ray.origin;
+    const float along = dot(to_p, ray.direction);
+    EXPECT_NEAR(length(to_p - ray.direction * along), 0.0f, 1e-4f);
+    const auto centre = project(cam.view_projection(vp), vp, cam.target);
+    ASSERT_TRUE(centre);
+    EXPECT_NEAR(centre->x, 410.0f, 1e-3f);
+    EXPECT_NEAR(centre->y, 320.0f, 1e-3f);
+}
+
+TEST(Editing, planarShadowPutsPointsOnTheGround) {
+    const Mat4 shadow = planar_shadow({0, -1, 0}, {0, 1, 0}, normalized(Vec3{1, 2, 0}));
+    float out[4];
+    transform(shadow, {0, 3, 0}, out);
+    EXPECT_NEAR(out[1] / out[3], -1.0f, 1e-5f);
+    EXPECT_NEAR(out[0] / out[3], -2.0f, 1e-5f);  // 4 m above the plane, light 1 across per 2 up
+}
+
+TEST(Editing, pickingFindsTheNearestNodeSpringAndBoxContents) {
+    OrbitCamera cam;
+    cam.yaw = 0;
+    cam.pitch = 0;
+    cam.distance = 5;
+    const Viewport vp{0, 0, 400, 400};
+    const Mat4 vp_matrix = cam.view_projection(vp);
+    const std::vector<Vec3> nodes{{-1, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, -3}};
+    const auto a = project(vp_matrix, vp, nodes[1]);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(pick_node(nodes, vp_matrix, vp, a->x + 2, a->y - 1, 8), 1u);
+    EXPECT_FALSE(pick_node(nodes, vp_matrix, vp, 200, 300, 8));
+    const std::vector<Spring> springs{{0, 2, 1}, {0, 1, 2}};
+    EXPECT_EQ(pick_spring(springs, nodes, vp_matrix, vp, 200, 200, 4), 1u);  // through the middle
+    const auto in = nodes_in_rect(nodes, vp_matrix, vp, 190, 400, 0, 0);
+    EXPECT_EQ(in, std::vector<std::uint32_t>{0});
+}
