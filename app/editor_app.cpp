@@ -82,19 +82,8 @@ void EditorApp::new_model(const std::string& builder) {
 bool EditorApp::open_now(const fs::path& path) {
     if (is_mesh(path)) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-        if (options_.frames > 0) {
-            // Headless: no dialog, the converter's default options.
-            try {
-                Model model = import_mesh_isolated(path, import_options_);
-                fs::path suggested = path;
-                suggested.replace_extension(".json");
-                adopt(Document(std::move(model), suggested, true), path.parent_path());
-                return true;
-            } catch (const std::exception& e) {
-                report_error(e.what());
-                return false;
-            }
-        }
+        // Headless runs take the converter's default options; people get the dialog.
+        if (options_.frames > 0) return import_now(path);
         import_path_ = path;
         return true;
 #else
@@ -105,6 +94,36 @@ bool EditorApp::open_now(const fs::path& path) {
     }
     return open_model(path);
 }
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+bool EditorApp::import_now(const fs::path& path) {
+    Model model;
+    try {
+        // In a child process with a time and memory limit: Assimp can hang or crash
+        // on a corrupt file, and that must not take the editor (and its edits) down.
+        model = import_mesh_isolated(path, import_options_);
+    } catch (const std::exception& e) {
+        report_error(e.what());
+        return false;
+    }
+    fs::path suggested = path;
+    suggested.replace_extension(".json");
+    // The converter resolves the texture against the mesh's folder; the document
+    // keeps it relative to its own folder, which starts as the mesh's.
+    if (!model.texture.empty()) {
+        std::error_code ec;
+        const fs::path image = fs::absolute(model.texture, ec).lexically_normal();
+        const fs::path relative = image.lexically_relative(fs::absolute(path.parent_path(), ec).lexically_normal());
+        if (!relative.empty()) model.texture = relative.generic_string();
+    }
+    model.name = path.stem().string();
+    adopt(Document(std::move(model), suggested, true), path.parent_path());
+    recent_.add(path);
+    recent_.save(recent_file_);
+    set_status("Converted " + path.string() + " (unsaved: Save As to keep it as a model)");
+    return true;
+}
+#endif
 
 bool EditorApp::open_model(const fs::path& path) {
     try {

@@ -74,6 +74,9 @@ private:
     void carry_out(const CloseRequest& request);
     bool open_now(const std::filesystem::path& path);
     bool open_model(const std::filesystem::path& path);
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    bool import_now(const std::filesystem::path& path);
+#endif
     void adopt(Document doc, const std::filesystem::path& texture_dir);
     void new_model(const std::string& builder);
     bool save();
@@ -140,6 +143,7 @@ private:
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     std::optional<std::filesystem::path> import_path_;  ///< a mesh waiting for the import dialog
     ImportOptions import_options_;
+    std::string import_anchors_text_;  ///< the dialog's anchor selectors, one a line
 #endif
 
     // Mouse interaction in the viewport.

@@ -249,6 +249,20 @@ TEST(Editing, importedModelIsUnsavedAndSaveNeedsAName) {
     EXPECT_EQ(doc.path(), dir.path() / "flag.json");
 }
 
+TEST(Editing, saveAsElsewhereKeepsARelativeTexturePointingAtTheImage) {
+    TempDir dir;
+    fs::create_directories(dir.path() / "meshes" / "textures");
+    fs::create_directories(dir.path() / "models");
+    Model m = small_cloth();
+    m.texture = "textures/flag.png";
+    Document doc(m, dir.path() / "meshes" / "flag.json", true);
+    doc.save_as(dir.path() / "models" / "flag.json");
+    EXPECT_EQ(doc.model().texture, "../meshes/textures/flag.png");
+    EXPECT_EQ(load_model(dir.path() / "models" / "flag.json").texture, "../meshes/textures/flag.png");
+    EXPECT_THROW(doc.save_as(dir.path() / "missing" / "flag.json"), Error);
+    EXPECT_EQ(doc.model().texture, "../meshes/textures/flag.png");  // unchanged by the failed save
+}
+
 TEST(Editing, fileThatFailsToLoadIsNotTouched) {
     TempDir dir;
     const fs::path file = dir.path() / "broken.json";

@@ -238,9 +238,25 @@ void Document::save() {
     merge_open_ = false;
 }
 
+std::filesystem::path Document::folder() const {
+    return (path_.empty() ? suggested_path_ : path_).parent_path();
+}
+
 void Document::save_as(const std::filesystem::path& path) {
     if (path.empty()) throw Error("Save As: no file name given");
-    save_model(model_, path);
+    namespace fs = std::filesystem;
+    const std::string texture = model_.texture;
+    if (!texture.empty() && fs::path(texture).is_relative()) {
+        const fs::path image = fs::absolute(folder() / texture).lexically_normal();
+        const fs::path relative = image.lexically_relative(fs::absolute(path).parent_path());
+        model_.texture = (relative.empty() ? image : relative).generic_string();
+    }
+    try {
+        save_model(model_, path);
+    } catch (...) {
+        model_.texture = texture;
+        throw;
+    }
     path_ = path;
     suggested_path_ = path;
     saved_pos_ = undo_pos_;

@@ -107,8 +107,13 @@ public:
     /// Saves to path() atomically (temp file + rename). Throws springkit::Error; on
     /// failure the document stays dirty and the old file is untouched.
     void save();
-    /// Saves to `path` atomically and makes it the document's file.
+    /// Saves to `path` atomically and makes it the document's file. A relative
+    /// texture path is rewritten to stay pointing at the same image from the new
+    /// folder.
     void save_as(const std::filesystem::path& path);
+    /// The folder a relative texture path is relative to: the file's, or for an
+    /// untitled document the suggested file's.
+    std::filesystem::path folder() const;
 
     /// Replaces the model with one recovered from an autosave; the history starts
     /// empty and the document is dirty (the file on disk is still the old one).

@@ -3,6 +3,7 @@
 // stability, counts, errors), status bar and the questions (unsaved changes,
 // recovery, errors).
 #include <imgui.h>
+#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -440,5 +441,73 @@ void EditorApp::draw_modals() {
         ImGui::EndPopup();
     }
 }
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+void EditorApp::draw_import_dialog() {
+    // The converter's options (springkit convert's flags), asked before a mesh opens.
+    if (import_path_ && !ImGui::IsPopupOpen("Convert mesh")) ImGui::OpenPopup("Convert mesh");
+    if (!ImGui::BeginPopupModal("Convert mesh", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return;
+    ImportOptions& o = import_options_;
+    ImGui::Text("Convert %s to a spring model", import_path_ ? import_path_->filename().string().c_str() : "");
+    ImGui::TextDisabled("Each vertex becomes a node and each edge a spring (Oliveira).");
+    ImGui::PushItemWidth(160);
+    ImGui::InputDouble("weld", &o.weld, 0.0, 0.0, "%.2g");
+    help_marker("Vertices closer than weld x (bounding-box diagonal) become one node, so UV seams do not cut the "
+                "model apart. 0: exact duplicates only; negative: no welding.");
+    ImGui::InputDouble("scale", &o.scale, 0.0, 0.0, "%.4g");
+    ImGui::Checkbox("file unit to metres", &o.unit_to_metres);
+    ImGui::Checkbox("bend springs", &o.bend);
+    ImGui::SameLine();
+    ImGui::Checkbox("shear springs", &o.shear);
+    ImGui::SameLine();
+    ImGui::Checkbox("volume springs", &o.volume);
+    if (o.volume) ImGui::SliderInt("volume springs per node", &o.volume_springs, 1, 32);
+    if (o.bend || o.shear || o.volume)
+        ImGui::DragFloat("extra springs k factor", &o.extra_spring_k_factor, 0.01f, 0.0f, 100.0f, "%.2f");
+    auto optional_float = [](const char* label, std::optional<float>& value, float fallback, const char* format) {
+        bool set = value.has_value();
+        if (ImGui::Checkbox(label, &set)) value = set ? std::optional<float>(fallback) : std::nullopt;
+        if (value) {
+            ImGui::SameLine();
+            ImGui::PushID(label);
+            ImGui::InputFloat("##value", &*value, 0.0f, 0.0f, format);
+            ImGui::PopID();
+        }
+    };
+    const Parameters defaults;
+    optional_float("k", o.k, defaults.k, "%.4g N/m");
+    optional_float("energy loss", o.energy_loss, defaults.energy_loss, "%.4f");
+    optional_float("mass", o.mass, defaults.mass, "%.4g kg");
+    std::string& anchors = import_anchors_text_;
+    if (ImGui::IsWindowAppearing()) {
+        anchors.clear();
+        for (const std::string& a : o.anchors) anchors += a + "\n";
+    }
+    ImGui::InputTextMultiline("anchors", &anchors, ImVec2(160, 50));
+    help_marker("One selector a line: top:10% (the top 10% of the box along +y; also +x -x +y -y +z -z, bottom), "
+                "nodes:0,5,17, near:X,Y,Z.");
+    ImGui::PopItemWidth();
+    if (ImGui::Button("Convert", ImVec2(120, 0))) {
+        o.anchors.clear();
+        std::size_t start = 0;
+        while (start <= anchors.size()) {
+            const std::size_t end = std::min(anchors.find('\n', start), anchors.size());
+            std::string line = anchors.substr(start, end - start);
+            if (!line.empty()) o.anchors.push_back(line);
+            start = end + 1;
+        }
+        const fs::path path = *import_path_;
+        import_path_.reset();
+        ImGui::CloseCurrentPopup();
+        import_now(path);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+        import_path_.reset();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+#endif
 
 }  // namespace springkit::editor
