@@ -244,3 +244,43 @@ TEST(Diff, ListsParametersAndSpringsThatChanged) {
     EXPECT_EQ(r.exit_code, 0);
     EXPECT_NE(r.out.find("identical models"), std::string::npos) << r.out;
 }
+
+TEST(SampleMeshes, CommittedMeshesAreWhatTheScriptWrites) {
+    const fs::path out = work_dir() / "meshes";
+    fs::remove_all(out);
+    const fs::path script = sample_mesh("make_meshes.py");
+    const auto r = run_command("/usr/bin/python3 " + q(script) + " " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(out)) {
+        ++files;
+        EXPECT_TRUE(slurp(e.path()) == slurp(sample_mesh(e.path().filename().string())))
+            << "samples/meshes/" << e.path().filename().string()
+            << " differs from what make_meshes.py writes; run it and commit";
+    }
+    EXPECT_EQ(files, 8u);  // 4 meshes, 2 materials, 2 textures
+}
+
+TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
+    const fs::path out = work_dir() / "converted";
+    fs::remove_all(out);
+    const auto r = run_command("/bin/bash " + q(sample_mesh("convert_models.sh")) + " " + kCli + " " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const fs::path committed = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/models";
+    std::size_t models = 0;
+    for (const auto& e : fs::directory_iterator(out)) {
+        ++models;
+        Model fresh = load_model(e.path());
+        Model kept = load_model(committed / e.path().filename());
+        // Texture paths are relative to each model file, so they differ by folder.
+        EXPECT_EQ(kept.texture.empty(), fresh.texture.empty());
+        if (!kept.texture.empty()) {
+            EXPECT_TRUE(fs::exists(committed / kept.texture)) << kept.texture;
+            EXPECT_EQ(fs::weakly_canonical(committed / kept.texture), fs::weakly_canonical(out / fresh.texture));
+        }
+        fresh.texture = kept.texture = "";
+        EXPECT_TRUE(fresh == kept) << "samples/models/" << e.path().filename().string()
+                                   << " is stale; run samples/meshes/convert_models.sh build/converter/springkit";
+    }
+    EXPECT_EQ(models, 4u);
+}

@@ -63,6 +63,7 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--damping", o->import.spring_damping,
                     "Inner spring friction, N s/m (default 0.02: wobbling settles in about a second)")
         ->check(CLI::NonNegativeNumber);
+    sub->add_option("--ground", o->import.ground, "Add a ground plane at this height, m");
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");
@@ -113,8 +114,9 @@ VerbRun register_convert(CLI::App& app) {
                 // The importer resolves the texture against the mesh's folder; the
                 // file format wants it relative to the model file.
                 if (!model.texture.empty()) {
-                    const fs::path folder = fs::absolute(outputs[i]).parent_path();
-                    model.texture = fs::absolute(model.texture).lexically_relative(folder).generic_string();
+                    const fs::path folder = fs::absolute(outputs[i]).lexically_normal().parent_path();
+                    model.texture =
+                        fs::absolute(model.texture).lexically_normal().lexically_relative(folder).generic_string();
                 }
                 save_model(model, outputs[i]);
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);

@@ -374,6 +374,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.energy_loss) model.params.energy_loss = *options.energy_loss;
     if (options.mass) model.params.mass = *options.mass;
     model.params.spring_damping = options.spring_damping;
+    if (options.ground) model.params.ground = Ground{.height = *options.ground};
 
     // Weld, relative to the bounding box of everything that was read.
     Model all;

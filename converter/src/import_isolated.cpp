@@ -94,6 +94,16 @@ bool write_all(int fd, const char* data, std::size_t size) {
 #endif
     const rlimit no_core{0, 0};  // a crashing importer should not litter core files
     ::setrlimit(RLIMIT_CORE, &no_core);
+    // Some Assimp parsers print to stdout/stderr (OpenDDL: "nullptr returned by
+    // creating DDLNode."); the caller's output must stay its own, so the child
+    // answers through the pipe only.
+    const int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (devnull >= 0) {
+        ::dup2(devnull, STDIN_FILENO);
+        ::dup2(devnull, STDOUT_FILENO);
+        ::dup2(devnull, STDERR_FILENO);
+        ::close(devnull);
+    }
     std::string payload;
     int code = 0;
     try {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes the sample meshes of samples/meshes/ (run from anywhere; output is
-deterministic, so re-running it leaves the committed files unchanged).
+"""Writes the sample meshes of samples/meshes/ (or of the folder given as the only
+argument). The output is deterministic: re-running it leaves the committed files
+unchanged, which the test SampleMeshes.CommittedMeshesAreWhatTheScriptWrites checks.
 
   cloth.obj   1 x 1 m grid of 16 x 16 quads hanging in the xy plane, UVs, cloth.png
   cube.obj    1 m cube, 4 x 4 quads per side; each side has its own vertices,
@@ -15,6 +16,7 @@ Texture images are tiny PNGs written with zlib only (no imaging library).
 import math
 import os
 import struct
+import sys
 import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -139,6 +141,9 @@ def flag():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        HERE = os.path.abspath(sys.argv[1])
+        os.makedirs(HERE, exist_ok=True)
     cloth()
     cube()
     uv_sphere()

@@ -56,6 +56,8 @@ struct ImportOptions {
     /// default: it damps wobbling (relative motion) but not falling or swinging
     /// as a whole, so a perturbed jelly settles in about a second.
     float spring_damping = 0.02f;
+    /// m, height of a ground plane (Ground defaults otherwise); unset = no ground.
+    std::optional<float> ground;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Converts the sample meshes into the tuned models samples/models/converted-*.json.
+# Usage: samples/meshes/convert_models.sh SPRINGKIT [OUT_DIR]   (OUT_DIR defaults to
+# samples/models). The test SampleMeshes.ConvertedModelsAreUpToDate runs it into a
+# temporary folder and compares the files byte for byte.
+set -euo pipefail
+springkit="$1"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+out="${2:-$here/../models}"
+mkdir -p "$out"
+# A cloth held at its two top corners; shear and bend springs keep it from crumpling.
+"$springkit" convert "$here/cloth.obj" --shear --bend --anchor near:-0.5,2,0 --anchor near:0.5,2,0 \
+  -o "$out/converted-cloth.json"
+# Jellies: volume springs keep them in shape (shape error ~0 instead of ~30%), dropped on a ground.
+"$springkit" convert "$here/cube.obj" --volume --ground -1 -o "$out/converted-cube.json"
+"$springkit" convert "$here/uv_sphere.obj" --volume --ground -1 -o "$out/converted-uv-sphere.json"
+# The flag hangs from its pole: every node at the pole's x is anchored.
+"$springkit" convert "$here/flag.obj" --shear --bend --anchor -x:0.1% -o "$out/converted-flag.json"
