@@ -14,6 +14,7 @@
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "springkit/samples.hpp"
 #include "view/picking.hpp"
 
 namespace springkit::editor {
@@ -31,7 +32,13 @@ bool is_mesh(const fs::path& path) {
     return std::any_of(std::begin(kMeshes), std::end(kMeshes), [&](const char* m) { return ext == m; });
 }
 
+// A builder name, or "sample/NAME" for one of springkit's samples (samples.hpp).
 Model build(const std::string& name) {
+    if (name.rfind(EditorApp::kSamplePrefix, 0) == 0) {
+        Model m = make_sample(name.substr(std::string_view(EditorApp::kSamplePrefix).size()));
+        m.texture.clear();  // the cloth's texture lives beside samples/models/cloth.json, not here
+        return m;
+    }
     if (name == "string") return make_string();
     if (name == "jelly") return make_jelly();
     if (name == "balloon") return make_balloon();
@@ -74,9 +81,9 @@ bool EditorApp::open_initial() {
 
 void EditorApp::new_model(const std::string& builder) {
     Model model = build(builder);
-    model.name = builder;
-    adopt(Document(std::move(model), fs::current_path() / (builder + ".json"), false), fs::current_path());
-    set_status("New " + builder + " (untitled)");
+    if (builder.rfind(kSamplePrefix, 0) != 0) model.name = builder;
+    adopt(Document(Model(model), fs::current_path() / (model.name + ".json"), false), fs::current_path());
+    set_status("New " + model.name + " (untitled)");
 }
 
 bool EditorApp::open_now(const fs::path& path) {
@@ -373,8 +380,12 @@ void EditorApp::handle_shortcuts() {
 void EditorApp::move_anchor_with_keys(float dt) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.WantCaptureKeyboard || !live_.running()) return;
+    // The selected anchor, or else the model's one velocity-driven anchor (Tunca's
+    // rope connection point), so his demo's keys work without picking it first.
     const auto node = selection_.active_node();
-    if (!node || !live_.anchor_of(*node)) return;
+    std::optional<std::size_t> anchor = node ? live_.anchor_of(*node) : std::nullopt;
+    if (!anchor) anchor = live_.sole_velocity_anchor();
+    if (!anchor) return;
     // Like the seed demos' keys (Tunca moves his rope's connection point with the
     // arrows), but relative to the camera: arrows slide on the ground, Page Up/Down lift.
     const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
@@ -386,9 +397,17 @@ void EditorApp::move_anchor_with_keys(float dt) {
     if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
     if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
     if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
-    if (dot(direction, direction) == 0.0f) return;
     const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
-    live_.move_anchor(*node, normalized(direction) * (speed * dt));
+    const bool keys = dot(direction, direction) > 0.0f;
+    if (live_.model().anchors[*anchor].drive == AnchorDrive::velocity) {
+        // Tunca sets ropeConnectionVel from the keys: the point moves at that
+        // velocity, so the rope feels how fast it is pulled; letting go stops it.
+        if (keys || driving_) live_.drive_anchor(*anchor, keys ? normalized(direction) * speed : Vec3{});
+        driving_ = keys;
+        return;
+    }
+    if (!keys) return;
+    live_.move_anchor(live_.model().anchors[*anchor].node, normalized(direction) * (speed * dt));
 }
 
 void EditorApp::handle_viewport_mouse() {

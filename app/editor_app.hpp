@@ -47,6 +47,7 @@ struct FrameStats {
 class EditorApp {
 public:
     static constexpr float kToolsWidth = 330.0f;    ///< px, the fixed left panel
+    static constexpr const char* kSamplePrefix = "sample/";  ///< new_model("sample/flag") builds a sample
     static constexpr float kInsightWidth = 300.0f;  ///< px, the fixed right panel
 
     /// Needs a current OpenGL context and an ImGui context with its backends.
@@ -104,6 +105,7 @@ private:
     void draw_ui();
     void draw_menu_bar();
     void draw_tools_panel();
+    void draw_drives_section();
     void draw_insight_panel();
     void draw_status_bar();
     void draw_modals();
@@ -128,6 +130,8 @@ private:
     bool saving_for_close_ = false;  ///< the Save As dialog answers "save changes before closing?"
 
     bool playing_ = true;
+    bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
+    float circle_radius_ = 0.0f, circle_speed_ = 0.0f;  ///< the circle-drive sliders' values
     bool step_once_ = false;
     double sim_clock_ = 0.0;       ///< s of wall time not yet simulated
     std::chrono::steady_clock::time_point last_frame_;

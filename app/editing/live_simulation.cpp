@@ -85,4 +85,37 @@ bool LiveSimulation::move_anchor(std::uint32_t node, Vec3 delta) {
     return true;
 }
 
+std::optional<std::size_t> LiveSimulation::sole_velocity_anchor() const {
+    if (!model_) return std::nullopt;
+    std::optional<std::size_t> found;
+    for (std::size_t a = 0; a < model_->anchors.size(); ++a) {
+        if (model_->anchors[a].drive != AnchorDrive::velocity) continue;
+        if (found) return std::nullopt;
+        found = a;
+    }
+    return found;
+}
+
+bool LiveSimulation::drive_anchor(std::size_t anchor, Vec3 velocity) {
+    if (!sim_ || !error_.empty() || anchor >= model_->anchors.size() ||
+        model_->anchors[anchor].drive != AnchorDrive::velocity)
+        return false;
+    sim_->set_anchor_velocity(anchor, velocity);
+    return true;
+}
+
+std::optional<std::size_t> LiveSimulation::first_circle_anchor() const {
+    if (!model_) return std::nullopt;
+    for (std::size_t a = 0; a < model_->anchors.size(); ++a)
+        if (model_->anchors[a].drive == AnchorDrive::circle) return a;
+    return std::nullopt;
+}
+
+bool LiveSimulation::set_circle_drives(float radius, float angular_speed) {
+    if (!sim_ || !error_.empty() || !first_circle_anchor()) return false;
+    for (std::size_t a = 0; a < model_->anchors.size(); ++a)
+        if (model_->anchors[a].drive == AnchorDrive::circle) sim_->set_anchor_circle(a, radius, angular_speed);
+    return true;
+}
+
 }  // namespace springkit::editor

@@ -48,6 +48,18 @@ public:
     bool move_anchor(std::uint32_t node, Vec3 delta);
     /// The index in model().anchors of the anchor on `node`, if any.
     std::optional<std::size_t> anchor_of(std::uint32_t node) const;
+    /// The model's one velocity-driven anchor (Tunca's rope connection point), if
+    /// it has exactly one.
+    std::optional<std::size_t> sole_velocity_anchor() const;
+    /// Sets the velocity of a velocity-driven anchor (Tunca's keys); false for
+    /// another drive or a stopped simulation.
+    bool drive_anchor(std::size_t anchor, Vec3 velocity);
+    /// Sets radius (m) and angular speed (rad/s) of every circle-driven anchor
+    /// (Garrido's jump-rope keys) while it runs; the model keeps its values, and
+    /// reset() goes back to them. False when there is no circle drive.
+    bool set_circle_drives(float radius, float angular_speed);
+    /// The first circle-driven anchor, if any.
+    std::optional<std::size_t> first_circle_anchor() const;
 
 private:
     void record_energy();

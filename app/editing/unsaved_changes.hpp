@@ -16,7 +16,7 @@ struct CloseRequest {
     enum class Kind { quit, open, new_model };
     Kind kind = Kind::quit;
     std::filesystem::path path;  ///< the file to open (Kind::open)
-    std::string builder;         ///< the scene to build (Kind::new_model), e.g. "cloth"
+    std::string builder;         ///< the scene to build (Kind::new_model), e.g. "cloth" or "sample/flag"
     friend bool operator==(const CloseRequest&, const CloseRequest&) = default;
 };
 

@@ -13,6 +13,7 @@
 #include "editor_app.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
+#include "springkit/samples.hpp"
 
 namespace springkit::editor {
 
@@ -63,6 +64,15 @@ void EditorApp::draw_menu_bar() {
         if (ImGui::BeginMenu("New")) {
             for (const char* name : kBuilderNames)
                 if (ImGui::MenuItem(name)) request({CloseRequest::Kind::new_model, {}, name});
+            ImGui::EndMenu();
+        }
+        if (ImGui::BeginMenu("Samples")) {
+            // Every system of the source texts (samples/README.md), built by the library.
+            for (const SampleInfo& info : sample_catalogue()) {
+                if (ImGui::MenuItem(info.name))
+                    request({CloseRequest::Kind::new_model, {}, std::string(kSamplePrefix) + info.name});
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info.source, info.shows);
+            }
             ImGui::EndMenu();
         }
         if (ImGui::MenuItem("Open...", "Ctrl+O"))
@@ -249,6 +259,8 @@ void EditorApp::draw_tools_panel() {
         ImGui::PopItemWidth();
     }
 
+    draw_drives_section();
+
     if (ImGui::CollapsingHeader("View")) {
         ImGui::Checkbox("surface", &view_.surface);
         ImGui::SameLine(110);
@@ -271,6 +283,33 @@ void EditorApp::draw_tools_panel() {
         if (!renderer_.texture_error().empty()) ImGui::TextColored(kWarn, "%s", renderer_.texture_error().c_str());
     }
     ImGui::End();
+}
+
+void EditorApp::draw_drives_section() {
+    // Run-time controls of driven anchors, as the seed demos have them; they act on
+    // the running simulation only (Reset returns to the model's values).
+    if (!live_.running()) return;
+    const bool velocity = live_.sole_velocity_anchor().has_value();
+    const auto circle = live_.first_circle_anchor();
+    if (!velocity && !circle) return;
+    if (!ImGui::CollapsingHeader("Drives", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    if (velocity)
+        ImGui::TextWrapped("Arrows (and Page Up/Down) move the rope's connection point at a velocity, as in "
+                           "Tunca's demo.");
+    if (circle) {
+        // Garrido's jump rope: the ends' circle radius and turning speed.
+        const Simulation& sim = live_.simulation();
+        circle_radius_ = sim.anchor_circle_radius(*circle);
+        circle_speed_ = sim.anchor_angular_speed(*circle);
+        ImGui::PushItemWidth(150);
+        bool changed = ImGui::SliderFloat("circle radius", &circle_radius_, 0.01f, 2.0f, "%.3f m",
+                                          ImGuiSliderFlags_AlwaysClamp);
+        changed |= ImGui::SliderFloat("turn speed", &circle_speed_, -30.0f, 30.0f, "%.2f rad/s");
+        ImGui::PopItemWidth();
+        help_marker("Radius and angular speed of every circle-driven anchor (Garrido's jump-rope ends), changed "
+                    "while it turns. Reset goes back to the model's values.");
+        if (changed) live_.set_circle_drives(circle_radius_, circle_speed_);
+    }
 }
 
 void EditorApp::draw_insight_panel() {
