@@ -174,6 +174,7 @@ void EditorApp::adopt(Document doc, const fs::path& texture_dir) {
         if (part == "anchors") view_.anchors = false;
         if (part == "ground") view_.ground = false;
         if (part == "shadow") view_.shadow = false;
+        if (part == "ropes") view_.ropes = false;
     }
 }
 

@@ -72,10 +72,10 @@ int main(int argc, char** argv) {
     cli.add_option("--height", height, "Window height in pixels (default 720)")->check(CLI::Range(64, 16384));
     cli.add_option("--hide", options.hide,
                    "Parts not to draw, comma separated: ui, surface, lighting, texture, springs, nodes, anchors, "
-                   "ground, shadow")
+                   "ground, shadow, ropes")
         ->delimiter(',')
         ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
-                               "shadow"}));
+                               "shadow", "ropes"}));
     try {
         cli.parse(argc, argv);
         if (shot->count() > 0 && options.frames == 0)

@@ -19,6 +19,7 @@
 
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
+#include "springkit/samples.hpp"
 
 namespace fs = std::filesystem;
 using namespace springkit;
@@ -232,6 +233,28 @@ TEST(EditorScreenshots, modelTextureIsDrawn) {
     };
     EXPECT_GT(count_green(load_png(shot)), 500u);
     EXPECT_EQ(count_green(load_png(plain)), 0u);
+}
+
+TEST(EditorScreenshots, ropesAreDrawnAsTubesAndBeadsAsBalls) {
+    // Garrido's bead rope has no faces: with springs and nodes hidden, all that
+    // shows is its tube (Model::tubes, make_tube) and the blue bead.
+    TempDir dir;
+    const fs::path model = dir.path() / "bead-rope.json";
+    save_model(make_sample("bead-rope"), model);
+    const fs::path shot = dir.path() / "ropes.png", bare = dir.path() / "bare.png";
+    const std::string common = "'" + model.string() + "' --paused --frames 2" + size_args() + kSurfaceOnly;
+    ASSERT_EQ(run_editor(common + " --screenshot '" + shot.string() + "'", dir.path()).exit_code, 0);
+    ASSERT_EQ(run_editor(common + ",ropes --screenshot '" + bare.string() + "'", dir.path()).exit_code, 0);
+    const Image image = load_png(shot);
+    std::size_t blue = 0;
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            const unsigned char* p = image.at(x, y);
+            blue += (p[2] > 200 && p[0] < 120 && p[1] > 110 && p[1] < 170) ? 1 : 0;  // kBeadColor
+        }
+    EXPECT_GT(blue, 40u);
+    EXPECT_GT(coverage(image), 0.002);
+    EXPECT_EQ(coverage(load_png(bare)), 0.0);
 }
 
 TEST(EditorScreenshots, unreadableModelFailsWithOneLineErrorAndIsLeftAlone) {

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "render/texture.hpp"
+#include "springkit/rope_mesh.hpp"
 
 namespace springkit::editor {
 
@@ -107,6 +108,8 @@ constexpr float kNodeColor[4] = {0.85f, 0.87f, 0.9f, 1.0f};
 constexpr float kAnchorColor[4] = {1.0f, 0.55f, 0.1f, 1.0f};
 constexpr float kSelectedColor[4] = {1.0f, 0.9f, 0.2f, 1.0f};
 constexpr float kActiveColor[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+constexpr float kRopeColor[4] = {0.78f, 0.74f, 0.62f, 1.0f};
+constexpr float kBeadColor[4] = {0.35f, 0.55f, 0.95f, 1.0f};
 
 std::uint32_t pack_rgba(float r, float g, float b, float a) {
     auto byte = [](float v) { return static_cast<std::uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
@@ -145,7 +148,12 @@ SceneRenderer::SceneRenderer()
       line_vertices_(gl::make_buffer()),
       point_positions_(gl::make_buffer()),
       point_indices_(gl::make_buffer()),
-      ground_vertices_(gl::make_buffer()) {
+      ground_vertices_(gl::make_buffer()),
+      rope_vao_(gl::make_vertex_array()),
+      bead_vao_(gl::make_vertex_array()),
+      rope_vertices_(gl::make_buffer()),
+      rope_indices_(gl::make_buffer()),
+      bead_positions_(gl::make_buffer()) {
     // Surface: position, normal, uv interleaved (8 floats).
     glBindVertexArray(surface_vao_.get());
     glBindBuffer(GL_ARRAY_BUFFER, surface_vertices_.get());
@@ -177,6 +185,23 @@ SceneRenderer::SceneRenderer()
 
     glBindVertexArray(ground_vao_.get());
     glBindBuffer(GL_ARRAY_BUFFER, ground_vertices_.get());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+
+    // Rope tubes: the surface layout (position, normal, uv).
+    glBindVertexArray(rope_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, rope_vertices_.get());
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(6 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, rope_indices_.get());
+
+    // Beads: points at the simulation's bead positions.
+    glBindVertexArray(bead_vao_.get());
+    glBindBuffer(GL_ARRAY_BUFFER, bead_positions_.get());
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
     glBindVertexArray(0);
@@ -276,6 +301,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     if (model.node_count() == 0) return;
 
     upload_frame(sim, view, selection);
+    if (view.ropes) upload_ropes(sim);
     const Mat4 view_projection = camera.view_projection(viewport);
     const Mat4 identity;
     glEnable(GL_DEPTH_TEST);
@@ -310,6 +336,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
                 draw_surface(view_projection, shadow, view, true);
             else
                 draw_springs(view_projection, shadow, true);
+            if (view.ropes) draw_ropes(view_projection, shadow, view, true);
             glDepthMask(GL_TRUE);
             glDisable(GL_STENCIL_TEST);
         }
@@ -323,6 +350,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
     if (view.springs) draw_springs(view_projection, identity, false);
+    if (view.ropes) draw_ropes(view_projection, identity, view, false);
 
     if (view.nodes) {
         glBindVertexArray(point_vao_.get());
@@ -401,6 +429,66 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
         glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
     }
     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(triangle_indices_.size()), GL_UNSIGNED_INT, nullptr);
+}
+
+void SceneRenderer::upload_ropes(const Simulation& sim) {
+    const Model& model = sim.model();
+    rope_scratch_.clear();
+    rope_index_scratch_.clear();
+    auto append = [&](const TubeMesh& mesh) {
+        const auto base = static_cast<std::uint32_t>(rope_scratch_.size() / 8);
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+            const Vec3 &p = mesh.positions[v], &n = mesh.normals[v];
+            rope_scratch_.insert(rope_scratch_.end(),
+                                 {p.x, p.y, p.z, n.x, n.y, n.z, mesh.texcoords[v].u, mesh.texcoords[v].v});
+        }
+        for (std::uint32_t i : mesh.indices) rope_index_scratch_.push_back(base + i);
+    };
+    const auto positions = sim.positions();
+    for (const Tube& tube : model.tubes) append(make_tube(positions, tube));
+    // Builderboy's rope is one segment: a straight tube from its point to the body.
+    const float thin = 0.004f * std::max(bounds(model).diagonal(), 0.1f);
+    for (const Tether& t : model.tethers) {
+        const Vec3 ends[2] = {t.point, positions[t.node]};
+        if (length(ends[1] - ends[0]) > 1e-6f) append(make_tube(ends, thin, 6));
+    }
+    gl::upload(GL_ARRAY_BUFFER, rope_vertices_.get(), rope_scratch_.data(), rope_scratch_.size() * sizeof(float));
+    glBindVertexArray(rope_vao_.get());
+    gl::upload(GL_ELEMENT_ARRAY_BUFFER, rope_indices_.get(), rope_index_scratch_.data(),
+               rope_index_scratch_.size() * sizeof(std::uint32_t));
+    glBindVertexArray(0);
+    const auto beads = sim.bead_positions();
+    bead_count_ = beads.size();
+    gl::upload(GL_ARRAY_BUFFER, bead_positions_.get(), beads.data(), beads.size() * sizeof(Vec3));
+}
+
+void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
+                               bool shadow) {
+    if (!rope_index_scratch_.empty()) {
+        const GLuint program = surface_program_.get();
+        glUseProgram(program);
+        glBindVertexArray(rope_vao_.get());
+        set_matrix(program, "u_view_projection", view_projection);
+        set_matrix(program, "u_model", model_matrix);
+        const Vec3 light = light_direction(view);
+        glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+        glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+        glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
+        glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
+        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, shadow ? kShadowColor : kRopeColor);
+        glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
+    }
+    if (bead_count_ > 0) {
+        const GLuint program = line_program_.get();
+        glUseProgram(program);
+        glBindVertexArray(bead_vao_.get());
+        set_matrix(program, "u_view_projection", view_projection);
+        set_matrix(program, "u_model", model_matrix);
+        glUniform1i(glGetUniformLocation(program, "u_round"), 1);
+        glUniform1f(glGetUniformLocation(program, "u_point_size"), 18.0f);
+        glVertexAttrib4fv(1, shadow ? kShadowColor : kBeadColor);
+        glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(bead_count_));
+    }
 }
 
 void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow) {

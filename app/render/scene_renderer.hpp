@@ -29,6 +29,7 @@ struct ViewOptions {
     bool anchors = true;    ///< anchored nodes, larger and orange
     bool ground = true;     ///< ground plane
     bool shadow = true;     ///< the model's shadow on the ground
+    bool ropes = true;      ///< Model::tubes and tethers as lit tubes, beads as balls
     float light_yaw = 0.5f;    ///< rad around +y of the direction towards the light
     float light_pitch = 0.7f;  ///< rad above the horizon
     float strain_full = 0.05f; ///< |strain| at which a spring is fully red (stretched) or blue (compressed)
@@ -66,12 +67,18 @@ private:
     void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
     void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                      const float color[4]);
+    /// Builds this frame's rope tubes (make_tube over Model::tubes, plus a straight
+    /// tube per tether) and uploads them with the bead positions.
+    void upload_ropes(const Simulation& sim);
+    void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection);
 
     gl::Program surface_program_, line_program_, ground_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
+    gl::VertexArray rope_vao_, bead_vao_;
+    gl::Buffer rope_vertices_, rope_indices_, bead_positions_;
     gl::Texture texture_;
     std::string texture_error_;
 
@@ -87,6 +94,9 @@ private:
     std::vector<LineVertex> line_scratch_;
     std::vector<std::uint32_t> index_scratch_;
     std::size_t line_vertex_count_ = 0;
+    std::vector<float> rope_scratch_;              ///< position, normal, uv per tube vertex
+    std::vector<std::uint32_t> rope_index_scratch_;
+    std::size_t bead_count_ = 0;
     std::size_t node_count_ = 0;
 };
 

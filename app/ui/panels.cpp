@@ -118,6 +118,7 @@ void EditorApp::draw_menu_bar() {
         ImGui::MenuItem("Anchors", nullptr, &view_.anchors);
         ImGui::MenuItem("Ground", nullptr, &view_.ground);
         ImGui::MenuItem("Shadow", nullptr, &view_.shadow);
+        ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view_.ropes);
         ImGui::Separator();
         if (ImGui::MenuItem("Frame model", "Home")) camera_.frame(bounds(doc_.model()));
         ImGui::EndMenu();
@@ -275,6 +276,8 @@ void EditorApp::draw_tools_panel() {
         ImGui::Checkbox("ground", &view_.ground);
         ImGui::SameLine(110);
         ImGui::Checkbox("shadow", &view_.shadow);
+        ImGui::SameLine(220);
+        ImGui::Checkbox("ropes", &view_.ropes);
         ImGui::PushItemWidth(150);
         ImGui::SliderAngle("light turn", &view_.light_yaw, -180.0f, 180.0f);
         ImGui::SliderAngle("light height", &view_.light_pitch, 5.0f, 90.0f);
