@@ -50,6 +50,8 @@ template <class F>
 void run(const Model& model, const std::string& name, float dt, const std::vector<std::uint64_t>& frames, F&& at) {
     Simulation sim(model);
     std::size_t next = 0;
+    const std::uint64_t last = frames.empty() ? 0 : frames.back();
+    const bool progress = stderr_is_terminal() && last > 600;  // long work shows progress on a terminal
     try {
         for (std::uint64_t f = 1; next < frames.size(); ++f) {
             sim.step(dt);
@@ -57,10 +59,15 @@ void run(const Model& model, const std::string& name, float dt, const std::vecto
                 at(next, sim.positions());
                 ++next;
             }
+            if (progress && f % 60 == 0)
+                std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", name.c_str(), sim.time(),
+                             static_cast<double>(last) * dt);
         }
     } catch (const SimulationError& e) {
+        if (progress) std::fprintf(stderr, "\n");
         throw Error(name + ": " + e.what());
     }
+    if (progress) std::fprintf(stderr, "\r\033[K");
 }
 
 struct Golden {

@@ -23,6 +23,8 @@ namespace springkit {
 
 namespace {
 
+std::uint64_t mix(std::uint64_t x);
+
 /// Every mesh instance of the scene in world space, before welding.
 struct Soup {
     std::vector<Vec3> positions;                 ///< one per source vertex (all instances)
@@ -144,68 +146,94 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
     return soup;
 }
 
-/// Spatial hash weld: corners within `tolerance` of a node's position become that
-/// node (first come, first kept). Cells are `tolerance` wide, so the 27 cells
-/// around a corner hold every node it can join.
+/// Welds corners into nodes. Exact duplicates first (most of them: Assimp hands
+/// back one vertex per face corner), by a hash of the coordinates' bits; then the
+/// distinct positions, in order of first appearance, join the first node within
+/// `tolerance` (a spatial hash of cells). tolerance 0 welds exact duplicates
+/// only, a negative one nothing. Returns the node of each corner.
 std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double tolerance, std::vector<Vec3>& nodes) {
-    std::vector<std::uint32_t> node_of(positions.size());
+    const std::size_t n = positions.size();
+    std::vector<std::uint32_t> node_of(n);
     if (tolerance < 0.0) {
         nodes = positions;
-        for (std::size_t i = 0; i < positions.size(); ++i) node_of[i] = static_cast<std::uint32_t>(i);
+        for (std::size_t i = 0; i < n; ++i) node_of[i] = static_cast<std::uint32_t>(i);
         return node_of;
     }
-    auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f == 0.0f ? 0.0f : f); };  // -0 == +0
-    if (tolerance == 0.0) {
-        std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> exact;
-        for (std::size_t i = 0; i < positions.size(); ++i) {
-            const Vec3& p = positions[i];
-            const std::uint64_t key = (std::uint64_t{bits(p.x)} * 0x9E3779B97F4A7C15ull) ^
-                                      (std::uint64_t{bits(p.y)} * 0xC2B2AE3D27D4EB4Full) ^ bits(p.z);
-            auto& bucket = exact[key];
-            std::uint32_t found = 0xFFFFFFFFu;
-            for (std::uint32_t n : bucket)
-                if (nodes[n] == p) found = n;
-            if (found == 0xFFFFFFFFu) {
-                found = static_cast<std::uint32_t>(nodes.size());
-                nodes.push_back(p);
-                bucket.push_back(found);
-            }
-            node_of[i] = found;
-        }
-        return node_of;
-    }
-    struct CellHash {
-        std::size_t operator()(const std::array<std::int64_t, 3>& c) const {
-            return static_cast<std::size_t>(c[0] * 73856093ll ^ c[1] * 19349663ll ^ c[2] * 83492791ll);
+    using Key = std::array<std::uint32_t, 3>;
+    struct KeyHash {
+        std::size_t operator()(const Key& k) const {
+            return static_cast<std::size_t>(mix(mix(mix(k[0]) ^ k[1]) ^ k[2]));
         }
     };
-    std::unordered_map<std::array<std::int64_t, 3>, std::vector<std::uint32_t>, CellHash> grid;
-    const double tol2 = tolerance * tolerance;
-    auto cell = [&](double v) { return static_cast<std::int64_t>(std::floor(v / tolerance)); };
-    for (std::size_t i = 0; i < positions.size(); ++i) {
+    auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f == 0.0f ? 0.0f : f); };  // -0 == +0
+    std::unordered_map<Key, std::uint32_t, KeyHash> exact;
+    exact.reserve(n / 2 + 16);
+    std::vector<Vec3> unique;
+    std::vector<std::uint32_t> unique_of(n);
+    for (std::size_t i = 0; i < n; ++i) {
         const Vec3& p = positions[i];
-        const std::array<std::int64_t, 3> c{cell(p.x), cell(p.y), cell(p.z)};
-        std::uint32_t found = 0xFFFFFFFFu;
-        for (int dz = -1; dz <= 1 && found == 0xFFFFFFFFu; ++dz)
-            for (int dy = -1; dy <= 1 && found == 0xFFFFFFFFu; ++dy)
-                for (int dx = -1; dx <= 1 && found == 0xFFFFFFFFu; ++dx) {
-                    auto it = grid.find({c[0] + dx, c[1] + dy, c[2] + dz});
-                    if (it == grid.end()) continue;
-                    for (std::uint32_t n : it->second) {
-                        const Vec3 d = nodes[n] - p;
-                        if (double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z <= tol2) {
-                            found = n;
-                            break;
-                        }
+        auto [it, fresh] = exact.try_emplace(Key{bits(p.x), bits(p.y), bits(p.z)}, static_cast<std::uint32_t>(unique.size()));
+        if (fresh) unique.push_back(p);
+        unique_of[i] = it->second;
+    }
+    exact = {};
+
+    std::vector<std::uint32_t> node_of_unique(unique.size());
+    if (tolerance == 0.0) {
+        nodes = std::move(unique);
+        for (std::size_t u = 0; u < node_of_unique.size(); ++u) node_of_unique[u] = static_cast<std::uint32_t>(u);
+    } else {
+        using Cell = std::array<std::int64_t, 3>;
+        struct CellHash {
+            std::size_t operator()(const Cell& c) const {
+                return static_cast<std::size_t>(mix(mix(mix(static_cast<std::uint64_t>(c[0])) ^
+                                                        static_cast<std::uint64_t>(c[1])) ^
+                                                    static_cast<std::uint64_t>(c[2])));
+            }
+        };
+        // Cells 2 x tolerance wide: a position's tolerance ball reaches at most the
+        // neighbour on its nearer side along each axis, so 8 cells hold every
+        // candidate. Each cell is a linked list through `next` (no allocation per cell).
+        constexpr std::uint32_t none = 0xFFFFFFFFu;
+        std::unordered_map<Cell, std::uint32_t, CellHash> head;
+        head.reserve(unique.size() + 16);
+        std::vector<std::uint32_t> next;
+        next.reserve(unique.size());
+        const double size = 2.0 * tolerance, tol2 = tolerance * tolerance;
+        for (std::size_t u = 0; u < unique.size(); ++u) {
+            const Vec3& p = unique[u];
+            const double coord[3] = {p.x / size, p.y / size, p.z / size};
+            Cell c, side;
+            for (int k = 0; k < 3; ++k) {
+                const double f = std::floor(coord[k]);
+                c[k] = static_cast<std::int64_t>(f);
+                side[k] = coord[k] - f < 0.5 ? -1 : 1;
+            }
+            std::uint32_t found = none;
+            for (int corner = 0; corner < 8 && found == none; ++corner) {
+                const Cell at{c[0] + (corner & 1 ? side[0] : 0), c[1] + (corner & 2 ? side[1] : 0),
+                              c[2] + (corner & 4 ? side[2] : 0)};
+                auto it = head.find(at);
+                if (it == head.end()) continue;
+                for (std::uint32_t node = it->second; node != none; node = next[node]) {
+                    const Vec3 diff = nodes[node] - p;
+                    if (double(diff.x) * diff.x + double(diff.y) * diff.y + double(diff.z) * diff.z <= tol2) {
+                        found = node;
+                        break;
                     }
                 }
-        if (found == 0xFFFFFFFFu) {
-            found = static_cast<std::uint32_t>(nodes.size());
-            nodes.push_back(p);
-            grid[c].push_back(found);
+            }
+            if (found == none) {
+                found = static_cast<std::uint32_t>(nodes.size());
+                nodes.push_back(p);
+                auto [it, fresh] = head.try_emplace(c, found);
+                next.push_back(fresh ? none : it->second);
+                it->second = found;
+            }
+            node_of_unique[u] = found;
         }
-        node_of[i] = found;
     }
+    for (std::size_t i = 0; i < n; ++i) node_of[i] = node_of_unique[unique_of[i]];
     return node_of;
 }
 
