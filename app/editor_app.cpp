@@ -157,7 +157,7 @@ void EditorApp::adopt(Document doc, const fs::path& texture_dir) {
     live_.restart(doc_.model());
     renderer_.set_model(doc_.model(), texture_dir);
     if (!renderer_.texture_error().empty()) set_status(renderer_.texture_error());
-    camera_.frame(bounds(doc_.model()));
+    camera_.frame(framing_bounds(doc_.model()));
 
     // Dense models hide their springs and nodes until asked (they would cover the
     // surface); --hide wins over everything.
@@ -363,7 +363,7 @@ void EditorApp::handle_shortcuts() {
         step_once_ = true;
     }
     if (pressed(GLFW_KEY_R)) live_.reset();
-    if (pressed(GLFW_KEY_HOME)) camera_.frame(bounds(doc_.model()));
+    if (pressed(GLFW_KEY_HOME)) camera_.frame(framing_bounds(doc_.model()));
     if (pressed(GLFW_KEY_F)) add_spring_between_selected();
     if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) delete_selected_springs();
     if (pressed(GLFW_KEY_P)) toggle_anchors_of_selection();

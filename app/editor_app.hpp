@@ -42,6 +42,8 @@ struct EditorOptions {
 struct FrameStats {
     std::vector<double> frame_ms;  ///< whole frame: events, simulation, drawing, swap
     std::vector<double> step_ms;   ///< the simulation step alone
+    double cpu_ms_after_skip = 0;  ///< process CPU time when the measured frames began
+    double cpu_ms_at_end = 0;      ///< and when they ended
 };
 
 class EditorApp {

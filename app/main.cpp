@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <sys/resource.h>
 
 #include "editor_app.hpp"
 #include "render/screenshot.hpp"
@@ -24,6 +25,8 @@
 namespace {
 
 constexpr int kExitOk = 0, kExitFailure = 1, kExitUsage = 2;
+// --stats leaves out the first frames: they build buffers and compile shaders.
+constexpr std::size_t kStatsSkip = 10;
 
 void print_error(const std::string& message) { std::fprintf(stderr, "error: %s\n", message.c_str()); }
 
@@ -38,19 +41,27 @@ double percentile(std::vector<double> values, double p) {
     return values[std::min(i, values.size() - 1)];
 }
 
+// CPU time of the whole process (all threads, llvmpipe's included), ms.
+double process_cpu_ms() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+    return ms(usage.ru_utime) + ms(usage.ru_stime);
+}
+
 void print_stats(const springkit::editor::FrameStats& stats, int width, int height) {
-    // The first frames build buffers and compile shaders: leave them out.
-    const std::size_t skip = std::min<std::size_t>(10, stats.frame_ms.size() / 4);
+    const std::size_t skip = stats.frame_ms.size() > kStatsSkip ? kStatsSkip : 0;
     const std::vector<double> frames(stats.frame_ms.begin() + static_cast<std::ptrdiff_t>(skip), stats.frame_ms.end());
     const std::vector<double> steps(stats.step_ms.begin() + static_cast<std::ptrdiff_t>(std::min(skip, stats.step_ms.size())),
                                     stats.step_ms.end());
     double sum = 0.0;
     for (double v : frames) sum += v;
+    const double cpu = stats.cpu_ms_at_end - stats.cpu_ms_after_skip;
     std::printf("frames %zu (first %zu skipped) at %dx%d: frame ms median %.2f p95 %.2f max %.2f mean %.2f; "
-                "simulation step ms median %.2f\n",
+                "simulation step ms median %.2f; process CPU ms per frame %.2f\n",
                 frames.size(), skip, width, height, percentile(frames, 0.5), percentile(frames, 0.95),
                 percentile(frames, 1.0), frames.empty() ? 0.0 : sum / static_cast<double>(frames.size()),
-                percentile(steps, 0.5));
+                percentile(steps, 0.5), frames.empty() ? 0.0 : cpu / static_cast<double>(frames.size()));
     std::fflush(stdout);
 }
 
@@ -98,7 +109,6 @@ int main(int argc, char** argv) {
     glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
     glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
     glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GL_TRUE);
-    glfwWindowHint(GLFW_STENCIL_BITS, 8);
     glfwWindowHint(GLFW_SAMPLES, options.frames > 0 ? 0 : 4);
     GLFWwindow* window = glfwCreateWindow(width, height, "springkit-editor", nullptr, nullptr);
     if (!window) {
@@ -154,8 +164,10 @@ int main(int argc, char** argv) {
             glfwSwapBuffers(window);
             app.stats().frame_ms.push_back(
                 std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+            if (app.stats().frame_ms.size() == kStatsSkip) app.stats().cpu_ms_after_skip = process_cpu_ms();
             if (last || app.quit_confirmed()) break;
         }
+        app.stats().cpu_ms_at_end = process_cpu_ms();
         if (options.stats) print_stats(app.stats(), width, height);
     } catch (const springkit::Error& e) {
         print_error(e.what());

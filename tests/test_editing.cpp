@@ -524,3 +524,14 @@ TEST(Editing, pickingFindsTheNearestNodeSpringAndBoxContents) {
     const auto in = nodes_in_rect(nodes, vp_matrix, vp, 190, 400, 0, 0);
     EXPECT_EQ(in, std::vector<std::uint32_t>{0});
 }
+
+TEST(Editing, floorIsTheGroundOrBelowWhatTheAnchorsLetTheModelReach) {
+    Model rope = make_tunca_rope();  // ground at y = -1.5
+    EXPECT_EQ(floor_height(rope), -1.5f);
+    EXPECT_LE(framing_bounds(rope).min.y, -1.5f);
+
+    Model cloth = small_cloth();  // anchored at y = 1, 2 m wide: hangs down to about y = -1
+    const float diagonal = bounds(cloth).diagonal();
+    EXPECT_NEAR(floor_height(cloth), 1.0f - 1.05f * diagonal, 1e-5f);
+    EXPECT_LT(framing_bounds(cloth).min.y, bounds(cloth).min.y);
+}

@@ -20,19 +20,29 @@ uniform mat4 u_view_projection;
 uniform mat4 u_model;
 out vec3 v_normal;
 out vec2 v_uv;
+out vec3 v_world;
 void main() {
     v_normal = a_normal;
     v_uv = a_uv;
-    gl_Position = u_view_projection * u_model * vec4(a_position, 1.0);
+    vec4 world = u_model * vec4(a_position, 1.0);
+    v_world = world.xyz / world.w;
+    gl_Position = u_view_projection * world;
 }
 )";
 
 // Lambert lighting from one directional light plus ambient, two-sided: a cloth is
-// seen from both sides, so a back face is lit with its normal flipped.
+// seen from both sides, so a back face is lit with its normal flipped. The shadow
+// pass paints the floor's own colour darkened, opaque: overlapping shadow
+// triangles then cannot darken a pixel twice, with no stencil or blending.
 constexpr const char* kSurfaceFragment = R"(#version 330 core
 in vec3 v_normal;
 in vec2 v_uv;
+in vec3 v_world;
 uniform vec3 u_light;
+uniform vec3 u_background;
+uniform vec3 u_floor_color;
+uniform vec3 u_floor_center;
+uniform float u_floor_extent;
 uniform int u_lighting;
 uniform int u_textured;
 uniform int u_shadow;
@@ -40,7 +50,12 @@ uniform sampler2D u_texture;
 uniform vec4 u_color;
 out vec4 frag;
 void main() {
-    if (u_shadow == 1) { frag = u_color; return; }
+    if (u_shadow == 1) {
+        float t = clamp((length(v_world.xz - u_floor_center.xz) - 0.45 * u_floor_extent) / (0.55 * u_floor_extent),
+                        0.0, 1.0);
+        frag = vec4(mix(u_background, u_floor_color, 1.0 - t * t * (3.0 - 2.0 * t)) * 0.55, 1.0);
+        return;
+    }
     vec3 base = u_textured == 1 ? texture(u_texture, v_uv).rgb : u_color.rgb;
     if (u_lighting == 0) { frag = vec4(base, 1.0); return; }
     vec3 n = dot(v_normal, v_normal) > 1e-12 ? normalize(v_normal) : vec3(0.0, 1.0, 0.0);
@@ -74,36 +89,11 @@ void main() {
 }
 )";
 
-// A grid that fades out towards the plane's edge.
-constexpr const char* kGroundVertex = R"(#version 330 core
-layout(location = 0) in vec3 a_position;
-uniform mat4 u_view_projection;
-out vec3 v_world;
-void main() {
-    v_world = a_position;
-    gl_Position = u_view_projection * vec4(a_position, 1.0);
-}
-)";
-
-constexpr const char* kGroundFragment = R"(#version 330 core
-in vec3 v_world;
-uniform vec3 u_center;
-uniform float u_extent;
-uniform float u_cell;
-out vec4 frag;
-void main() {
-    vec2 cell = v_world.xz / u_cell;
-    vec2 distance_to_line = abs(fract(cell - 0.5) - 0.5) / max(fwidth(cell), vec2(1e-6));
-    float line = 1.0 - min(min(distance_to_line.x, distance_to_line.y), 1.0);
-    float fade = 1.0 - smoothstep(0.45 * u_extent, u_extent, length(v_world.xz - u_center.xz));
-    vec3 color = mix(vec3(0.34, 0.35, 0.37), vec3(0.48, 0.49, 0.52), line);
-    frag = vec4(color, fade);
-}
-)";
-
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
-constexpr float kShadowColor[4] = {0.0f, 0.0f, 0.0f, 0.45f};
+constexpr float kTileColor[3] = {0.34f, 0.35f, 0.37f};   // the floor
+constexpr float kGridColor[3] = {0.48f, 0.49f, 0.52f};   // its grid lines
+constexpr float kShadowColor[4] = {0.19f, 0.19f, 0.2f, 1.0f};  // shadows of springs (thin lines)
 constexpr float kNodeColor[4] = {0.85f, 0.87f, 0.9f, 1.0f};
 constexpr float kAnchorColor[4] = {1.0f, 0.55f, 0.1f, 1.0f};
 constexpr float kSelectedColor[4] = {1.0f, 0.9f, 0.2f, 1.0f};
@@ -138,7 +128,6 @@ Vec3 light_direction(const ViewOptions& view) {
 SceneRenderer::SceneRenderer()
     : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
-      ground_program_(gl::make_program("ground", kGroundVertex, kGroundFragment)),
       surface_vao_(gl::make_vertex_array()),
       line_vao_(gl::make_vertex_array()),
       point_vao_(gl::make_vertex_array()),
@@ -183,10 +172,14 @@ SceneRenderer::SceneRenderer()
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get());
 
+    // The floor: vertex-coloured tiles and grid lines, drawn like the springs.
     glBindVertexArray(ground_vao_.get());
     glBindBuffer(GL_ARRAY_BUFFER, ground_vertices_.get());
     glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
+                          reinterpret_cast<void*>(offsetof(LineVertex, rgba)));
 
     // Rope tubes: the surface layout (position, normal, uv).
     glBindVertexArray(rope_vao_.get());
@@ -294,9 +287,8 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glEnable(GL_SCISSOR_TEST);
     glScissor(x, y, w, h);
     glClearColor(kBackground[0], kBackground[1], kBackground[2], 1.0f);
-    glClearStencil(0);
     glDepthMask(GL_TRUE);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
     if (model.node_count() == 0) return;
 
@@ -310,27 +302,16 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glEnable(GL_PROGRAM_POINT_SIZE);
 
-    // The floor: the model's ground when it has one, otherwise a floor below
-    // everything the anchors let it reach.
     const Bounds box = bounds(model);
     const float diagonal = std::max(box.diagonal(), 0.1f);
-    float ground_y = box.min.y;
-    if (model.params.ground) {
-        ground_y = model.params.ground->height;
-    } else {
-        for (const Anchor& a : model.anchors) ground_y = std::min(ground_y, model.positions[a.node].y - diagonal);
-        ground_y -= 0.05f * diagonal;
-    }
+    const float ground_y = floor_height(model);
     const bool has_surface = !model.faces.empty() && view.surface;
     if (view.ground) {
         draw_ground(view_projection, model, ground_y, 2.5f * diagonal);
         if (view.shadow) {
-            // Flatten the model onto the floor along the light, drawing each shadow
-            // pixel once (stencil) so overlapping triangles do not darken it twice.
+            // Flatten the model onto the floor along the light (Tunca's rope demo).
             const Mat4 shadow = planar_shadow({0, ground_y + 0.002f * diagonal, 0}, {0, 1, 0}, light_direction(view));
-            glEnable(GL_STENCIL_TEST);
-            glStencilFunc(GL_EQUAL, 0, 0xFF);
-            glStencilOp(GL_KEEP, GL_KEEP, GL_INCR);
+            glDisable(GL_BLEND);
             glDepthMask(GL_FALSE);
             if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
@@ -338,7 +319,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
                 draw_springs(view_projection, shadow, true);
             if (view.ropes) draw_ropes(view_projection, shadow, view, true);
             glDepthMask(GL_TRUE);
-            glDisable(GL_STENCIL_TEST);
+            glEnable(GL_BLEND);
         }
     }
 
@@ -392,20 +373,73 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
 void SceneRenderer::draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent) {
     const Bounds box = bounds(model);
     const Vec3 c{(box.min.x + box.max.x) * 0.5f, ground_y, (box.min.z + box.max.z) * 0.5f};
-    const Vec3 quad[6] = {{c.x - extent, c.y, c.z - extent}, {c.x + extent, c.y, c.z - extent},
-                          {c.x + extent, c.y, c.z + extent}, {c.x - extent, c.y, c.z - extent},
-                          {c.x + extent, c.y, c.z + extent}, {c.x - extent, c.y, c.z + extent}};
-    gl::upload(GL_ARRAY_BUFFER, ground_vertices_.get(), quad, sizeof quad);
+    if (ground_scratch_.empty() || !(c == ground_center_) || extent != ground_extent_) {
+        // A grid that fades into the background towards its edge, with the colours
+        // computed per vertex: the fragments do nothing but take them, which matters
+        // for software rasterisers (llvmpipe) filling most of the viewport with it.
+        ground_center_ = c;
+        ground_extent_ = extent;
+        ground_scratch_.clear();
+        auto color_at = [&](float x, float z, const float rgb[3]) {
+            const float r = std::sqrt((x - c.x) * (x - c.x) + (z - c.z) * (z - c.z));
+            const float t = std::clamp((r - 0.45f * extent) / (0.55f * extent), 0.0f, 1.0f);
+            const float fade = 1.0f - t * t * (3.0f - 2.0f * t);  // 1 - smoothstep
+            return pack_rgba(kBackground[0] + (rgb[0] - kBackground[0]) * fade,
+                             kBackground[1] + (rgb[1] - kBackground[1]) * fade,
+                             kBackground[2] + (rgb[2] - kBackground[2]) * fade, 1.0f);
+        };
+        constexpr int kTiles = 24;
+        const float step = 2.0f * extent / kTiles;
+        auto at = [&](int i, int j) {
+            const float x = c.x - extent + step * static_cast<float>(i), z = c.z - extent + step * static_cast<float>(j);
+            return LineVertex{{x, c.y, z}, color_at(x, z, kTileColor)};
+        };
+        for (int i = 0; i < kTiles; ++i)
+            for (int j = 0; j < kTiles; ++j)
+                for (auto [di, dj] : {std::pair{0, 0}, {1, 0}, {1, 1}, {0, 0}, {1, 1}, {0, 1}})
+                    ground_scratch_.push_back(at(i + di, j + dj));
+        ground_triangle_vertices_ = ground_scratch_.size();
+        // Grid lines every power of ten metres near a tenth of the model's size,
+        // split into pieces so their colour can fade along them.
+        const float cell = std::pow(10.0f, std::round(std::log10(std::max(extent * 0.08f, 1e-3f))));
+        const float first_x = std::ceil((c.x - extent) / cell) * cell, first_z = std::ceil((c.z - extent) / cell) * cell;
+        for (int axis = 0; axis < 2; ++axis) {
+            const float first = axis == 0 ? first_x : first_z;
+            for (int k = 0; k < 400; ++k) {
+                const float u = first + cell * static_cast<float>(k);
+                if (u > (axis == 0 ? c.x : c.z) + extent) break;
+                for (int piece = 0; piece < kTiles; ++piece)
+                    for (int end = 0; end < 2; ++end) {
+                        const float v = -extent + step * static_cast<float>(piece + end);
+                        const float x = axis == 0 ? u : c.x + v, z = axis == 0 ? c.z + v : u;
+                        ground_scratch_.push_back({{x, c.y, z}, color_at(x, z, kGridColor)});
+                    }
+            }
+        }
+        gl::upload(GL_ARRAY_BUFFER, ground_vertices_.get(), ground_scratch_.data(),
+                   ground_scratch_.size() * sizeof(LineVertex));
+    }
+    // Under everything, without depth: the floor never hides the model.
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_BLEND);
     glBindVertexArray(ground_vao_.get());
-    const GLuint program = ground_program_.get();
+    const GLuint program = line_program_.get();
     glUseProgram(program);
     set_matrix(program, "u_view_projection", view_projection);
-    glUniform3f(glGetUniformLocation(program, "u_center"), c.x, c.y, c.z);
-    glUniform1f(glGetUniformLocation(program, "u_extent"), extent);
-    // Grid cells of a power of ten metres, about a tenth of the model's size.
-    const float cell = std::pow(10.0f, std::round(std::log10(std::max(extent * 0.08f, 1e-3f))));
-    glUniform1f(glGetUniformLocation(program, "u_cell"), cell);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
+    set_matrix(program, "u_model", Mat4{});
+    glUniform1i(glGetUniformLocation(program, "u_round"), 0);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(ground_triangle_vertices_));
+    glDrawArrays(GL_LINES, static_cast<GLint>(ground_triangle_vertices_),
+                 static_cast<GLsizei>(ground_scratch_.size() - ground_triangle_vertices_));
+    glEnable(GL_BLEND);
+    glEnable(GL_DEPTH_TEST);
+}
+
+void SceneRenderer::set_shadow_uniforms(GLuint program) const {
+    glUniform3fv(glGetUniformLocation(program, "u_background"), 1, kBackground);
+    glUniform3fv(glGetUniformLocation(program, "u_floor_color"), 1, kTileColor);
+    glUniform3f(glGetUniformLocation(program, "u_floor_center"), ground_center_.x, ground_center_.y, ground_center_.z);
+    glUniform1f(glGetUniformLocation(program, "u_floor_extent"), ground_extent_);
 }
 
 void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
@@ -422,7 +456,8 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
     const bool textured = view.texture && texture_.get() != 0 && !shadow;
     glUniform1i(glGetUniformLocation(program, "u_textured"), textured ? 1 : 0);
     glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
-    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, shadow ? kShadowColor : kSurfaceColor);
+    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kSurfaceColor);
+    if (shadow) set_shadow_uniforms(program);
     if (textured) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, texture_.get());
@@ -475,7 +510,8 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
         glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
         glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
         glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
-        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, shadow ? kShadowColor : kRopeColor);
+        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
+        if (shadow) set_shadow_uniforms(program);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
     }
     if (bead_count_ > 0) {

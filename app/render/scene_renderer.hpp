@@ -71,9 +71,11 @@ private:
     /// tube per tether) and uploads them with the bead positions.
     void upload_ropes(const Simulation& sim);
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
+    /// The surface program's shadow pass paints the floor's colour darkened.
+    void set_shadow_uniforms(GLuint program) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection);
 
-    gl::Program surface_program_, line_program_, ground_program_;
+    gl::Program surface_program_, line_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
@@ -93,6 +95,10 @@ private:
     };
     std::vector<LineVertex> line_scratch_;
     std::vector<std::uint32_t> index_scratch_;
+    std::vector<LineVertex> ground_scratch_;  ///< floor tiles, then grid lines
+    std::size_t ground_triangle_vertices_ = 0;
+    Vec3 ground_center_{};
+    float ground_extent_ = 0.0f;
     std::size_t line_vertex_count_ = 0;
     std::vector<float> rope_scratch_;              ///< position, normal, uv per tube vertex
     std::vector<std::uint32_t> rope_index_scratch_;

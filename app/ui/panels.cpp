@@ -120,7 +120,7 @@ void EditorApp::draw_menu_bar() {
         ImGui::MenuItem("Shadow", nullptr, &view_.shadow);
         ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view_.ropes);
         ImGui::Separator();
-        if (ImGui::MenuItem("Frame model", "Home")) camera_.frame(bounds(doc_.model()));
+        if (ImGui::MenuItem("Frame model", "Home")) camera_.frame(framing_bounds(doc_.model()));
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Simulation")) {

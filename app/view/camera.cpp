@@ -120,6 +120,24 @@ void OrbitCamera::frame(const Bounds& box) {
     distance = radius / std::sin(fov_y * 0.5f) * 1.1f;
 }
 
+float floor_height(const Model& model) {
+    if (model.params.ground) return model.params.ground->height;
+    const Bounds box = bounds(model);
+    const float diagonal = std::max(box.diagonal(), 0.1f);
+    float floor = box.min.y;
+    for (const Anchor& a : model.anchors) floor = std::min(floor, model.positions[a.node].y - diagonal);
+    return floor - 0.05f * diagonal;
+}
+
+Bounds framing_bounds(const Model& model) {
+    Bounds box = bounds(model);
+    if (model.node_count() == 0) return box;
+    box.min.y = std::min(box.min.y, floor_height(model));
+    // A fall onto the ground is in view; an unbounded hang below the anchors need not be.
+    if (!model.params.ground) box.min.y = std::max(box.min.y, bounds(model).min.y - 0.5f * bounds(model).diagonal());
+    return box;
+}
+
 std::optional<Vec3> intersect_plane(const Ray& ray, Vec3 point, Vec3 normal) {
     const float denom = dot(ray.direction, normal);
     if (std::abs(denom) < 1e-8f) return std::nullopt;

@@ -64,6 +64,15 @@ public:
     void frame(const Bounds& box);
 };
 
+/// The height of the floor drawn under a model: its ground plane when it has one,
+/// otherwise just below everything its anchors let it reach (a model hanging from
+/// an anchor swings down at most its own size).
+float floor_height(const Model& model);
+
+/// What the camera frames on opening: the model's rest bounds down to its floor,
+/// so a rope that will fall and hang is in view.
+Bounds framing_bounds(const Model& model);
+
 /// Where a ray meets the plane through `point` with normal `normal`; nullopt when
 /// parallel or behind the ray's origin.
 std::optional<Vec3> intersect_plane(const Ray& ray, Vec3 point, Vec3 normal);
