@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <thread>
+#include <csignal>
+#include <sys/stat.h>
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
@@ -273,4 +276,42 @@ TEST(ShapeRetention, VolumeSpringsKeepTheConvertedCubeAndSphereInShape) {
         EXPECT_GT(edges_only, 0.1) << name;
         EXPECT_GT(edges_only, 10 * with_volume) << name;
     }
+}
+
+namespace {
+/// The child processes of this test process (Linux /proc/<pid>/task/<tid>/children).
+std::vector<pid_t> child_processes() {
+    std::vector<pid_t> pids;
+    for (const auto& task : fs::directory_iterator("/proc/self/task")) {
+        std::ifstream in(task.path() / "children");
+        for (pid_t pid; in >> pid;) pids.push_back(pid);
+    }
+    return pids;
+}
+}  // namespace
+
+TEST(ImportIsolated, ACrashingImporterBecomesAnErrorNotACrashOfTheCaller) {
+    // The importer blocks on a FIFO; the test then kills it with SIGSEGV, as a
+    // heap overflow in Assimp would.
+    const fs::path fifo = temp_dir() / "crash.obj";
+    fs::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::vector<pid_t> before = child_processes();
+    std::string error;
+    std::thread importer([&] {
+        ImportOptions o;
+        o.timeout_seconds = 20;
+        error = error_of([&] { import_mesh_isolated(fifo, o); });
+    });
+    pid_t child = 0;
+    for (int i = 0; i < 500 && child == 0; ++i) {
+        for (pid_t pid : child_processes())
+            if (std::find(before.begin(), before.end(), pid) == before.end()) child = pid;
+        if (child == 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_NE(child, 0) << "no importer process appeared";
+    if (child != 0) ::kill(child, SIGSEGV);
+    importer.join();  // without a child to kill, the import ends at its timeout
+    EXPECT_EQ(error, fifo.string() + ": the importer crashed (signal 11 Segmentation fault); the file is probably malformed");
+    fs::remove(fifo);
 }

@@ -53,6 +53,9 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
     sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 4)")
         ->check(CLI::Range(1, 64));
+    sub->add_option("--extra-k", o->import.extra_spring_k_factor,
+                    "Stiffness of bend, shear and volume springs relative to --k (default 1)")
+        ->check(CLI::PositiveNumber);
     sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
                   "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");

@@ -31,7 +31,6 @@ struct Soup {
     std::vector<std::optional<TexCoord>> uvs;    ///< per source vertex, if the mesh has UVs
     std::vector<std::vector<std::uint32_t>> polygons;  ///< source vertex indices, >= 3 corners
     std::vector<std::array<std::uint32_t, 2>> lines;
-    std::vector<std::uint32_t> points;
     std::vector<std::string> textures;           ///< diffuse textures met, in order
 };
 
@@ -98,16 +97,12 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
                                std::to_string(mesh.mNumVertices));
             corners.push_back(static_cast<std::uint32_t>(base + face.mIndices[c]));
         }
-        if (corners.size() == 1)
-            soup.points.push_back(corners[0]);
-        else if (corners.size() == 2)
+        // Point primitives need nothing: every vertex becomes (or welds into) a node.
+        if (corners.size() == 2)
             soup.lines.push_back({corners[0], corners[1]});
         else if (corners.size() >= 3)
             soup.polygons.push_back(std::move(corners));
     }
-    // A point cloud often comes without faces at all: every vertex is a node.
-    if (mesh.mNumFaces == 0)
-        for (unsigned v = 0; v < mesh.mNumVertices; ++v) soup.points.push_back(static_cast<std::uint32_t>(base + v));
     const std::string texture = diffuse_texture(scene, mesh.mMaterialIndex);
     if (!texture.empty() && std::find(soup.textures.begin(), soup.textures.end(), texture) == soup.textures.end())
         soup.textures.push_back(texture);
@@ -471,8 +466,6 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.volume) report.volume_springs = add_volume_springs(model, options.volume_springs, extra_k);
 
     report.welded_vertices = soup.positions.size() - model.positions.size();
-    // A point that was welded into a face or line node is already there.
-    (void)soup.points;
 
     if (!soup.textures.empty()) {
         std::string name = soup.textures.front();
