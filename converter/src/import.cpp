@@ -12,7 +12,6 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <unordered_map>
 
 #include "springkit/builders.hpp"
@@ -276,12 +275,15 @@ std::vector<std::array<std::size_t, 3>> triangulate(const std::vector<Vec3>& pts
     std::vector<std::size_t> ring(n);
     for (std::size_t i = 0; i < n; ++i) ring[i] = i;
     std::vector<std::array<std::size_t, 3>> tris;
+    // Ear clipping is O(n^3) at worst: huge polygons (caps of thousands of
+    // corners, or corrupt files) are fanned instead.
+    const std::size_t guard_limit = n > 512 ? 0 : n * n;
     auto inside = [&](const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
         return dot(cross(b - a, p - a), normal) >= 0 && dot(cross(c - b, p - b), normal) >= 0 &&
                dot(cross(a - c, p - c), normal) >= 0;
     };
     std::size_t guard = 0;
-    while (ring.size() > 3 && guard < n * n) {
+    while (ring.size() > 3 && guard < guard_limit) {
         ++guard;
         bool clipped = false;
         for (std::size_t i = 0; i < ring.size(); ++i) {

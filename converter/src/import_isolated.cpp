@@ -278,7 +278,7 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         result.error = header.at("error").get<std::string>();
     } catch (const std::exception&) {
         result.error = file + ": the importer failed (exit status " +
-                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") without an answer";
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") without an answer; the file is probably malformed";
     }
 }
 
