@@ -338,7 +338,9 @@ Viewport EditorApp::viewport() const {
 
 void EditorApp::handle_shortcuts() {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || file_dialog_.is_open()) return;
+    // A text field, the file dialog or a question (unsaved changes, recovery) has the
+    // keyboard: no shortcut may edit or close the document behind it.
+    if (io.WantTextInput || file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
     if (ctrl) {
