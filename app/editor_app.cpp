@@ -271,6 +271,7 @@ void EditorApp::add_spring_between_selected() {
     else
         set_status("Nodes " + std::to_string(pair->first) + " and " + std::to_string(pair->second) +
                    " already have a spring (or lie on top of each other)");
+    sync_with_document();  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::delete_selected_springs() {
@@ -280,6 +281,7 @@ void EditorApp::delete_selected_springs() {
         return;
     }
     if (doc_.remove_springs(selection_.springs())) set_status("Deleted " + std::to_string(count) + " spring(s)");
+    sync_with_document();  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::toggle_anchors_of_selection() {
@@ -300,6 +302,7 @@ void EditorApp::set_anchored_selection(bool anchored) {
     if (doc_.set_anchored(selection_.nodes(), anchored))
         set_status(std::string(anchored ? "Anchored " : "Freed ") + std::to_string(selection_.nodes().size()) +
                    " node(s)");
+    sync_with_document();  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::select_all() {
@@ -311,11 +314,13 @@ void EditorApp::select_all() {
 void EditorApp::undo() {
     const char* name = doc_.undo_name();
     if (doc_.undo()) set_status(std::string("Undo ") + name);
+    sync_with_document();  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::redo() {
     const char* name = doc_.redo_name();
     if (doc_.redo()) set_status(std::string("Redo ") + name);
+    sync_with_document();  // the panels drawn after this in the frame see the new model
 }
 
 // ---------------------------------------------------------------------------
