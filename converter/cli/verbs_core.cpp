@@ -14,16 +14,8 @@ namespace springkit::cli {
 namespace {
 
 void warn_if_unstable(const Model& model, const std::string& name) {
-    const Stability s = stability_estimate(model);
-    if (s.worst > kStabilityWarning) {
-        const Spring& sp = model.springs[s.worst_spring];
-        char buf[320];
-        std::snprintf(buf, sizeof buf,
-                      "%s: k dt^2/m = %.3g at spring %zu (nodes %u-%u) is above %.1f: the model may "
-                      "explode; use a smaller max_substep or a lower k",
-                      name.c_str(), s.worst, s.worst_spring, sp.a, sp.b, kStabilityWarning);
-        print_warning(buf);
-    }
+    const std::string warning = stability_warning(model);
+    if (!warning.empty()) print_warning(name + ": " + warning);
 }
 
 }  // namespace

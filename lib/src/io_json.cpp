@@ -1,13 +1,19 @@
 // springkit — the canonical JSON model file (docs/FILE_FORMAT.md,
 // schema/springkit-model.schema.json) and atomic file writing.
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -33,20 +39,59 @@ std::string read_file(const std::filesystem::path& path) {
     return std::move(buffer).str();
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view bytes) {
-    const std::string target = path.string();
+namespace {
+
+constexpr std::string_view kTempPrefix = ".springkit-tmp-";
+
+// A save killed between creating its temp file and the rename leaves the temp file
+// behind (".springkit-tmp-<pid>-<random>-<counter>-<name>"). The next save of the
+// same file removes those whose process is gone; a live process may still be saving.
+void remove_stale_temp_files(const std::filesystem::path& dir, const std::string& name) {
     std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string file = it->path().filename().string();
+        const std::string suffix = "-" + name;
+        if (file.size() <= kTempPrefix.size() + suffix.size() || file.rfind(kTempPrefix, 0) != 0 ||
+            file.compare(file.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string middle =
+            file.substr(kTempPrefix.size(), file.size() - kTempPrefix.size() - suffix.size());
+        const auto dash = middle.find('-');
+        if (dash == std::string::npos || dash == 0 ||
+            middle.find_first_not_of("0123456789-") != std::string::npos ||
+            std::count(middle.begin(), middle.end(), '-') != 2)
+            continue;
+        const long pid = std::strtol(middle.substr(0, dash).c_str(), nullptr, 10);
+        if (pid <= 0 || pid == ::getpid()) continue;
+        if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) std::filesystem::remove(it->path(), ec);
+    }
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& requested, std::string_view bytes) {
+    const std::string target = requested.string();
+    std::error_code ec;
+    if (std::filesystem::is_directory(requested, ec))
         throw Error(target + ": is a directory; give a file name to save to");
+    // Saving through a symbolic link replaces the file it points to, not the link.
+    std::filesystem::path path = requested;
+    if (std::filesystem::is_symlink(requested, ec)) {
+        path = std::filesystem::weakly_canonical(requested, ec);
+        if (ec) throw Error(target + ": cannot resolve the link (" + ec.message() + ")");
+    }
     // The temp file sits beside the target so that rename() stays on one file system.
     static std::atomic<unsigned> counter{0};
     std::random_device random;
     const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
     const std::filesystem::path temp =
-        dir / (".springkit-tmp-" + std::to_string(::getpid()) + "-" + std::to_string(random()) + "-" +
+        dir / (std::string(kTempPrefix) + std::to_string(::getpid()) + "-" + std::to_string(random()) + "-" +
                std::to_string(counter++) + "-" + path.filename().string());
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) throw Error(target + ": cannot write (" + std::strerror(errno) + ")");
+    // The new file keeps the permissions of the one it replaces (a private file stays private).
+    struct stat old_file {};
+    if (::stat(path.c_str(), &old_file) == 0) ::fchmod(fd, old_file.st_mode & 07777);
     auto fail = [&](const char* what) {
         const std::string reason = std::strerror(errno);
         ::close(fd);
@@ -79,6 +124,7 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
         ::fsync(dfd);
         ::close(dfd);
     }
+    remove_stale_temp_files(dir, path.filename().string());
 }
 
 // ---------------------------------------------------------------- writing
@@ -369,14 +415,26 @@ public:
         if (it == object.end()) fail(where.empty() ? "/" : where, std::string("missing field \"") + key + "\"");
         return *it;
     }
+    /// A field that may be left out; null counts as left out (e.g. "ground": null).
     const json* optional(const json& object, const char* key) const {
         auto it = object.find(key);
         return it == object.end() || it->is_null() ? nullptr : &*it;
     }
+    /// A numeric field that may be left out: null is refused, because JSON writers
+    /// (nlohmann/json among them) write NaN and infinity as null.
+    const json* present(const json& object, const char* key) const {
+        auto it = object.find(key);
+        return it == object.end() ? nullptr : &*it;
+    }
 
     float number(const json& v, const std::string& where) const {
+        if (v.is_null()) fail(where, "expected a number, found null (NaN and infinity are not allowed)");
         if (!v.is_number()) fail(where, std::string("expected a number, found ") + v.type_name());
-        return v.get<float>();
+        // A decimal beyond the float range would turn into infinity silently.
+        const double d = v.get<double>();
+        if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
+            fail(where, "number " + v.dump() + " is too large for a 32-bit float");
+        return static_cast<float>(d);
     }
     std::uint32_t index(const json& v, const std::string& where) const {
         if (!v.is_number_integer()) fail(where, std::string("expected a node index (integer), found ") + v.type_name());
@@ -385,7 +443,9 @@ public:
         return v.get<std::uint32_t>();
     }
     Vec3 vec(const json& v, const std::string& where) const {
-        if (!v.is_array() || v.size() != 3) fail(where, "expected [x, y, z]");
+        if (!v.is_array() || v.size() != 3)
+            fail(where, std::string("expected [x, y, z], found ") +
+                            (v.is_array() ? "an array of " + std::to_string(v.size()) : std::string(v.type_name())));
         return {number(v[0], where + "/0"), number(v[1], where + "/1"), number(v[2], where + "/2")};
     }
     std::string text(const json& v, const std::string& where) const {
@@ -404,25 +464,25 @@ public:
         if (!j.is_object()) fail(at, "expected an object");
         Parameters p;
         auto num = [&](const char* key, float& out) {
-            if (const json* v = optional(j, key)) out = number(*v, at + "/" + key);
+            if (const json* v = present(j, key)) out = number(*v, at + "/" + key);
         };
         num("k", p.k);
         num("energy_loss", p.energy_loss);
         num("mass", p.mass);
-        if (const json* v = optional(j, "gravity")) p.gravity = vec(*v, at + "/gravity");
+        if (const json* v = present(j, "gravity")) p.gravity = vec(*v, at + "/gravity");
         num("spring_damping", p.spring_damping);
         num("air_friction", p.air_friction);
         if (const json* v = optional(j, "ground")) {
             if (!v->is_object()) fail(at + "/ground", "expected an object or null");
             Ground g;
             const std::string gat = at + "/ground";
-            if (const json* x = optional(*v, "height")) g.height = number(*x, gat + "/height");
-            if (const json* x = optional(*v, "repulsion")) g.repulsion = number(*x, gat + "/repulsion");
-            if (const json* x = optional(*v, "friction")) g.friction = number(*x, gat + "/friction");
-            if (const json* x = optional(*v, "absorption")) g.absorption = number(*x, gat + "/absorption");
+            if (const json* x = present(*v, "height")) g.height = number(*x, gat + "/height");
+            if (const json* x = present(*v, "repulsion")) g.repulsion = number(*x, gat + "/repulsion");
+            if (const json* x = present(*v, "friction")) g.friction = number(*x, gat + "/friction");
+            if (const json* x = present(*v, "absorption")) g.absorption = number(*x, gat + "/absorption");
             p.ground = g;
         }
-        if (const json* v = optional(j, "wind")) p.wind = vec(*v, at + "/wind");
+        if (const json* v = present(j, "wind")) p.wind = vec(*v, at + "/wind");
         num("max_substep", p.max_substep);
         if (const json* v = optional(j, "integrator")) {
             const std::string name = text(*v, at + "/integrator");
@@ -430,7 +490,7 @@ public:
             else fail(at + "/integrator", "unknown integrator \"" + name +
                                               "\" (expected explicit_euler, symplectic_euler or verlet)");
         }
-        if (const json* v = optional(j, "rope_iterations")) {
+        if (const json* v = present(j, "rope_iterations")) {
             if (!v->is_number_integer()) fail(at + "/rope_iterations", "expected an integer");
             const auto n = v->get<std::int64_t>();
             if (n < 0 || n > 1000) fail(at + "/rope_iterations", "must be between 0 and 1000");
@@ -473,7 +533,7 @@ public:
                               number(positions[3 * i + 1], at + std::to_string(3 * i + 1)),
                               number(positions[3 * i + 2], at + std::to_string(3 * i + 2))};
         }
-        if (const json* x = optional(root, "masses")) {
+        if (const json* x = present(root, "masses")) {
             const json& masses = array(*x, "/masses", 1);
             m.masses.reserve(masses.size());
             for (std::size_t i = 0; i < masses.size(); ++i)
@@ -488,10 +548,10 @@ public:
             if (rest.size() != count)
                 fail("/springs/rest", "has " + std::to_string(rest.size()) + " entries for " +
                                           std::to_string(count) + " springs");
-            const json* k = optional(*x, "k");
+            const json* k = present(*x, "k");
             if (k && (!k->is_array() || k->size() != count))
                 fail("/springs/k", "must be an array with one stiffness per spring (" + std::to_string(count) + ")");
-            const json* kind = optional(*x, "kind");
+            const json* kind = present(*x, "kind");
             if (kind && (!kind->is_array() || kind->size() != count))
                 fail("/springs/kind", "must be an array with one kind per spring (" + std::to_string(count) + ")");
             m.springs.resize(count);
@@ -526,10 +586,10 @@ public:
                     else if (name == "circle") anchor.drive = AnchorDrive::circle;
                     else fail(at + "/drive", "unknown drive \"" + name + "\" (expected fixed, velocity or circle)");
                 }
-                if (const json* v = optional(a, "velocity")) anchor.velocity = vec(*v, at + "/velocity");
-                if (const json* v = optional(a, "center")) anchor.center = vec(*v, at + "/center");
-                if (const json* v = optional(a, "axis")) anchor.axis = vec(*v, at + "/axis");
-                if (const json* v = optional(a, "angular_speed"))
+                if (const json* v = present(a, "velocity")) anchor.velocity = vec(*v, at + "/velocity");
+                if (const json* v = present(a, "center")) anchor.center = vec(*v, at + "/center");
+                if (const json* v = present(a, "axis")) anchor.axis = vec(*v, at + "/axis");
+                if (const json* v = present(a, "angular_speed"))
                     anchor.angular_speed = number(*v, at + "/angular_speed");
                 m.anchors.push_back(anchor);
             }
@@ -629,6 +689,25 @@ std::string line_and_column(std::string_view text, std::size_t byte) {
     return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
+// Error messages quote bits of the file; keep them one printable line even when
+// the file is binary garbage.
+std::string printable(std::string_view text) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    for (const char c : text.substr(0, 200)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte >= 0x20 && byte < 0x7f) {
+            out += c;
+        } else {
+            out += "\\x";
+            out += kHex[byte >> 4];
+            out += kHex[byte & 15];
+        }
+    }
+    if (text.size() > 200) out += "...";
+    return out;
+}
+
 }  // namespace
 
 Model model_from_json(std::string_view text, const std::string& name) {
@@ -642,9 +721,18 @@ Model model_from_json(std::string_view text, const std::string& name) {
         const auto colon = what.find(": ", what.find("parse error"));
         const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
         throw Error(name + ": " + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) +
-                    ": invalid JSON: " + reason);
+                    ": invalid JSON: " + printable(reason));
+    } catch (const json::out_of_range& e) {
+        // "[json.exception.out_of_range.406] number overflow parsing '1e999'": nlohmann
+        // gives no position, so find the number in the text.
+        const std::string what = e.what();
+        const auto quote = what.find('\'');
+        const std::string token = quote == std::string::npos ? "" : what.substr(quote + 1, what.size() - quote - 2);
+        const auto at = token.empty() ? std::string_view::npos : text.find(token);
+        throw Error(name + ": " + (at == std::string_view::npos ? "" : line_and_column(text, at) + ": ") +
+                    "invalid JSON: number " + printable(token) + " is out of range");
     } catch (const json::exception& e) {
-        throw Error(name + ": invalid JSON: " + e.what());
+        throw Error(name + ": invalid JSON: " + printable(e.what()));
     }
     try {
         return Reader(name).model(root);

@@ -87,9 +87,10 @@ void validate_parameters(const Parameters& p, const std::string& context) {
         fail(context, at + "spring_damping", "must not be negative (got " + str(p.spring_damping) + ")");
     if (p.air_friction < 0)
         fail(context, at + "air_friction", "must not be negative (got " + str(p.air_friction) + ")");
-    if (!(p.max_substep > 0 && p.max_substep <= 0.1f))
+    if (!(p.max_substep >= kMinSubstep && p.max_substep <= kMaxSubstep))
         fail(context, at + "max_substep",
-             "substep must be in (0, 0.1] s (got " + str(p.max_substep) + ")");
+             "substep must be in [" + str(kMinSubstep) + ", " + str(kMaxSubstep) + "] s (got " +
+                 str(p.max_substep) + ")");
     if (p.rope_iterations < 0 || p.rope_iterations > 1000)
         fail(context, at + "rope_iterations",
              "must be between 0 and 1000 (got " + std::to_string(p.rope_iterations) + ")");
@@ -197,7 +198,14 @@ void validate(const Model& model, const std::string& context) {
     const std::size_t n = model.positions.size();
     if (n > 0xFFFFFFF0u) fail(context, "/positions", "too many nodes");
     for (std::size_t i = 0; i < n; ++i) {
-        check_finite(model.positions[i], context, "/positions/" + std::to_string(i));
+        const Vec3& p = model.positions[i];
+        const std::string at = "/positions/" + std::to_string(i);
+        check_finite(p, context, at);
+        const float largest = std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+        if (largest > kMaxCoordinate)
+            fail(context, at,
+                 "coordinate " + str(largest) + " m is beyond +-" + str(kMaxCoordinate) +
+                     " m; single-precision physics cannot work at that scale (scale the model down)");
     }
     if (!model.masses.empty()) {
         if (model.masses.size() != n)
@@ -289,6 +297,18 @@ Stability stability_estimate(const Model& model) {
         }
     }
     return result;
+}
+
+std::string stability_warning(const Model& model) {
+    const Stability s = stability_estimate(model);
+    if (!(s.worst > kStabilityWarning)) return {};
+    const Spring& spring = model.springs[s.worst_spring];
+    std::ostringstream out;
+    out.precision(3);
+    out << "k dt^2/m = " << s.worst << " at spring " << s.worst_spring << " (nodes " << spring.a << "-"
+        << spring.b << ") is above " << kStabilityWarning
+        << ": the model may explode; use a smaller max_substep or a lower k";
+    return out.str();
 }
 
 Bounds bounds(const Model& model) {

@@ -275,6 +275,10 @@ void Simulation::step(float frame_dt) {
         throw Error("Simulation::step: frame_dt must be a finite number >= 0 s");
     if (frame_dt == 0.0f) return;
     const float max_dt = model_->params.max_substep;
+    // A huge frame_dt would mean a step that never ends (and an out-of-range cast).
+    if (frame_dt / max_dt > static_cast<float>(kMaxSubstepsPerStep))
+        throw Error("Simulation::step: frame_dt " + std::to_string(frame_dt) + " s needs more than " +
+                    std::to_string(kMaxSubstepsPerStep) + " substeps of max_substep; step in shorter frames");
     const auto count = static_cast<std::uint64_t>(std::ceil(frame_dt / max_dt - 1e-6f));
     const std::uint64_t substeps = std::max<std::uint64_t>(1, count);
     const float dt = frame_dt / static_cast<float>(substeps);

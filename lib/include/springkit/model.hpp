@@ -204,7 +204,8 @@ bool add_spring(Model& model, std::uint32_t a, std::uint32_t b, float k = 0.0f,
 /// Checks everything a Simulation relies on. Throws springkit::Error whose message
 /// names the first problem and where it is, prefixed with `context` (usually the
 /// file name) when given: index out of range, mass <= 0, NaN/Inf, rest length <= 0,
-/// duplicate spring, anchor out of range or repeated, bad parameters.
+/// duplicate spring, anchor out of range or repeated, bad parameters, a coordinate
+/// beyond kMaxCoordinate, max_substep outside [kMinSubstep, kMaxSubstep].
 void validate(const Model& model, const std::string& context = {});
 
 /// Stability estimate of explicit mass-spring integration (Garrido): the largest
@@ -216,6 +217,17 @@ struct Stability {
 };
 Stability stability_estimate(const Model& model);
 constexpr double kStabilityWarning = 0.3;
+
+/// The warning every tool shows (CLI, editor, games that want one) when
+/// stability_estimate() is above kStabilityWarning, naming the worst spring and
+/// what to change; empty when the model is below it.
+std::string stability_warning(const Model& model);
+
+/// Limits validate() puts on a model, so that a file cannot make a step hang or
+/// overflow single-precision arithmetic.
+inline constexpr float kMinSubstep = 1.0e-6f;    ///< s; 16667 substeps per 1/60 s frame
+inline constexpr float kMaxSubstep = 0.1f;       ///< s
+inline constexpr float kMaxCoordinate = 1.0e9f;  ///< m; float spacing there is already 64 m
 
 /// Axis-aligned bounds of the rest positions (zero box for an empty model).
 struct Bounds {

@@ -58,6 +58,10 @@ private:
 };
 }  // namespace detail
 
+/// step() refuses a frame that would need more substeps than this (a game passing
+/// a wild frame time must not freeze).
+inline constexpr std::uint64_t kMaxSubstepsPerStep = 10'000'000;
+
 class Simulation {
 public:
     /// Springs the batched kernel computes together (a vector register's worth).
@@ -69,7 +73,9 @@ public:
     /// Advances by frame_dt seconds in ceil(frame_dt / max_substep) equal substeps.
     /// Throws SimulationError, naming the node or spring and suggesting a smaller
     /// substep or lower k, when the state turns non-finite or the energy runs away.
-    /// A failed simulation keeps throwing the same error until reset().
+    /// A failed simulation keeps throwing the same error until reset(). Throws
+    /// springkit::Error for a frame_dt that is negative, not finite, or would need
+    /// more than kMaxSubstepsPerStep substeps.
     void step(float frame_dt);
 
     /// Back to rest positions, zero velocity, time 0.

@@ -1,0 +1,65 @@
+// Fuzz target: model files (see fuzz_targets.hpp).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "fuzz_targets.hpp"
+#include "springkit/springkit.hpp"
+
+namespace springkit::fuzz {
+
+namespace {
+
+[[noreturn]] void broken(const char* invariant, const std::string& detail = {}) {
+    std::fprintf(stderr, "fuzz invariant broken: %s %s\n", invariant, detail.c_str());
+    std::abort();
+}
+
+// Steps a loaded model for a few frames when that is cheap enough for a fuzzer
+// (a file may ask for 16667 substeps per frame): the result must be finite or a
+// SimulationError, never a crash.
+void step_a_little(const Model& model) {
+    const double substeps = std::ceil((1.0 / 60.0) / model.params.max_substep);
+    if (substeps * static_cast<double>(model.node_count() + model.springs.size() + model.faces.size()) > 2.0e5)
+        return;
+    Simulation sim(model);
+    try {
+        for (int frame = 0; frame < 3; ++frame) sim.step(1.0f / 60.0f);
+    } catch (const SimulationError&) {
+        return;
+    }
+    for (const Vec3& p : sim.positions())
+        if (!is_finite(p)) broken("finite positions after steps without a SimulationError");
+    for (const Vec3& n : sim.normals())
+        if (!is_finite(n)) broken("finite normals");
+}
+
+}  // namespace
+
+void model_file(const std::uint8_t* data, std::size_t size) {
+    const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    Model model;
+    try {
+        model = model_from_json(bytes, "fuzz.json");
+    } catch (const Error& e) {
+        if (std::string_view(e.what()).rfind("fuzz.json: ", 0) != 0) broken("error names the file", e.what());
+        if (std::string_view(e.what()).find('\n') != std::string_view::npos) broken("one-line error", e.what());
+        return;
+    }
+    // Whatever loads is valid, saves, and loads back identical.
+    try {
+        validate(model);
+    } catch (const Error& e) {
+        broken("a loaded model validates", e.what());
+    }
+    const std::string text = model_to_json(model);
+    const Model back = model_from_json(text, "round-trip.json");
+    if (!(back == model)) broken("save then load gives the same model");
+    if (model_to_json(back) != text) broken("saving is deterministic");
+    (void)stability_warning(model);
+    step_a_little(model);
+}
+
+}  // namespace springkit::fuzz

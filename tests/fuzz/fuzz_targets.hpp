@@ -1,0 +1,22 @@
+// springkit fuzz targets (docs/RELIABILITY.md). Each function takes one input,
+// runs it through a part of springkit that reads untrusted bytes, and checks the
+// invariants that must hold for any input; a broken invariant aborts. libFuzzer
+// drives them (libfuzzer_main.cpp, built by tests/fuzz/run); the regression test
+// (test_fuzz_regressions.cpp) replays every input kept in tests/fuzz/regressions/.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace springkit::fuzz {
+
+/// A model file in any form load_model() reads: parse, validate, save and load
+/// again (must round-trip exactly), and step a few frames.
+void model_file(const std::uint8_t* data, std::size_t size);
+
+/// A mesh file (any format Assimp reads) converted into a model in this process:
+/// Assimp reads it from memory, springkit converts it; any model that comes out
+/// must be valid and round-trip through the model file.
+void mesh_import(const std::uint8_t* data, std::size_t size);
+
+}  // namespace springkit::fuzz

@@ -1,0 +1,406 @@
+// The bad-input table (docs/RELIABILITY.md): every row is one test. A model file
+// that is broken in one way is refused with one specific line naming the file,
+// the place and the problem, or has the documented outcome. Never a crash.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "springkit/springkit.hpp"
+
+using namespace springkit;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A valid model: three nodes in a line, two springs, node 0 anchored, one face.
+// Each row replaces one part of it.
+std::string model_text(const std::string& positions = "[0,0,0, 1,0,0, 0,1,0]",
+                       const std::string& springs = R"({"pairs": [0,1, 1,2], "rest": [1, 1.4142135]})",
+                       const std::string& extra = R"("anchors": [{"node": 0}], "faces": [0,1,2, 0,1,2],
+                         "texcoords": [0,0, 1,0, 0,1])",
+                       const std::string& head = R"("format": "springkit", "version": 1)") {
+    return "{" + head + ", \"positions\": " + positions + ", \"springs\": " + springs +
+           (extra.empty() ? "" : ", " + extra) + "}";
+}
+
+std::string with_parameters(const std::string& parameters) {
+    return model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                      "\"parameters\": " + parameters);
+}
+
+struct Row {
+    const char* name;   ///< test name: what is wrong
+    std::string text;   ///< the file
+    std::string error;  ///< the whole message after "bad.json: "; empty = loads
+};
+
+std::string load_error(const std::string& text) {
+    try {
+        model_from_json(text, "bad.json");
+    } catch (const Error& e) {
+        return e.what();
+    } catch (const std::exception& e) {
+        return std::string("NOT A springkit::Error: ") + e.what();
+    }
+    return "";
+}
+
+// clang-format off
+const std::vector<Row> kRows = {
+    // ---- malformed JSON
+    {"EmptyFile", "",
+     "line 1, column 1: invalid JSON: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"},
+    {"TruncatedInTheMiddle", R"({"format": "springkit", "version": 1, "positions": [0, 0)",
+     "line 1, column 57: invalid JSON: syntax error while parsing array - unexpected end of input; expected ']'"},
+    {"TrailingGarbage", model_text() + "x",
+     "line 2, column 55: invalid JSON: syntax error while parsing value - invalid literal; last read: '1]}x'; expected end of input"},
+    {"DoubleComma", R"({"format": "springkit",, "version": 1})",
+     "line 1, column 24: invalid JSON: syntax error while parsing object key - unexpected ','; expected string literal"},
+    {"NotAnObject", "[1, 2, 3]", "/: expected a JSON object (a springkit model)"},
+    {"NaNLiteral", R"({"format": "springkit", "version": 1, "positions": [NaN, 0, 0]})",
+     "line 1, column 53: invalid JSON: syntax error while parsing value - invalid literal; last read: '\"positions\": [N'"},
+    {"InvalidUtf8IsQuotedPrintably", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"\xff\", \"positions\": []}",
+     "line 1, column 48: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"\\xff'"},
+    {"BinaryGarbage", "\x89PNG\r\n\x1a\n",
+     "line 1, column 1: invalid JSON: syntax error while parsing value - invalid literal; last read: '\\x89'"},
+    {"DeeplyNestedArrays", std::string(100000, '[') + std::string(100000, ']'),
+     "/: expected a JSON object (a springkit model)"},
+    {"NumberBeyondDouble", model_text("[0,0,0, 1e999,0,0, 0,1,0]"),
+     "line 1, column 60: invalid JSON: number 1e999 is out of range"},
+
+    // ---- wrong types
+    {"FormatIsANumber", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": 1, "version": 1)"),
+     "/format: not a springkit model (\"format\" must be \"springkit\")"},
+    {"VersionIsAString", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": "springkit", "version": "1")"),
+     "/version: expected an integer"},
+    {"VersionIsAFraction", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": "springkit", "version": 1.5)"),
+     "/version: expected an integer"},
+    {"PositionsIsAnObject", model_text("{}"), "/positions: expected an array, found object"},
+    {"PositionIsABoolean", model_text("[0,0,0, 1,true,0, 0,1,0]"), "/positions/4: expected a number, found boolean"},
+    {"PositionIsAString", model_text("[0,0,0, 1,\"0\",0, 0,1,0]"), "/positions/4: expected a number, found string"},
+    {"SpringsIsAnArray", model_text("[0,0,0, 1,0,0, 0,1,0]", "[0, 1]"),
+     "/springs: expected an object with \"pairs\" and \"rest\""},
+    {"SpringIndexIsAFraction", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1.5], "rest": [1]})"),
+     "/springs/pairs/1: expected a node index (integer), found number"},
+    {"SpringKindIsTwo", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1], "kind": [2]})"),
+     "/springs/kind/0: expected 0 (Hooke spring) or 1 (rope constraint)"},
+    {"AnchorIsANumber", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("anchors": [0])"),
+     "/anchors/0: expected an object {\"node\": N, ...}"},
+    {"AnchorDriveUnknown", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                      R"("anchors": [{"node": 0, "drive": "teleport"}])"),
+     "/anchors/0/drive: unknown drive \"teleport\" (expected fixed, velocity or circle)"},
+    {"ParametersIsAnArray", with_parameters("[]"), "/parameters: expected an object"},
+    {"GravityHasTwoComponents", with_parameters(R"({"gravity": [0, -9.81]})"),
+     "/parameters/gravity: expected [x, y, z], found an array of 2"},
+    {"IntegratorUnknown", with_parameters(R"({"integrator": "rk4"})"),
+     "/parameters/integrator: unknown integrator \"rk4\" (expected explicit_euler, symplectic_euler or verlet)"},
+    {"RopeIterationsIsAFraction", with_parameters(R"({"rope_iterations": 2.5})"),
+     "/parameters/rope_iterations: expected an integer"},
+    {"NameIsANumber", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("name": 7)"),
+     "/name: expected a string, found number"},
+
+    // ---- missing fields
+    {"MissingFormat", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("version": 1)"),
+     "/: missing field \"format\""},
+    {"MissingVersion", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": "springkit")"),
+     "/: missing field \"version\""},
+    {"MissingPositions", R"({"format": "springkit", "version": 1, "springs": {"pairs": [], "rest": []}})",
+     "/: missing field \"positions\""},
+    {"MissingRestLengths", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1]})"),
+     "/springs: missing field \"rest\""},
+    {"AnchorWithoutNode", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                     R"("anchors": [{"drive": "fixed"}])"),
+     "/anchors/0: missing field \"node\""},
+
+    // ---- versions
+    {"VersionFromTheFuture", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": "springkit", "version": 2)"),
+     "/version: format version 2 is newer than this springkit reads (1); update springkit"},
+    {"VersionBeyondInt64", model_text("[]", "{\"pairs\": [], \"rest\": []}", "",
+                                      R"("format": "springkit", "version": 99999999999999999999)"),
+     "/version: expected an integer"},
+    {"VersionZero", model_text("[]", "{\"pairs\": [], \"rest\": []}", "", R"("format": "springkit", "version": 0)"),
+     "/version: invalid format version 0"},
+
+    // ---- indices
+    {"SpringIndexOutOfRange", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,3], "rest": [1]})"),
+     "/springs/0: node index 3 out of range (model has 3 nodes)"},
+    {"SpringIndexNegative", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [-1,0], "rest": [1]})"),
+     "/springs/pairs/0: index -1 is out of range"},
+    {"SpringIndexBeyond32Bits", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,4294967296], "rest": [1]})"),
+     "/springs/pairs/1: index 4294967296 is out of range"},
+    {"SpringIndexBeyond64Bits", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,18446744073709551616], "rest": [1]})"),
+     "/springs/pairs/1: expected a node index (integer), found number"},
+    {"FaceNodeOutOfRange", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                      R"("faces": [0,1,3, 0,0,0])"),
+     "/faces/0: node index 3 out of range (model has 3 nodes)"},
+    {"FaceTexcoordOutOfRange", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                          R"("faces": [0,1,2, 0,1,2], "texcoords": [0,0, 1,0])"),
+     "/faces/0: texcoord index 2 out of range (model has 2 texcoords)"},
+    {"FaceIndexNegative", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                     R"("faces": [0,1,2, 0,-5,0])"),
+     "/faces/4: index -5 is out of range"},
+    {"AnchorOutOfRange", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("anchors": [{"node": 3}])"),
+     "/anchors/0: anchor node 3 out of range (model has 3 nodes)"},
+    {"AnchorTwice", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                               R"("anchors": [{"node": 1}, {"node": 1}])"),
+     "/anchors/1: node 1 is anchored twice"},
+
+    // ---- NaN, infinity, range
+    {"NullPosition", model_text("[0,0,0, 1,null,0, 0,1,0]"),
+     "/positions/4: expected a number, found null (NaN and infinity are not allowed)"},
+    {"NullStiffnessIsNotTheDefault", with_parameters(R"({"k": null})"),
+     "/parameters/k: expected a number, found null (NaN and infinity are not allowed)"},
+    {"NullWind", with_parameters(R"({"wind": null})"),
+     "/parameters/wind: expected [x, y, z], found null"},
+    {"NullSpringStiffness", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1], "k": [null]})"),
+     "/springs/k/0: expected a number, found null (NaN and infinity are not allowed)"},
+    {"NumberBeyondFloat", model_text("[0,0,0, 1e39,0,0, 0,1,0]"),
+     "/positions/3: number 1e+39 is too large for a 32-bit float"},
+    {"HugeCoordinate", model_text("[0,0,0, 1e30,0,0, 0,1,0]"),
+     "/positions/1: coordinate 1e+30 m is beyond +-1e+09 m; single-precision physics cannot work at that scale (scale the model down)"},
+    {"NegativeStiffness", with_parameters(R"({"k": -5})"), "/parameters/k: stiffness must not be negative (got -5)"},
+    {"ZeroMass", with_parameters(R"({"mass": 0})"), "/parameters/mass: mass must be > 0 kg (got 0)"},
+    {"NegativeNodeMass", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("masses": [1, -1, 1])"),
+     "/masses/1: node mass must be > 0 kg (got -1)"},
+    {"EnergyLossAboveOne", with_parameters(R"({"energy_loss": 1.5})"),
+     "/parameters/energy_loss: energy loss must be in (0, 1] (velocity kept per 1/60 s frame; got 1.5)"},
+    {"SubstepTooSmallWouldHang", with_parameters(R"({"max_substep": 1e-30})"),
+     "/parameters/max_substep: substep must be in [1e-06, 0.1] s (got 1e-30)"},
+    {"SubstepTooLarge", with_parameters(R"({"max_substep": 1})"),
+     "/parameters/max_substep: substep must be in [1e-06, 0.1] s (got 1)"},
+    {"RopeIterationsTooMany", with_parameters(R"({"rope_iterations": 1000000})"),
+     "/parameters/rope_iterations: must be between 0 and 1000"},
+    {"CircleAxisZero", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
+                                  R"("anchors": [{"node": 0, "drive": "circle", "axis": [0,0,0]}])"),
+     "/anchors/0/axis: circle axis must not be zero"},
+
+    // ---- springs
+    {"ZeroLengthSpring", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [0]})"),
+     "/springs/0/rest: rest length must be > 0 m (got 0)"},
+    {"NegativeRestLength", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [-1]})"),
+     "/springs/0/rest: rest length must be > 0 m (got -1)"},
+    {"SpringToItself", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [1,1], "rest": [1]})"),
+     "/springs/0: spring connects node 1 to itself"},
+    {"DuplicateSpring", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1, 1,2, 1,0], "rest": [1, 1, 1]})"),
+     "/springs/2: duplicate spring between nodes 1 and 0 (same as spring 0)"},
+
+    // ---- counts that do not match
+    {"FewerRestLengthsThanPairs", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1, 1,2], "rest": [1]})"),
+     "/springs/rest: has 1 entries for 2 springs"},
+    {"StiffnessCountWrong", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1], "k": [1, 2]})"),
+     "/springs/k: must be an array with one stiffness per spring (1)"},
+    {"MassCountWrong", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("masses": [1, 1])"),
+     "/masses: has 2 entries but the model has 3 nodes"},
+    {"PositionsNotTriples", model_text("[0,0,0, 1,0]"), "/positions: length 5 is not a multiple of 3"},
+    {"FacesNotSextuples", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("faces": [0,1,2])"),
+     "/faces: length 3 is not a multiple of 6"},
+};
+// clang-format on
+
+class BadJson : public testing::TestWithParam<Row> {};
+
+}  // namespace
+
+TEST_P(BadJson, IsRefusedWithASpecificMessage) {
+    const Row& row = GetParam();
+    EXPECT_EQ(load_error(row.text), row.error.empty() ? "" : "bad.json: " + row.error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Table, BadJson, testing::ValuesIn(kRows),
+                         [](const testing::TestParamInfo<Row>& row) { return std::string(row.param.name); });
+
+// ---- rows with a documented outcome other than an error
+
+TEST(BadInputOutcome, TheValidBaseModelOfTheTableLoads) {
+    const Model m = model_from_json(model_text(), "base.json");
+    EXPECT_EQ(m.node_count(), 3u);
+    EXPECT_EQ(m.springs.size(), 2u);
+}
+
+TEST(BadInputOutcome, DuplicateKeysKeepTheLastValue) {
+    // nlohmann/json keeps the last of duplicate keys; springkit documents that.
+    const Model m = model_from_json(with_parameters(R"({"k": 5, "k": 7})"), "dup.json");
+    EXPECT_EQ(m.params.k, 7.0f);
+}
+
+TEST(BadInputOutcome, TextAfterANulByteIsIgnored) {
+    // nlohmann/json stops reading at a NUL byte, as at the end of the file.
+    EXPECT_EQ(model_from_json(model_text() + std::string("\0garbage", 8)).node_count(), 3u);
+    EXPECT_EQ(load_error(std::string("\0{}", 3)),
+              "bad.json: line 1, column 1: invalid JSON: syntax error while parsing value - unexpected end of "
+              "input; expected '[', '{', or a literal");
+}
+
+TEST(BadInputOutcome, GroundNullMeansNoGround) {
+    EXPECT_FALSE(model_from_json(with_parameters(R"({"ground": null})")).params.ground.has_value());
+}
+
+TEST(BadInputOutcome, Utf8ByteOrderMarkIsAccepted) {
+    EXPECT_EQ(model_from_json("\xEF\xBB\xBF" + model_text()).node_count(), 3u);
+}
+
+TEST(BadInputOutcome, TinyNumbersRoundToZeroOrDenormals) {
+    // Underflow is harmless for coordinates: 1e-50 reads as 0.
+    EXPECT_EQ(model_from_json(model_text("[0,0,0, 1,1e-50,0, 0,1,0]")).positions[1].y, 0.0f);
+}
+
+TEST(BadInputOutcome, EmptyModelLoadsAndSimulates) {
+    const Model m = model_from_json(R"({"format": "springkit", "version": 1, "positions": []})");
+    Simulation sim(m);
+    sim.step(1.0f / 60.0f);
+    EXPECT_TRUE(sim.positions().empty());
+    EXPECT_EQ(sim.kinetic_energy(), 0.0);
+}
+
+TEST(BadInputOutcome, SpringBetweenCoincidentNodesExertsNoForceAndStaysFinite) {
+    // Positive rest length but both nodes at one point: no direction, so no force
+    // (Oliveira's tolerance), and nothing becomes NaN.
+    Model m = model_from_json(model_text("[0,0,0, 0,0,0, 0,1,0]", R"({"pairs": [0,1, 1,2], "rest": [0.5, 1]})"));
+    m.params.gravity = {0, 0, 0};
+    Simulation sim(m);
+    for (int i = 0; i < 60; ++i) sim.step(1.0f / 60.0f);
+    for (const Vec3& p : sim.positions()) EXPECT_TRUE(is_finite(p));
+    EXPECT_EQ(sim.positions()[1], (Vec3{0, 0, 0}));
+}
+
+TEST(BadInputOutcome, DegenerateFaceGivesZeroNormalsNotNaN) {
+    // A face whose three corners are on one line has no normal; its nodes get a zero
+    // normal (normalized() of a zero sum) instead of NaN.
+    Model m = model_from_json(model_text("[0,0,0, 1,0,0, 2,0,0]", R"({"pairs": [0,1, 1,2], "rest": [1, 1]})",
+                                         R"("anchors": [{"node": 0}, {"node": 1}, {"node": 2}], "faces": [0,1,2, 0,0,0])"));
+    Simulation sim(m);
+    sim.step(1.0f / 60.0f);
+    for (const Vec3& n : sim.normals()) EXPECT_EQ(n, (Vec3{0, 0, 0}));
+}
+
+TEST(BadInputOutcome, HugeFrameTimeIsRefusedInsteadOfHanging) {
+    const Model m = make_string({.nodes = 3});
+    Simulation sim(m);
+    try {
+        sim.step(1.0e30f);
+        FAIL() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("needs more than 10000000 substeps"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(sim.step(std::nanf("")), Error);
+    EXPECT_THROW(sim.step(-1.0f), Error);
+    sim.step(1.0f / 60.0f);  // still usable
+    EXPECT_EQ(sim.substeps_taken(), 9u);
+}
+
+// ---- files
+
+namespace {
+
+fs::path work_dir() {
+    const fs::path dir = fs::temp_directory_path() / ("springkit-bad-input-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir;
+}
+
+template <class F>
+std::string error_of(F f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Runs f as an unprivileged user in a child process (root ignores file
+// permissions) and returns the springkit::Error message it got.
+template <class F>
+std::string error_as_nobody(F f) {
+    int pipe_fds[2];
+    if (::pipe(pipe_fds) != 0) return "pipe failed";
+    const pid_t child = ::fork();
+    if (child == 0) {
+        ::close(pipe_fds[0]);
+        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+        const std::string message = error_of(f);
+        const ssize_t written = ::write(pipe_fds[1], message.data(), message.size());
+        ::_exit(written == static_cast<ssize_t>(message.size()) ? 0 : 4);
+    }
+    ::close(pipe_fds[1]);
+    std::string message;
+    char buffer[512];
+    ssize_t n;
+    while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) message.append(buffer, static_cast<std::size_t>(n));
+    ::close(pipe_fds[0]);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "child failed with status " + std::to_string(status);
+    return message;
+}
+
+}  // namespace
+
+TEST(BadInputFiles, MissingFile) {
+    EXPECT_EQ(error_of([] { load_model("/nonexistent/cloth.json"); }),
+              "/nonexistent/cloth.json: cannot open for reading (No such file or directory)");
+}
+
+TEST(BadInputFiles, PathIsADirectory) {
+    const fs::path dir = work_dir() / "model.json";
+    fs::create_directories(dir);
+    EXPECT_EQ(error_of([&] { load_model(dir); }), dir.string() + ": is a directory, not a model file");
+}
+
+TEST(BadInputFiles, UnreadableFile) {
+    const fs::path file = work_dir() / "secret.json";
+    save_model(make_string({.nodes = 3}), file);
+    fs::permissions(file, fs::perms::owner_write);  // no read permission for anyone
+    EXPECT_EQ(error_as_nobody([&] { load_model(file); }),
+              file.string() + ": cannot open for reading (Permission denied)");
+}
+
+TEST(BadInputFiles, OutputIntoAMissingFolder) {
+    EXPECT_EQ(error_of([] { save_model(make_string({.nodes = 3}), "/nonexistent/out.json"); }),
+              "/nonexistent/out.json: cannot write (No such file or directory)");
+}
+
+TEST(BadInputFiles, OutputPathIsADirectory) {
+    const fs::path dir = work_dir() / "out.json";
+    fs::create_directories(dir);
+    EXPECT_EQ(error_of([&] { save_model(make_string({.nodes = 3}), dir); }),
+              dir.string() + ": is a directory; give a file name to save to");
+}
+
+TEST(BadInputFiles, OutputBelowAFile) {
+    const fs::path file = work_dir() / "plain.json";
+    save_model(make_string({.nodes = 3}), file);
+    EXPECT_EQ(error_of([&] { save_model(make_string({.nodes = 3}), file / "out.json"); }),
+              (file / "out.json").string() + ": cannot write (Not a directory)");
+}
+
+TEST(BadInputFiles, OutputIntoAReadOnlyFolderLeavesTheOldFile) {
+    const fs::path dir = work_dir() / "read-only";
+    fs::create_directories(dir);
+    const fs::path file = dir / "model.json";
+    save_model(make_string({.nodes = 3}), file);
+    const std::string before = read_file(file);
+    fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                             fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    EXPECT_EQ(error_as_nobody([&] { save_model(make_string({.nodes = 5}), file); }),
+              file.string() + ": cannot write (Permission denied)");
+    EXPECT_EQ(read_file(file), before);
+    fs::permissions(dir, fs::perms::owner_all);
+}
+
+TEST(BadInputFiles, ModelThatCannotBeSavedIsRefusedBeforeTouchingTheFile) {
+    const fs::path file = work_dir() / "nan.json";
+    save_model(make_string({.nodes = 3}), file);
+    const std::string before = read_file(file);
+    Model bad = make_string({.nodes = 3});
+    bad.positions[1].x = std::nanf("");
+    EXPECT_EQ(error_of([&] { save_model(bad, file); }),
+              file.string() + ": not saved: /positions/1: value is not a finite number");
+    EXPECT_EQ(read_file(file), before);
+}
