@@ -14,12 +14,14 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "io_internal.hpp"
 
 namespace springkit {
 
@@ -184,8 +186,15 @@ private:
 
 std::string model_to_json(const Model& model) {
     validate(model);
+    return detail::model_to_json(model, true);
+}
+
+std::string detail::model_to_json(const Model& model, bool with_arrays) {
     const Parameters& p = model.params;
     Writer w;
+    // The binary form's header: the same text with the big arrays left empty.
+    static const Model no_arrays{};
+    const Model& arrays = with_arrays ? model : no_arrays;
     w.raw("{\n  \"format\": \"springkit\",\n  \"version\": ");
     w.number(std::uint64_t{kFormatVersion});
     w.raw(",\n  \"name\": ");
@@ -238,36 +247,36 @@ std::string model_to_json(const Model& model) {
         w.raw("}");
     }
     w.raw("\n  },\n  \"positions\": ");
-    w.array(model.positions, 4, [&](const Vec3& v) {
+    w.array(arrays.positions, 4, [&](const Vec3& v) {
         w.number(v.x);
         w.raw(", ");
         w.number(v.y);
         w.raw(", ");
         w.number(v.z);
     });
-    if (!model.masses.empty()) {
+    if (!arrays.masses.empty()) {
         w.raw(",\n  \"masses\": ");
-        w.array(model.masses, 12, [&](float m) { w.number(m); });
+        w.array(arrays.masses, 12, [&](float m) { w.number(m); });
     }
     w.raw(",\n  \"springs\": {\n    \"pairs\": ");
-    w.array(model.springs, 8, [&](const Spring& s) {
+    w.array(arrays.springs, 8, [&](const Spring& s) {
         w.number(std::uint64_t{s.a});
         w.raw(", ");
         w.number(std::uint64_t{s.b});
     });
     w.raw(",\n    \"rest\": ");
-    w.array(model.springs, 12, [&](const Spring& s) { w.number(s.rest); });
-    const bool own_k = std::any_of(model.springs.begin(), model.springs.end(),
+    w.array(arrays.springs, 12, [&](const Spring& s) { w.number(s.rest); });
+    const bool own_k = std::any_of(arrays.springs.begin(), arrays.springs.end(),
                                    [](const Spring& s) { return s.k != 0.0f; });
     if (own_k) {
         w.raw(",\n    \"k\": ");
-        w.array(model.springs, 12, [&](const Spring& s) { w.number(s.k); });
+        w.array(arrays.springs, 12, [&](const Spring& s) { w.number(s.k); });
     }
-    const bool ropes = std::any_of(model.springs.begin(), model.springs.end(),
+    const bool ropes = std::any_of(arrays.springs.begin(), arrays.springs.end(),
                                    [](const Spring& s) { return s.kind != SpringKind::hooke; });
     if (ropes) {
         w.raw(",\n    \"kind\": ");
-        w.array(model.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.kind)); });
+        w.array(arrays.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.kind)); });
     }
     w.raw("\n  },\n  \"anchors\": ");
     w.array(model.anchors, 1, [&](const Anchor& a) {
@@ -292,7 +301,7 @@ std::string model_to_json(const Model& model) {
         w.raw("}");
     });
     w.raw(",\n  \"faces\": ");
-    w.array(model.faces, 4, [&](const Face& f) {
+    w.array(arrays.faces, 4, [&](const Face& f) {
         for (int c = 0; c < 3; ++c) {
             w.number(std::uint64_t{f.node[c]});
             w.raw(", ");
@@ -303,7 +312,7 @@ std::string model_to_json(const Model& model) {
         }
     });
     w.raw(",\n  \"texcoords\": ");
-    w.array(model.texcoords, 8, [&](const TexCoord& t) {
+    w.array(arrays.texcoords, 8, [&](const TexCoord& t) {
         w.number(t.u);
         w.raw(", ");
         w.number(t.v);
@@ -402,9 +411,311 @@ public:
     }
 };
 
+// The big numeric arrays of a model file, parsed straight into typed vectors by
+// FastParser (absent: the array was not in the file, or the DOM holds it).
+struct BigArrays {
+    std::optional<std::vector<float>> positions, masses, rest, k, texcoords;
+    std::optional<std::vector<std::uint32_t>> pairs, faces;
+    std::optional<std::vector<std::uint8_t>> kind;
+};
+
+// A direct parser for well-formed model files: the big arrays go straight to
+// BigArrays with std::from_chars (no DOM node per number), everything else into
+// a small nlohmann DOM. It accepts only plain valid JSON whose big arrays hold
+// what the Reader accepts (numbers; node indices as integers in range; kinds 0
+// or 1) and gives up on anything else (returns false): the caller then parses
+// with nlohmann, whose messages name the problem. So both paths read the same
+// model from the same text, and only valid files take the fast one.
+class FastParser {
+public:
+    explicit FastParser(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+    bool parse(json& root, BigArrays& big) {
+        skip_space();
+        if (!eat('{')) return false;
+        root = json::object();
+        skip_space();
+        if (eat('}')) return finish();
+        for (;;) {
+            std::string key;
+            skip_space();
+            if (!string(key) || root.contains(key)) return false;
+            skip_space();
+            if (!eat(':')) return false;
+            skip_space();
+            bool ok = true;
+            if (key == "positions") ok = floats(big.positions);
+            else if (key == "masses") ok = floats(big.masses);
+            else if (key == "texcoords") ok = floats(big.texcoords);
+            else if (key == "faces") ok = indices(big.faces);
+            else if (key == "springs" && peek('{')) ok = springs(root[key], big);
+            else ok = value(root[key], 0);
+            if (!ok) return false;
+            if (big_key(key) && !root.contains(key)) root[key] = json::array();  // placeholder for the Reader
+            skip_space();
+            if (eat('}')) return finish();
+            if (!eat(',')) return false;
+        }
+    }
+
+private:
+    static bool big_key(const std::string& key) {
+        return key == "positions" || key == "masses" || key == "texcoords" || key == "faces";
+    }
+    bool finish() {
+        skip_space();
+        return p_ == end_;
+    }
+    void skip_space() {
+        while (p_ < end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    }
+    bool peek(char c) const { return p_ < end_ && *p_ == c; }
+    bool eat(char c) {
+        if (!peek(c)) return false;
+        ++p_;
+        return true;
+    }
+
+    // "springs": {"pairs": [...], "rest": [...], "k": [...], "kind": [...]}; other
+    // members go to the DOM.
+    bool springs(json& out, BigArrays& big) {
+        ++p_;
+        out = json::object();
+        skip_space();
+        if (eat('}')) return true;
+        for (;;) {
+            std::string key;
+            skip_space();
+            if (!string(key) || out.contains(key)) return false;
+            skip_space();
+            if (!eat(':')) return false;
+            skip_space();
+            bool ok = true;
+            if (key == "pairs") ok = indices(big.pairs);
+            else if (key == "rest") ok = floats(big.rest);
+            else if (key == "k") ok = floats(big.k);
+            else if (key == "kind") ok = kinds(big.kind);
+            else ok = value(out[key], 1);
+            if (!ok) return false;
+            if (key == "pairs" || key == "rest" || key == "k" || key == "kind") out[key] = json::array();
+            skip_space();
+            if (eat('}')) return true;
+            if (!eat(',')) return false;
+        }
+    }
+
+    // A JSON number token: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+    bool number_token(const char*& begin, bool& integer) {
+        begin = p_;
+        integer = true;
+        if (peek('-')) ++p_;
+        if (peek('0')) {
+            ++p_;
+        } else {
+            if (!(p_ < end_ && *p_ >= '1' && *p_ <= '9')) return false;
+            while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+        }
+        if (peek('.')) {
+            integer = false;
+            ++p_;
+            if (!(p_ < end_ && *p_ >= '0' && *p_ <= '9')) return false;
+            while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+        }
+        if (peek('e') || peek('E')) {
+            integer = false;
+            ++p_;
+            if (peek('+') || peek('-')) ++p_;
+            if (!(p_ < end_ && *p_ >= '0' && *p_ <= '9')) return false;
+            while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+        }
+        return true;
+    }
+
+    // A number as the Reader reads it: a decimal straight to float; an integer
+    // as nlohmann keeps it (64-bit), then through double to float as Reader::number.
+    bool float_number(float& out) {
+        const char* begin = nullptr;
+        bool integer = false;
+        if (!number_token(begin, integer)) return false;
+        if (integer) {
+            if (*begin == '-') {
+                std::int64_t v = 0;
+                if (std::from_chars(begin, p_, v).ec == std::errc()) {
+                    out = static_cast<float>(static_cast<double>(v));
+                    return true;
+                }
+            } else {
+                std::uint64_t v = 0;
+                if (std::from_chars(begin, p_, v).ec == std::errc()) {
+                    out = static_cast<float>(static_cast<double>(v));
+                    return true;
+                }
+            }
+        }
+        return std::from_chars(begin, p_, out).ec == std::errc();
+    }
+
+    bool unsigned_integer(std::uint64_t& out) {
+        const char* begin = nullptr;
+        bool integer = false;
+        if (!number_token(begin, integer) || !integer || *begin == '-') return false;
+        return std::from_chars(begin, p_, out).ec == std::errc();
+    }
+
+    template <class T, class Element>
+    bool numbers(std::optional<std::vector<T>>& out, Element element) {
+        if (!eat('[')) return false;
+        std::vector<T> values;
+        skip_space();
+        if (eat(']')) {
+            out = std::move(values);
+            return true;
+        }
+        for (;;) {
+            skip_space();
+            T v{};
+            if (!element(v)) return false;
+            values.push_back(v);
+            skip_space();
+            if (eat(']')) break;
+            if (!eat(',')) return false;
+        }
+        out = std::move(values);
+        return true;
+    }
+    bool floats(std::optional<std::vector<float>>& out) {
+        return numbers(out, [&](float& v) { return float_number(v); });
+    }
+    bool indices(std::optional<std::vector<std::uint32_t>>& out) {
+        return numbers(out, [&](std::uint32_t& v) {
+            std::uint64_t u = 0;
+            if (!unsigned_integer(u) || u > 0xFFFFFFF0u) return false;
+            v = static_cast<std::uint32_t>(u);
+            return true;
+        });
+    }
+    bool kinds(std::optional<std::vector<std::uint8_t>>& out) {
+        return numbers(out, [&](std::uint8_t& v) {
+            std::uint64_t u = 0;
+            if (!unsigned_integer(u) || u > 1) return false;
+            v = static_cast<std::uint8_t>(u);
+            return true;
+        });
+    }
+
+    // A string; with escapes or non-ASCII bytes nlohmann decodes and checks it.
+    bool string(std::string& out) {
+        if (!peek('"')) return false;
+        const char* begin = p_++;
+        bool plain = true;
+        while (p_ < end_ && *p_ != '"') {
+            const auto c = static_cast<unsigned char>(*p_);
+            if (c < 0x20) return false;
+            if (c == '\\') {
+                plain = false;
+                if (++p_ == end_) return false;
+            } else if (c >= 0x80) {
+                plain = false;
+            }
+            ++p_;
+        }
+        if (!eat('"')) return false;
+        if (plain) {
+            out.assign(begin + 1, p_ - 1);
+            return true;
+        }
+        try {
+            out = json::parse(begin, p_).get<std::string>();
+            return true;
+        } catch (const json::exception&) {
+            return false;
+        }
+    }
+
+    // Any other value, as nlohmann (with FloatExactDom) would store it.
+    bool value(json& out, int depth) {
+        if (depth > 64 || p_ == end_) return false;
+        switch (*p_) {
+            case '{': {
+                ++p_;
+                out = json::object();
+                skip_space();
+                if (eat('}')) return true;
+                for (;;) {
+                    std::string key;
+                    skip_space();
+                    if (!string(key) || out.contains(key)) return false;
+                    skip_space();
+                    if (!eat(':')) return false;
+                    skip_space();
+                    if (!value(out[key], depth + 1)) return false;
+                    skip_space();
+                    if (eat('}')) return true;
+                    if (!eat(',')) return false;
+                }
+            }
+            case '[': {
+                ++p_;
+                out = json::array();
+                skip_space();
+                if (eat(']')) return true;
+                for (;;) {
+                    skip_space();
+                    json item;
+                    if (!value(item, depth + 1)) return false;
+                    out.push_back(std::move(item));
+                    skip_space();
+                    if (eat(']')) return true;
+                    if (!eat(',')) return false;
+                }
+            }
+            case '"': {
+                std::string text;
+                if (!string(text)) return false;
+                out = std::move(text);
+                return true;
+            }
+            case 't': return literal("true", true, out);
+            case 'f': return literal("false", false, out);
+            case 'n': return literal("null", nullptr, out);
+            default: {
+                const char* begin = nullptr;
+                bool integer = false;
+                if (!number_token(begin, integer)) return false;
+                if (integer && *begin == '-') {
+                    std::int64_t v = 0;
+                    if (std::from_chars(begin, p_, v).ec != std::errc()) return false;
+                    out = v;
+                } else if (integer) {
+                    std::uint64_t v = 0;
+                    if (std::from_chars(begin, p_, v).ec != std::errc()) return false;
+                    out = v;
+                } else {
+                    float f = 0.0f;
+                    if (std::from_chars(begin, p_, f).ec != std::errc()) return false;
+                    out = static_cast<double>(f);
+                }
+                return true;
+            }
+        }
+    }
+    template <class T>
+    bool literal(std::string_view word, T v, json& out) {
+        if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+            return false;
+        p_ += word.size();
+        out = v;
+        return true;
+    }
+
+    const char* p_;
+    const char* end_;
+};
+
 class Reader {
 public:
-    explicit Reader(std::string name) : name_(std::move(name)) {}
+    explicit Reader(std::string name, const BigArrays* big = nullptr, bool validate_model = true)
+        : name_(std::move(name)), big_(big), validate_(validate_model) {}
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const {
         throw Error(name_ + ": " + where + ": " + what);
@@ -454,9 +765,17 @@ public:
     }
     const json& array(const json& v, const std::string& where, std::size_t stride) const {
         if (!v.is_array()) fail(where, std::string("expected an array, found ") + v.type_name());
-        if (v.size() % stride != 0)
-            fail(where, "length " + std::to_string(v.size()) + " is not a multiple of " + std::to_string(stride));
+        check_stride(v.size(), where, stride);
         return v;
+    }
+    void check_stride(std::size_t size, const std::string& where, std::size_t stride) const {
+        if (size % stride != 0)
+            fail(where, "length " + std::to_string(size) + " is not a multiple of " + std::to_string(stride));
+    }
+    // The fast parser's typed array for a key, or null (then the DOM holds it).
+    template <class T>
+    const std::vector<T>* side(const std::optional<std::vector<T>> BigArrays::*member) const {
+        return big_ && (big_->*member) ? &*(big_->*member) : nullptr;
     }
 
     Parameters parameters(const json& j) const {
@@ -526,14 +845,21 @@ public:
         if (const json* x = optional(root, "parameters")) m.params = parameters(*x);
 
         const json& positions = array(member(root, "", "positions"), "/positions", 3);
-        m.positions.resize(positions.size() / 3);
-        for (std::size_t i = 0; i < m.positions.size(); ++i) {
+        if (const auto* v = side(&BigArrays::positions)) {
+            check_stride(v->size(), "/positions", 3);
+            m.positions.resize(v->size() / 3);
+            for (std::size_t i = 0; i < m.positions.size(); ++i)
+                m.positions[i] = {(*v)[3 * i], (*v)[3 * i + 1], (*v)[3 * i + 2]};
+        }
+        if (!side(&BigArrays::positions)) m.positions.resize(positions.size() / 3);
+        for (std::size_t i = 0; !side(&BigArrays::positions) && i < m.positions.size(); ++i) {
             const std::string at = "/positions/";
             m.positions[i] = {number(positions[3 * i], at + std::to_string(3 * i)),
                               number(positions[3 * i + 1], at + std::to_string(3 * i + 1)),
                               number(positions[3 * i + 2], at + std::to_string(3 * i + 2))};
         }
-        if (const json* x = present(root, "masses")) {
+        if (const auto* v = side(&BigArrays::masses)) m.masses = *v;
+        if (const json* x = side(&BigArrays::masses) ? nullptr : present(root, "masses")) {
             const json& masses = array(*x, "/masses", 1);
             m.masses.reserve(masses.size());
             for (std::size_t i = 0; i < masses.size(); ++i)
@@ -544,18 +870,35 @@ public:
             if (!x->is_object()) fail("/springs", "expected an object with \"pairs\" and \"rest\"");
             const json& pairs = array(member(*x, "/springs", "pairs"), "/springs/pairs", 2);
             const json& rest = array(member(*x, "/springs", "rest"), "/springs/rest", 1);
-            const std::size_t count = pairs.size() / 2;
-            if (rest.size() != count)
-                fail("/springs/rest", "has " + std::to_string(rest.size()) + " entries for " +
+            const auto* fast_pairs = side(&BigArrays::pairs);
+            const auto* fast_rest = side(&BigArrays::rest);
+            const auto* fast_k = side(&BigArrays::k);
+            const auto* fast_kind = side(&BigArrays::kind);
+            if (fast_pairs) check_stride(fast_pairs->size(), "/springs/pairs", 2);
+            const std::size_t count = (fast_pairs ? fast_pairs->size() : pairs.size()) / 2;
+            const std::size_t rest_count = fast_rest ? fast_rest->size() : rest.size();
+            if (rest_count != count)
+                fail("/springs/rest", "has " + std::to_string(rest_count) + " entries for " +
                                           std::to_string(count) + " springs");
             const json* k = present(*x, "k");
-            if (k && (!k->is_array() || k->size() != count))
+            if (k && (!k->is_array() || (fast_k ? fast_k->size() : k->size()) != count))
                 fail("/springs/k", "must be an array with one stiffness per spring (" + std::to_string(count) + ")");
             const json* kind = present(*x, "kind");
-            if (kind && (!kind->is_array() || kind->size() != count))
+            if (kind && (!kind->is_array() || (fast_kind ? fast_kind->size() : kind->size()) != count))
                 fail("/springs/kind", "must be an array with one kind per spring (" + std::to_string(count) + ")");
             m.springs.resize(count);
-            for (std::size_t i = 0; i < count; ++i) {
+            const bool filled = fast_pairs && fast_rest && (!k || fast_k) && (!kind || fast_kind);
+            if (filled) {
+                for (std::size_t i = 0; i < count; ++i) {
+                    Spring& s = m.springs[i];
+                    s.a = (*fast_pairs)[2 * i];
+                    s.b = (*fast_pairs)[2 * i + 1];
+                    s.rest = (*fast_rest)[i];
+                    if (fast_k) s.k = (*fast_k)[i];
+                    if (fast_kind) s.kind = static_cast<SpringKind>((*fast_kind)[i]);
+                }
+            }
+            for (std::size_t i = 0; !filled && i < count; ++i) {
                 Spring& s = m.springs[i];
                 const std::string idx = std::to_string(i);
                 s.a = index(pairs[2 * i], "/springs/pairs/" + std::to_string(2 * i));
@@ -595,7 +938,16 @@ public:
             }
         }
 
-        if (const json* x = optional(root, "faces")) {
+        if (const auto* v = side(&BigArrays::faces)) {
+            check_stride(v->size(), "/faces", 6);
+            m.faces.resize(v->size() / 6);
+            for (std::size_t i = 0; i < m.faces.size(); ++i)
+                for (int c = 0; c < 3; ++c) {
+                    m.faces[i].node[c] = (*v)[6 * i + static_cast<std::size_t>(c)];
+                    m.faces[i].texcoord[c] = (*v)[6 * i + 3 + static_cast<std::size_t>(c)];
+                }
+        }
+        if (const json* x = side(&BigArrays::faces) ? nullptr : optional(root, "faces")) {
             const json& faces = array(*x, "/faces", 6);
             m.faces.resize(faces.size() / 6);
             for (std::size_t i = 0; i < m.faces.size(); ++i)
@@ -604,7 +956,12 @@ public:
                     (c < 3 ? m.faces[i].node[c] : m.faces[i].texcoord[c - 3]) = v;
                 }
         }
-        if (const json* x = optional(root, "texcoords")) {
+        if (const auto* v = side(&BigArrays::texcoords)) {
+            check_stride(v->size(), "/texcoords", 2);
+            m.texcoords.resize(v->size() / 2);
+            for (std::size_t i = 0; i < m.texcoords.size(); ++i) m.texcoords[i] = {(*v)[2 * i], (*v)[2 * i + 1]};
+        }
+        if (const json* x = side(&BigArrays::texcoords) ? nullptr : optional(root, "texcoords")) {
             const json& tc = array(*x, "/texcoords", 2);
             m.texcoords.resize(tc.size() / 2);
             for (std::size_t i = 0; i < m.texcoords.size(); ++i)
@@ -613,7 +970,7 @@ public:
         }
         if (const json* x = optional(root, "texture")) m.texture = text(*x, "/texture");
         attachments(root, m);
-        validate(m, name_);
+        if (validate_) validate(m, name_);
         return m;
     }
 
@@ -674,6 +1031,8 @@ private:
     }
 
     std::string name_;
+    const BigArrays* big_;
+    bool validate_;
 };
 
 std::string line_and_column(std::string_view text, std::size_t byte) {
@@ -711,6 +1070,21 @@ std::string printable(std::string_view text) {
 }  // namespace
 
 Model model_from_json(std::string_view text, const std::string& name) {
+    return detail::model_from_json(text, name, true);
+}
+
+Model detail::model_from_json(std::string_view text, const std::string& name, bool validate_model) {
+    {
+        json root;
+        BigArrays big;
+        if (FastParser(text).parse(root, big)) {
+            try {
+                return Reader(name, &big, validate_model).model(root);
+            } catch (const json::exception& e) {
+                throw Error(name + ": unexpected value: " + e.what());
+            }
+        }
+    }
     json root;
     try {
         FloatExactDom sax(root, true);
@@ -735,7 +1109,7 @@ Model model_from_json(std::string_view text, const std::string& name) {
         throw Error(name + ": invalid JSON: " + printable(e.what()));
     }
     try {
-        return Reader(name).model(root);
+        return Reader(name, nullptr, validate_model).model(root);
     } catch (const json::exception& e) {
         throw Error(name + ": unexpected value: " + e.what());
     }

@@ -193,7 +193,12 @@ Vec3 wind_at(const Parameters& params, double time) {
     return params.wind + g.velocity * static_cast<float>(s * s);
 }
 
-void validate(const Model& model, const std::string& context) {
+namespace {
+
+// The checks of validate() with the message of the first problem; slow (it
+// builds each element's location). validate() runs it only when the quick
+// pass below has found a problem, so that it names the same first problem.
+void validate_in_detail(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     const std::size_t n = model.positions.size();
     if (n > 0xFFFFFFF0u) fail(context, "/positions", "too many nodes");
@@ -280,6 +285,62 @@ void validate(const Model& model, const std::string& context) {
                          " out of range (model has " + std::to_string(t) + " texcoords)");
         }
     }
+    validate_attachments(model, context);
+}
+
+// The same conditions as validate_in_detail's node, spring, anchor, texcoord
+// and face checks, as one pass without messages: true if none fails. Duplicate
+// springs are found with springs bucketed by their lower node (linear time).
+bool arrays_look_valid(const Model& model) {
+    const std::size_t n = model.positions.size();
+    if (n > 0xFFFFFFF0u) return false;
+    for (const Vec3& p : model.positions)
+        if (!is_finite(p)) return false;
+    if (!model.masses.empty()) {
+        if (model.masses.size() != n) return false;
+        for (float m : model.masses)
+            if (!std::isfinite(m) || m <= 0) return false;
+    }
+    std::vector<std::uint32_t> bucket_start(n + 1, 0);
+    for (const Spring& s : model.springs) {
+        if (s.a >= n || s.b >= n || s.a == s.b) return false;
+        if (!std::isfinite(s.rest) || !std::isfinite(s.k) || s.rest <= 0 || s.k < 0) return false;
+        ++bucket_start[std::min(s.a, s.b) + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) bucket_start[i + 1] += bucket_start[i];
+    std::vector<std::uint32_t> upper(model.springs.size());
+    std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
+    for (const Spring& s : model.springs) upper[fill[std::min(s.a, s.b)]++] = std::max(s.a, s.b);
+    std::vector<std::uint32_t> last_lower(n, 0xFFFFFFFFu);  // lower node whose bucket last named it
+    for (std::size_t lower = 0; lower < n; ++lower)
+        for (std::uint32_t k = bucket_start[lower]; k < bucket_start[lower + 1]; ++k) {
+            if (last_lower[upper[k]] == lower) return false;
+            last_lower[upper[k]] = static_cast<std::uint32_t>(lower);
+        }
+    std::vector<bool> anchored(n, false);
+    for (const Anchor& a : model.anchors) {
+        if (a.node >= n || anchored[a.node]) return false;
+        anchored[a.node] = true;
+        if (!is_finite(a.velocity) || !is_finite(a.center) || !is_finite(a.axis) || !std::isfinite(a.angular_speed))
+            return false;
+        if (a.drive == AnchorDrive::circle && length(a.axis) <= 0) return false;
+    }
+    const std::size_t t = model.texcoords.size();
+    for (const TexCoord& c : model.texcoords)
+        if (!std::isfinite(c.u) || !std::isfinite(c.v)) return false;
+    for (const Face& f : model.faces)
+        for (int c = 0; c < 3; ++c)
+            if (f.node[c] >= n || (t > 0 && f.texcoord[c] >= t)) return false;
+    return true;
+}
+
+}  // namespace
+
+void validate(const Model& model, const std::string& context) {
+    // Big models are checked in one quick pass; the detailed pass (which also
+    // checks the parameters and attachments) names the first problem.
+    validate_parameters(model.params, context);
+    if (!arrays_look_valid(model)) validate_in_detail(model, context);  // throws
     validate_attachments(model, context);
 }
 
