@@ -35,10 +35,21 @@ std::string read_file(const std::filesystem::path& path) {
         throw Error(path.string() + ": is a directory, not a model file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string() + ": cannot open for reading (" + std::strerror(errno) + ")");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
+    // One read into a string of the file's size (big models: no stream copies).
+    std::string bytes;
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+        bytes.resize(static_cast<std::size_t>(size));
+        in.read(bytes.data(), size);
+        if (in.gcount() != size) throw Error(path.string() + ": read failed");
+    }
+    std::ostringstream rest;  // anything past the size seen (a file still growing, a pipe)
+    rest << in.rdbuf();
     if (in.bad()) throw Error(path.string() + ": read failed");
-    return std::move(buffer).str();
+    bytes += std::move(rest).str();
+    return bytes;
 }
 
 namespace {
@@ -385,7 +396,7 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
 void save_model(const Model& model, const std::filesystem::path& path) {
     std::string text;
     try {
-        text = model_to_json(model);
+        text = is_binary_model_path(path) ? model_to_binary(model) : model_to_json(model);
     } catch (const Error& e) {
         throw Error(path.string() + ": not saved: " + e.what());
     }
@@ -1116,6 +1127,7 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
 }
 
 Model load_model(const std::filesystem::path& path) {
+    if (is_binary_model_path(path)) return model_from_binary(read_file(path), path.string());
     return model_from_json(read_file(path), path.string());
 }
 

@@ -18,16 +18,27 @@ namespace springkit {
 /// The version this library writes, and the newest it reads.
 inline constexpr int kFormatVersion = 1;
 
-/// Loads and validates a model. Throws springkit::Error naming the file, the JSON
-/// location (a JSON pointer such as /springs/rest/7) and the problem.
+/// The file name extension of the binary form (docs/FILE_FORMAT.md, "Binary
+/// form"): the same model, its big arrays stored raw, for big models.
+inline constexpr const char* kBinaryExtension = ".skb";
+
+/// True when `path` names a binary model file (by its extension).
+bool is_binary_model_path(const std::filesystem::path& path);
+
+/// Loads and validates a model: the binary form for a .skb file name, JSON for
+/// any other. Throws springkit::Error naming the file, the location (a JSON
+/// pointer such as /springs/rest/7, or a binary offset) and the problem.
 Model load_model(const std::filesystem::path& path);
 
-/// Validates and saves atomically. Throws springkit::Error naming the file.
+/// Validates and saves atomically, in the form the file name chooses (see
+/// load_model). Throws springkit::Error naming the file.
 void save_model(const Model& model, const std::filesystem::path& path);
 
 /// The same, from and to memory; `name` stands for the file in messages.
 Model model_from_json(std::string_view text, const std::string& name = "<memory>");
 std::string model_to_json(const Model& model);
+Model model_from_binary(std::string_view bytes, const std::string& name = "<memory>");
+std::string model_to_binary(const Model& model);
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, flush,
 /// fsync, rename). Throws springkit::Error naming the file.

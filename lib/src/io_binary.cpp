@@ -1,0 +1,228 @@
+// springkit — the binary model file (docs/FILE_FORMAT.md, "Binary form"): the
+// model's JSON without its big arrays as a header, then the arrays raw,
+// little-endian, read in bulk and validated like a JSON file.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "io_internal.hpp"
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
+
+namespace springkit {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'P', 'R', 'I', 'N', 'G', 'K', 'B'};
+constexpr std::uint32_t kBinaryVersion = 1;
+constexpr std::uint64_t kHasK = 1, kHasKind = 2;  // spring flags
+
+// The fixed part after the magic: version, header length, then six counts.
+struct Counts {
+    std::uint64_t nodes = 0, masses = 0, springs = 0, spring_flags = 0, faces = 0, texcoords = 0;
+};
+
+template <class T>
+T byte_swapped(T v) {
+    unsigned char b[sizeof(T)];
+    std::memcpy(b, &v, sizeof v);
+    std::reverse(b, b + sizeof(T));
+    std::memcpy(&v, b, sizeof v);
+    return v;
+}
+
+// Appends values as little-endian bytes.
+class Out {
+public:
+    template <class T>
+    void put(T v) {
+        if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
+        bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
+    }
+    // Elements of `items` with `each` (item -> sequence of T) in bulk where possible.
+    template <class T>
+    void put_array(const T* values, std::size_t count) {
+        if constexpr (std::endian::native == std::endian::little) {
+            bytes_.append(reinterpret_cast<const char*>(values), count * sizeof(T));
+        } else {
+            for (std::size_t i = 0; i < count; ++i) put(values[i]);
+        }
+    }
+    void raw(std::string_view s) { bytes_ += s; }
+    void pad_to(std::size_t alignment) {
+        while (bytes_.size() % alignment != 0) bytes_ += '\0';
+    }
+    std::string take() { return std::move(bytes_); }
+
+private:
+    std::string bytes_;
+};
+
+// Reads little-endian values; every read is bounds-checked and a short file is
+// a one-line error naming what was being read.
+class In {
+public:
+    In(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
+
+    [[noreturn]] void fail(const std::string& what) const { throw Error(name_ + ": " + what); }
+    std::size_t offset() const { return at_; }
+    std::size_t left() const { return bytes_.size() - at_; }
+
+    void need(std::uint64_t count, std::uint64_t size, const char* what) const {
+        if (count > left() / size)
+            fail("truncated binary model: " + std::string(what) + " needs " + std::to_string(count) + " x " +
+                 std::to_string(size) + " bytes at offset " + std::to_string(at_) + ", the file has " +
+                 std::to_string(left()) + " left");
+    }
+    template <class T>
+    T get(const char* what) {
+        need(1, sizeof(T), what);
+        T v;
+        std::memcpy(&v, bytes_.data() + at_, sizeof v);
+        at_ += sizeof v;
+        if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
+        return v;
+    }
+    template <class T>
+    void get_array(T* out, std::size_t count, const char* what) {
+        need(count, sizeof(T), what);
+        std::memcpy(out, bytes_.data() + at_, count * sizeof(T));
+        at_ += count * sizeof(T);
+        if constexpr (std::endian::native == std::endian::big)
+            for (std::size_t i = 0; i < count; ++i) out[i] = byte_swapped(out[i]);
+    }
+    std::string_view take(std::uint64_t count, const char* what) {
+        need(count, 1, what);
+        const std::string_view s = bytes_.substr(at_, count);
+        at_ += count;
+        return s;
+    }
+    void skip_to(std::size_t alignment, const char* what) {
+        const std::size_t padding = (alignment - at_ % alignment) % alignment;
+        take(padding, what);
+    }
+
+private:
+    std::string_view bytes_;
+    const std::string& name_;
+    std::size_t at_ = 0;
+};
+
+}  // namespace
+
+bool is_binary_model_path(const std::filesystem::path& path) { return path.extension() == kBinaryExtension; }
+
+std::string model_to_binary(const Model& model) {
+    validate(model);
+    Out out;
+    out.raw(std::string_view(kMagic, sizeof kMagic));
+    const std::string header = detail::model_to_json(model, false);
+    out.put(kBinaryVersion);
+    out.put(static_cast<std::uint32_t>(header.size()));
+    out.raw(header);
+    out.pad_to(8);
+    const std::size_t s = model.springs.size();
+    const bool has_k = std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& x) { return x.k != 0.0f; });
+    const bool has_kind = std::any_of(model.springs.begin(), model.springs.end(),
+                                      [](const Spring& x) { return x.kind != SpringKind::hooke; });
+    out.put(std::uint64_t{model.positions.size()});
+    out.put(std::uint64_t{model.masses.size()});
+    out.put(std::uint64_t{s});
+    out.put(std::uint64_t{(has_k ? kHasK : 0) | (has_kind ? kHasKind : 0)});
+    out.put(std::uint64_t{model.faces.size()});
+    out.put(std::uint64_t{model.texcoords.size()});
+    static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
+    out.put_array(&model.positions.data()->x, 3 * model.positions.size());
+    out.put_array(model.masses.data(), model.masses.size());
+    std::vector<std::uint32_t> pairs(2 * s);
+    std::vector<float> values(s);
+    for (std::size_t i = 0; i < s; ++i) {
+        pairs[2 * i] = model.springs[i].a;
+        pairs[2 * i + 1] = model.springs[i].b;
+    }
+    out.put_array(pairs.data(), pairs.size());
+    for (std::size_t i = 0; i < s; ++i) values[i] = model.springs[i].rest;
+    out.put_array(values.data(), s);
+    if (has_k) {
+        for (std::size_t i = 0; i < s; ++i) values[i] = model.springs[i].k;
+        out.put_array(values.data(), s);
+    }
+    if (has_kind) {
+        for (const Spring& x : model.springs) out.put(static_cast<std::uint8_t>(x.kind));
+        out.pad_to(4);
+    }
+    out.put_array(&model.faces.data()->node[0], 6 * model.faces.size());
+    out.put_array(&model.texcoords.data()->u, 2 * model.texcoords.size());
+    return out.take();
+}
+
+Model model_from_binary(std::string_view bytes, const std::string& name) {
+    In in(bytes, name);
+    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        in.fail("not a springkit binary model (it does not start with \"SPRINGKB\")");
+    in.take(sizeof kMagic, "the magic");
+    const auto version = in.get<std::uint32_t>("the binary layout version");
+    if (version > kBinaryVersion)
+        in.fail("binary layout version " + std::to_string(version) + " is newer than this springkit reads (" +
+                std::to_string(kBinaryVersion) + "); update springkit");
+    if (version < 1) in.fail("invalid binary layout version " + std::to_string(version));
+    const auto header_size = in.get<std::uint32_t>("the header length");
+    const std::string_view header = in.take(header_size, "the JSON header");
+    Model m = detail::model_from_json(header, name + " (JSON header)", false);
+    if (!m.positions.empty() || !m.springs.empty() || !m.faces.empty() || !m.texcoords.empty() || !m.masses.empty())
+        in.fail("the JSON header must leave positions, masses, springs, faces and texcoords empty");
+    in.skip_to(8, "the padding after the header");
+    Counts c;
+    c.nodes = in.get<std::uint64_t>("the node count");
+    c.masses = in.get<std::uint64_t>("the mass count");
+    c.springs = in.get<std::uint64_t>("the spring count");
+    c.spring_flags = in.get<std::uint64_t>("the spring flags");
+    c.faces = in.get<std::uint64_t>("the face count");
+    c.texcoords = in.get<std::uint64_t>("the texcoord count");
+    if (c.masses != 0 && c.masses != c.nodes)
+        in.fail("has " + std::to_string(c.masses) + " masses for " + std::to_string(c.nodes) + " nodes");
+    if (c.spring_flags > (kHasK | kHasKind)) in.fail("unknown spring flags " + std::to_string(c.spring_flags));
+    // Every count is checked against the bytes left before anything is allocated.
+    in.need(c.nodes, 12, "positions");
+    m.positions.resize(c.nodes);
+    in.get_array(&m.positions.data()->x, 3 * c.nodes, "positions");
+    in.need(c.masses, 4, "masses");
+    m.masses.resize(c.masses);
+    in.get_array(m.masses.data(), c.masses, "masses");
+    in.need(c.springs, 8, "spring pairs");
+    std::vector<std::uint32_t> pairs(2 * c.springs);
+    in.get_array(pairs.data(), pairs.size(), "spring pairs");
+    in.need(c.springs, 4, "spring rest lengths");
+    std::vector<float> values(c.springs);
+    m.springs.resize(c.springs);
+    in.get_array(values.data(), values.size(), "spring rest lengths");
+    for (std::size_t i = 0; i < c.springs; ++i) m.springs[i] = {pairs[2 * i], pairs[2 * i + 1], values[i]};
+    if (c.spring_flags & kHasK) {
+        in.get_array(values.data(), values.size(), "spring stiffnesses");
+        for (std::size_t i = 0; i < c.springs; ++i) m.springs[i].k = values[i];
+    }
+    if (c.spring_flags & kHasKind) {
+        const std::string_view kinds = in.take(c.springs, "spring kinds");
+        for (std::size_t i = 0; i < c.springs; ++i) {
+            const auto kind = static_cast<unsigned char>(kinds[i]);
+            if (kind > 1)
+                in.fail("spring " + std::to_string(i) + ": kind " + std::to_string(kind) +
+                        " (expected 0, Hooke spring, or 1, rope constraint)");
+            m.springs[i].kind = static_cast<SpringKind>(kind);
+        }
+        in.skip_to(4, "the padding after the spring kinds");
+    }
+    in.need(c.faces, 24, "faces");
+    m.faces.resize(c.faces);
+    in.get_array(&m.faces.data()->node[0], 6 * c.faces, "faces");
+    in.need(c.texcoords, 8, "texcoords");
+    m.texcoords.resize(c.texcoords);
+    in.get_array(&m.texcoords.data()->u, 2 * c.texcoords, "texcoords");
+    if (in.left() != 0)
+        in.fail(std::to_string(in.left()) + " unexpected bytes after the arrays (at offset " +
+                std::to_string(in.offset()) + ")");
+    validate(m, name);
+    return m;
+}
+
+}  // namespace springkit
