@@ -42,6 +42,7 @@ public:
     // Elements of `items` with `each` (item -> sequence of T) in bulk where possible.
     template <class T>
     void put_array(const T* values, std::size_t count) {
+        if (count == 0) return;
         if constexpr (std::endian::native == std::endian::little) {
             bytes_.append(reinterpret_cast<const char*>(values), count * sizeof(T));
         } else {
@@ -86,6 +87,7 @@ public:
     template <class T>
     void get_array(T* out, std::size_t count, const char* what) {
         need(count, sizeof(T), what);
+        if (count == 0) return;
         std::memcpy(out, bytes_.data() + at_, count * sizeof(T));
         at_ += count * sizeof(T);
         if constexpr (std::endian::native == std::endian::big)
@@ -132,7 +134,7 @@ std::string model_to_binary(const Model& model) {
     out.put(std::uint64_t{model.faces.size()});
     out.put(std::uint64_t{model.texcoords.size()});
     static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
-    out.put_array(&model.positions.data()->x, 3 * model.positions.size());
+    out.put_array(reinterpret_cast<const float*>(model.positions.data()), 3 * model.positions.size());
     out.put_array(model.masses.data(), model.masses.size());
     std::vector<std::uint32_t> pairs(2 * s);
     std::vector<float> values(s);
@@ -151,8 +153,8 @@ std::string model_to_binary(const Model& model) {
         for (const Spring& x : model.springs) out.put(static_cast<std::uint8_t>(x.kind));
         out.pad_to(4);
     }
-    out.put_array(&model.faces.data()->node[0], 6 * model.faces.size());
-    out.put_array(&model.texcoords.data()->u, 2 * model.texcoords.size());
+    out.put_array(reinterpret_cast<const std::uint32_t*>(model.faces.data()), 6 * model.faces.size());
+    out.put_array(reinterpret_cast<const float*>(model.texcoords.data()), 2 * model.texcoords.size());
     return out.take();
 }
 
@@ -185,7 +187,7 @@ Model model_from_binary(std::string_view bytes, const std::string& name) {
     // Every count is checked against the bytes left before anything is allocated.
     in.need(c.nodes, 12, "positions");
     m.positions.resize(c.nodes);
-    in.get_array(&m.positions.data()->x, 3 * c.nodes, "positions");
+    in.get_array(reinterpret_cast<float*>(m.positions.data()), 3 * c.nodes, "positions");
     in.need(c.masses, 4, "masses");
     m.masses.resize(c.masses);
     in.get_array(m.masses.data(), c.masses, "masses");
@@ -214,10 +216,10 @@ Model model_from_binary(std::string_view bytes, const std::string& name) {
     }
     in.need(c.faces, 24, "faces");
     m.faces.resize(c.faces);
-    in.get_array(&m.faces.data()->node[0], 6 * c.faces, "faces");
+    in.get_array(reinterpret_cast<std::uint32_t*>(m.faces.data()), 6 * c.faces, "faces");
     in.need(c.texcoords, 8, "texcoords");
     m.texcoords.resize(c.texcoords);
-    in.get_array(&m.texcoords.data()->u, 2 * c.texcoords, "texcoords");
+    in.get_array(reinterpret_cast<float*>(m.texcoords.data()), 2 * c.texcoords, "texcoords");
     if (in.left() != 0)
         in.fail(std::to_string(in.left()) + " unexpected bytes after the arrays (at offset " +
                 std::to_string(in.offset()) + ")");

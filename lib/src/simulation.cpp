@@ -832,7 +832,7 @@ void Simulation::recompute_normals() {
         }
         static_assert(sizeof(Vec3) == 3 * sizeof(float));
         normalize_all(normal_sums_.x.data(), normal_sums_.y.data(), normal_sums_.z.data(),
-                      &normals_.data()->x, p.node_begin, p.node_end);
+                      reinterpret_cast<float*>(normals_.data()), p.node_begin, p.node_end);
     });
 }
 
