@@ -155,6 +155,10 @@ TEST(JsonFastPath, BigModelsRoundTripAndKeepExactMessages) {
                                              std::to_string(m.springs[3].b) + " and " + std::to_string(m.springs[3].a) +
                                              " (same as spring 3)");
     }
+    // Every check of the detailed pass also stops the quick one: a huge coordinate.
+    Model far = make_cloth({.columns = 120, .rows = 100});
+    far.positions[7000].y = 2.0f * kMaxCoordinate;
+    EXPECT_THROW(validate(far, "far.json"), Error);
     // A non-number in a big array falls back to the DOM reader and its message.
     std::string bad = text;
     bad.insert(bad.find("\"positions\": [") + 14, "\"x\", 0, 0, ");

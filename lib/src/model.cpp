@@ -295,7 +295,7 @@ bool arrays_look_valid(const Model& model) {
     const std::size_t n = model.positions.size();
     if (n > 0xFFFFFFF0u) return false;
     for (const Vec3& p : model.positions)
-        if (!is_finite(p)) return false;
+        if (!is_finite(p) || std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) > kMaxCoordinate) return false;
     if (!model.masses.empty()) {
         if (model.masses.size() != n) return false;
         for (float m : model.masses)
