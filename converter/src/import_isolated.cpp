@@ -85,7 +85,7 @@ template <class T>
 void put(std::string& out, const std::vector<T>& v) {
     const std::uint64_t n = v.size();
     out.append(reinterpret_cast<const char*>(&n), sizeof n);
-    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
 }
 
 std::string model_to_bytes(const Model& m) {
@@ -107,6 +107,7 @@ public:
     explicit Reader(std::string_view bytes) : bytes_(bytes) {}
     void raw(void* to, std::size_t size) {
         if (size > bytes_.size()) throw Error("truncated answer");
+        if (size == 0) return;  // an empty vector's data() may be null
         std::memcpy(to, bytes_.data(), size);
         bytes_.remove_prefix(size);
     }
