@@ -3,6 +3,7 @@
 // change the jump rope's circles. Plain C++, no window.
 #include <gtest/gtest.h>
 
+#include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
 #include "springkit/springkit.hpp"
 
@@ -52,4 +53,26 @@ TEST(EditingSamples, JumpRopeSlidersChangeBothEndsWhileItTurnsAndResetRestoresTh
     live.reset();
     EXPECT_FLOAT_EQ(live.simulation().anchor_circle_radius(0), spec.radius);
     EXPECT_FLOAT_EQ(live.simulation().anchor_angular_speed(0), spec.angular_speed);
+}
+
+TEST(EditingSamples, RopeSubdivisionsAreAnEditWithUndo) {
+    using springkit::editor::Document;
+    Document doc(make_sample("source-rope"), "source-rope.json", false);
+    std::vector<Tube> tubes = doc.model().tubes;
+    ASSERT_EQ(tubes.size(), 1u);
+    const int before = tubes[0].subdivisions;
+    tubes[0].subdivisions = 6;
+    ASSERT_TRUE(doc.set_tubes(tubes, true));
+    tubes[0].subdivisions = 7;  // the same slider drag: one undo entry
+    ASSERT_TRUE(doc.set_tubes(tubes, true));
+    doc.seal();
+    EXPECT_EQ(doc.model().tubes[0].subdivisions, 7);
+    EXPECT_TRUE(doc.dirty());
+    EXPECT_STREQ(doc.undo_name(), "rope drawing");
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().tubes[0].subdivisions, before);
+    EXPECT_FALSE(doc.dirty());
+    tubes[0].sides = 2;  // invalid: refused, nothing changes
+    EXPECT_FALSE(doc.set_tubes(tubes));
+    EXPECT_EQ(doc.model().tubes, make_sample("source-rope").tubes);
 }

@@ -50,6 +50,7 @@ const char* edit_name(const Edit& edit) {
                               return e.after.size() > e.before.size() ? "anchor" : "un-anchor";
                           },
                           [](const SetSpringK&) { return "spring k"; },
+                          [](const SetTubes&) { return "rope drawing"; },
                       },
                       edit);
 }
@@ -154,6 +155,20 @@ bool Document::set_spring_k(std::span<const std::uint32_t> springs, float k, boo
     return true;
 }
 
+bool Document::set_tubes(std::vector<Tube> tubes, bool continuing) {
+    if (tubes == model_.tubes) return false;
+    Model check;  // the tubes against the node count only: cheap for big models
+    check.positions.resize(model_.node_count());
+    check.tubes = tubes;
+    try {
+        validate(check);
+    } catch (const Error&) {
+        return false;
+    }
+    push(SetTubes{model_.tubes, std::move(tubes)}, continuing);
+    return true;
+}
+
 void Document::push(Edit edit, bool continuing) {
     // A continuing change merges into the entry on top when it is the same kind of
     // change of the same things: one undo entry for one slider drag.
@@ -162,6 +177,9 @@ void Document::push(Edit edit, bool continuing) {
         bool merged = false;
         if (auto* p = std::get_if<SetParameters>(&top); p && std::holds_alternative<SetParameters>(edit)) {
             p->after = std::get<SetParameters>(edit).after;
+            merged = true;
+        } else if (auto* t = std::get_if<SetTubes>(&top); t && std::holds_alternative<SetTubes>(edit)) {
+            t->after = std::get<SetTubes>(edit).after;
             merged = true;
         } else if (auto* s = std::get_if<SetSpringK>(&top);
                    s && std::holds_alternative<SetSpringK>(edit) &&
@@ -207,6 +225,7 @@ void Document::apply(const Edit& edit, bool forward) {
                        for (std::size_t i = 0; i < e.indices.size(); ++i)
                            model_.springs[e.indices[i]].k = forward ? e.after : e.before[i];
                    },
+                   [&](const SetTubes& e) { model_.tubes = forward ? e.after : e.before; },
                },
                edit);
     ++revision_;

@@ -42,7 +42,11 @@ struct SetSpringK {
     std::vector<float> before;
     float after = 0.0f;
 };
-using Edit = std::variant<SetParameters, AddSpring, RemoveSprings, SetAnchors, SetSpringK>;
+/// The tube list replaced (how ropes are drawn: Catmull-Rom subdivisions, radius, sides).
+struct SetTubes {
+    std::vector<Tube> before, after;
+};
+using Edit = std::variant<SetParameters, AddSpring, RemoveSprings, SetAnchors, SetSpringK, SetTubes>;
 
 /// Short human name of an edit, for "Undo add spring" menu entries.
 const char* edit_name(const Edit& edit);
@@ -92,6 +96,10 @@ public:
     bool set_parameters(const Parameters& params, bool continuing = false);
     /// Sets the own k of the given springs (0 = model k); merges like set_parameters.
     bool set_spring_k(std::span<const std::uint32_t> springs, float k, bool continuing = false);
+    /// Sets how ropes are drawn (Model::tubes: the Source engine's subdivision
+    /// count, radius, sides); refused (false) when invalid or unchanged. Merges
+    /// like set_parameters.
+    bool set_tubes(std::vector<Tube> tubes, bool continuing = false);
     /// Ends a continuing edit: the next change starts a new undo entry.
     void seal() { merge_open_ = false; }
 

@@ -262,6 +262,28 @@ void EditorApp::draw_tools_panel() {
 
     draw_drives_section();
 
+    if (!m.tubes.empty() && ImGui::CollapsingHeader("Ropes")) {
+        // How ropes are drawn (Model::tubes): the Source engine's subdivision count
+        // smooths the curve through the nodes (Catmull-Rom); radius and sides make the tube.
+        std::vector<Tube> tubes = m.tubes;
+        auto commit = [&](bool continuing) { doc_.set_tubes(tubes, continuing); };
+        ImGui::PushItemWidth(150);
+        for (std::size_t i = 0; i < tubes.size(); ++i) {
+            ImGui::PushID(static_cast<int>(i));
+            ImGui::TextDisabled("rope %zu: %zu nodes", i, tubes[i].nodes.size());
+            edited(ImGui::SliderInt("subdivisions", &tubes[i].subdivisions, 0, 32, "%d",
+                                    ImGuiSliderFlags_AlwaysClamp),
+                   doc_, commit);
+            edited(ImGui::DragFloat("radius", &tubes[i].radius, 0.0005f, 0.0005f, 10.0f, "%.4f m",
+                                    ImGuiSliderFlags_AlwaysClamp),
+                   doc_, commit);
+            edited(ImGui::SliderInt("sides", &tubes[i].sides, 3, 64, "%d", ImGuiSliderFlags_AlwaysClamp), doc_,
+                   commit);
+            ImGui::PopID();
+        }
+        ImGui::PopItemWidth();
+    }
+
     if (ImGui::CollapsingHeader("View")) {
         ImGui::Checkbox("surface", &view_.surface);
         ImGui::SameLine(110);
