@@ -51,23 +51,30 @@ struct EditorRun {
     std::string out, err;
 };
 
-// Runs the editor in a virtual X server. The server number starts from one
-// derived from the process id so that parallel runs do not race for :99.
+// Runs the editor in a virtual X server. Other test runs on the machine start X
+// servers too, and `xvfb-run -a` can lose the race for a display number ("Xvfb
+// failed to start"); that is retried on another number, never counted as the
+// editor's result.
 EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
     const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    std::ostringstream cmd;
-    // Leak checking (in sanitizer builds) would report Mesa's and X's allocations.
-    cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n " << 100 + ::getpid() % 800
-        << " -s '-screen 0 1024x768x24' '" << SPRINGKIT_EDITOR << "' " << arguments << " >'" << out.string()
-        << "' 2>'" << err.string() << "'";
-    const int status = std::system(cmd.str().c_str());
     auto slurp = [](const fs::path& p) {
         std::ifstream in(p);
         std::stringstream s;
         s << in.rdbuf();
         return s.str();
     };
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+    EditorRun run{-1, {}, {}};
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        std::ostringstream cmd;
+        // Leak checking (in sanitizer builds) would report Mesa's and X's allocations.
+        cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n "
+            << 100 + (::getpid() * 7 + attempt * 131) % 900 << " -s '-screen 0 1024x768x24' '" << SPRINGKIT_EDITOR
+            << "' " << arguments << " >'" << out.string() << "' 2>'" << err.string() << "'";
+        const int status = std::system(cmd.str().c_str());
+        run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
+        if (run.err.find("Xvfb failed to start") == std::string::npos) break;
+    }
+    return run;
 }
 
 struct Image {
