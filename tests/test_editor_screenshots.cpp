@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -51,10 +52,13 @@ struct EditorRun {
     std::string out, err;
 };
 
-// Runs the editor in a virtual X server. Other test runs on the machine start X
-// servers too, and `xvfb-run -a` can lose the race for a display number ("Xvfb
-// failed to start"); that is retried on another number, never counted as the
-// editor's result.
+// Runs the editor (arguments already shell-quoted) under xvfb-run. The child
+// keeps no descriptor of ours but stdin, stdout and stderr: xvfb-run's X server
+// can outlive a failed run, and it must not hold a landing script's lock file.
+// xvfb-run itself sometimes fails around the command: another run on the machine
+// wins the race for the display number ("Xvfb failed to start"), or its clean-up
+// cannot remove its temporary folder (exit 5) and hides the editor's exit code.
+// Those are retried, never counted as the editor's result.
 EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
     const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
     auto slurp = [](const fs::path& p) {
@@ -70,9 +74,17 @@ EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
         cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n "
             << 100 + (::getpid() * 7 + attempt * 131) % 900 << " -s '-screen 0 1024x768x24' '" << SPRINGKIT_EDITOR
             << "' " << arguments << " >'" << out.string() << "' 2>'" << err.string() << "'";
-        const int status = std::system(cmd.str().c_str());
+        const std::string command = cmd.str();
+        const pid_t child = ::fork();
+        if (child == 0) {
+            for (int fd = 3; fd < 4096; ++fd) ::close(fd);
+            ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+            ::_exit(127);
+        }
+        int status = -1;
+        ::waitpid(child, &status, 0);
         run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
-        if (run.err.find("Xvfb failed to start") == std::string::npos) break;
+        if (run.err.find("xvfb-run: error:") == std::string::npos) break;
     }
     return run;
 }
