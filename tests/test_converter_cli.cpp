@@ -38,20 +38,23 @@ std::string q(const fs::path& p) {
     return quoted;
 }
 
-/// A scene with one triangle mesh under a node translated by (10, 0, 0) and
-/// scaled by 2, exported by Assimp's FBX exporter.
-fs::path export_transformed_fbx() {
+/// A scene whose root has one child node per transform, each showing the same
+/// triangle mesh (vertices (0,0,0), (1,0,0), (0,1,0)), exported by Assimp's
+/// ASCII FBX exporter (its binary FBX does not read back in Assimp 5.2.5:
+/// "FBX-Tokenize ... block offset is out of range").
+fs::path export_fbx(const std::string& name, const std::vector<aiMatrix4x4>& transforms) {
     aiScene scene;
     scene.mRootNode = new aiNode("root");
-    aiNode* child = new aiNode("moved");
-    aiMatrix4x4 scale, translate;
-    aiMatrix4x4::Scaling(aiVector3D(2, 2, 2), scale);
-    aiMatrix4x4::Translation(aiVector3D(10, 0, 0), translate);
-    child->mTransformation = translate * scale;
-    child->mParent = scene.mRootNode;
-    child->mNumMeshes = 1;
-    child->mMeshes = new unsigned[1]{0};
-    scene.mRootNode->addChildren(1, &child);
+    std::vector<aiNode*> children;
+    for (std::size_t i = 0; i < transforms.size(); ++i) {
+        aiNode* child = new aiNode("instance" + std::to_string(i));
+        child->mTransformation = transforms[i];
+        child->mParent = scene.mRootNode;
+        child->mNumMeshes = 1;
+        child->mMeshes = new unsigned[1]{0};
+        children.push_back(child);
+    }
+    scene.mRootNode->addChildren(static_cast<unsigned>(children.size()), children.data());
     scene.mNumMaterials = 1;
     scene.mMaterials = new aiMaterial*[1]{new aiMaterial()};
     aiMesh* mesh = new aiMesh();
@@ -64,12 +67,21 @@ fs::path export_transformed_fbx() {
     mesh->mFaces[0].mIndices = new unsigned[3]{0, 1, 2};
     scene.mNumMeshes = 1;
     scene.mMeshes = new aiMesh*[1]{mesh};
-    const fs::path out = work_dir() / "moved.fbx";
+    const fs::path out = work_dir() / name;
     Assimp::Exporter exporter;
     if (exporter.Export(&scene, "fbxa", out.string()) != aiReturn_SUCCESS)
         ADD_FAILURE() << "FBX export failed: " << exporter.GetErrorString();
     return out;
 }
+
+aiMatrix4x4 translate_scale(aiVector3D t, float s) {
+    aiMatrix4x4 scale, translate;
+    aiMatrix4x4::Scaling(aiVector3D(s, s, s), scale);
+    aiMatrix4x4::Translation(t, translate);
+    return translate * scale;
+}
+
+fs::path export_transformed_fbx() { return export_fbx("moved.fbx", {translate_scale({10, 0, 0}, 2)}); }
 
 }  // namespace
 
@@ -92,6 +104,19 @@ TEST(Convert, FbxNodeTransformsAreBakedAndCentimetresBecomeMetres) {
     EXPECT_NEAR(bounds(load_model(out)).max.x, 12.0f, 1e-4);
     ASSERT_EQ(run_command(kCli + " convert " + q(fbx) + " --no-unit-scale -o " + q(out)).exit_code, 0);
     EXPECT_NEAR(bounds(load_model(out)).max.x, 12.0f, 1e-4);
+}
+
+TEST(Convert, EveryInstanceOfAMeshIsTakenWithItsOwnTransform) {
+    // One mesh shown by two nodes, 50 cm apart: two triangles, six nodes.
+    const fs::path fbx = export_fbx("twice.fbx", {translate_scale({0, 0, 0}, 1), translate_scale({0, 0, 50}, 1)});
+    ImportReport report;
+    const Model m = import_mesh(fbx, {}, report);
+    EXPECT_EQ(report.meshes, 2u);
+    ASSERT_EQ(m.node_count(), 6u);
+    EXPECT_EQ(m.faces.size(), 2u);
+    EXPECT_EQ(m.springs.size(), 6u);
+    EXPECT_NEAR(bounds(m).max.z, 0.5f, 1e-6);
+    EXPECT_NEAR(bounds(m).min.z, 0.0f, 1e-6);
 }
 
 TEST(Convert, BatchOutputIsIdenticalToOneByOne) {
