@@ -541,8 +541,11 @@ void EditorApp::frame(bool fixed_step) {
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
-        const std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";
-        glfwSetWindowTitle(window_, title.c_str());
+        std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";
+        if (title != window_title_) {
+            glfwSetWindowTitle(window_, title.c_str());
+            window_title_ = std::move(title);
+        }
     }
 
     // Draw the scene under the panels.

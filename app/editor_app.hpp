@@ -139,6 +139,7 @@ private:
     std::chrono::steady_clock::time_point last_frame_;
     bool quit_confirmed_ = false;
 
+    std::string window_title_;     ///< what the title bar shows (set only when it changes)
     std::string status_;
     std::string last_error_;
     bool show_error_ = false;

@@ -79,7 +79,7 @@ int main(int argc, char** argv) {
     auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
     cli.add_flag("--stats", options.stats, "Print frame-time statistics when done");
     cli.add_flag("--paused", options.paused, "Start with the simulation paused");
-    cli.add_option("--size", width, "Window width in pixels (default 1280)")->check(CLI::Range(64, 16384));
+    cli.add_option("--width", width, "Window width in pixels (default 1280)")->check(CLI::Range(64, 16384));
     cli.add_option("--height", height, "Window height in pixels (default 720)")->check(CLI::Range(64, 16384));
     cli.add_option("--hide", options.hide,
                    "Parts not to draw, comma separated: ui, surface, lighting, texture, springs, nodes, anchors, "

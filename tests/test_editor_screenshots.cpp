@@ -151,7 +151,7 @@ fs::path write_cloth(const fs::path& dir, const std::string& texture = {}) {
     return path;
 }
 
-std::string size_args() { return " --size " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
+std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
 
 // Only the surface: no panels, ground, shadow, springs or points.
 constexpr const char* kSurfaceOnly = " --hide ui,ground,shadow,springs,nodes,anchors";
