@@ -1,4 +1,5 @@
 // springkit CLI — `convert`: mesh files to spring models (springkit::import).
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -101,12 +102,18 @@ VerbRun register_convert(CLI::App& app) {
             if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
         }
 
-        const bool progress = stderr_is_terminal() && inputs.size() > 1;
+        // Progress on a terminal once the work takes more than a second.
+        const bool terminal = stderr_is_terminal();
+        bool shown = false;
+        const auto start = std::chrono::steady_clock::now();
         auto on_done = [&](std::size_t finished, std::size_t total) {
-            if (progress) std::fprintf(stderr, "\rconverting: %zu / %zu files", finished, total);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (!terminal || seconds < 1.0) return;
+            std::fprintf(stderr, "\rconverting: %zu / %zu files, %.0f s", finished, total, seconds);
+            shown = true;
         };
         std::vector<ImportResult> results = import_meshes_isolated(inputs, o->import, o->jobs, on_done);
-        if (progress) std::fprintf(stderr, "\r\033[K");
+        if (shown) std::fprintf(stderr, "\r\033[K");
 
         int failures = 0;
         for (std::size_t i = 0; i < results.size(); ++i) {

@@ -293,6 +293,7 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
     for (std::size_t i = 0; i < paths.size(); ++i) results[i].path = paths[i];
     std::vector<Child> running;
     std::size_t next = 0, finished = 0;
+    Clock::time_point last_report = Clock::now();
     auto done = [&](std::size_t at, bool timed_out) {
         Child c = std::move(running[at]);
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(at));
@@ -326,6 +327,10 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
             const auto now = Clock::now();
             for (std::size_t i = running.size(); i-- > 0;)
                 if (now >= running[i].deadline) done(i, true);
+            if (on_done && now - last_report >= std::chrono::seconds(1)) {  // a heartbeat for long imports
+                last_report = now;
+                on_done(finished, paths.size());
+            }
         }
     } catch (...) {
         for (Child& c : running) {

@@ -109,7 +109,8 @@ struct ImportResult {
 
 /// Imports several files, each isolated as in import_mesh_isolated, running up to
 /// `jobs` importers at once (0 = one per core). Results are in input order.
-/// `on_done(finished, total)` is called after each file (for progress display).
+/// `on_done(finished, total)` is called after each file and about once a second
+/// while importers run (for progress display).
 std::vector<ImportResult> import_meshes_isolated(
     const std::vector<std::filesystem::path>& paths, const ImportOptions& options, unsigned jobs = 0,
     const std::function<void(std::size_t finished, std::size_t total)>& on_done = {});
