@@ -74,6 +74,8 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
 bool EditorApp::open_initial() {
     if (options_.input.empty()) {
         new_model("cloth");
+        // An untitled model (a converted mesh, say) of a session that crashed.
+        if (options_.frames == 0) recovery_ = find_recovery({}, autosaver_.state_dir());
         return true;
     }
     return open_now(options_.input);
@@ -82,7 +84,7 @@ bool EditorApp::open_initial() {
 void EditorApp::new_model(const std::string& builder) {
     Model model = build(builder);
     if (builder.rfind(kSamplePrefix, 0) != 0) model.name = builder;
-    adopt(Document(Model(model), fs::current_path() / (model.name + ".json"), false), fs::current_path());
+    adopt(Document(Model(model), fs::current_path() / (model.name + ".json"), false));
     set_status("New " + model.name + " (untitled)");
 }
 
@@ -124,7 +126,7 @@ bool EditorApp::import_now(const fs::path& path) {
         if (!relative.empty()) model.texture = relative.generic_string();
     }
     model.name = path.stem().string();
-    adopt(Document(std::move(model), suggested, true), path.parent_path());
+    adopt(Document(std::move(model), suggested, true));
     recent_.add(path);
     recent_.save(recent_file_);
     set_status("Converted " + path.string() + " (unsaved: Save As to keep it as a model)");
@@ -135,7 +137,7 @@ bool EditorApp::import_now(const fs::path& path) {
 bool EditorApp::open_model(const fs::path& path) {
     try {
         Document doc = Document::open(path);
-        adopt(std::move(doc), path.parent_path());
+        adopt(std::move(doc));
     } catch (const std::exception& e) {
         // The current document stays as it was; the bad file is not adopted, so it
         // can never be saved over.
@@ -149,13 +151,13 @@ bool EditorApp::open_model(const fs::path& path) {
     return true;
 }
 
-void EditorApp::adopt(Document doc, const fs::path& texture_dir) {
+void EditorApp::adopt(Document doc) {
     doc_ = std::move(doc);
     seen_revision_ = doc_.revision();
     selection_.clear();
     selection_.fit(doc_.model());
     live_.restart(doc_.model());
-    renderer_.set_model(doc_.model(), texture_dir);
+    renderer_.set_model(doc_.model(), doc_.folder());  // a relative texture is relative to it
     if (!renderer_.texture_error().empty()) set_status(renderer_.texture_error());
     camera_.frame(framing_bounds(doc_.model()));
 

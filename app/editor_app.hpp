@@ -80,7 +80,9 @@ private:
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     bool import_now(const std::filesystem::path& path);
 #endif
-    void adopt(Document doc, const std::filesystem::path& texture_dir);
+    /// Makes `doc` the document: restarts the simulation, the renderer (a relative
+    /// texture is found from doc.folder()), the camera and the selection.
+    void adopt(Document doc);
     void new_model(const std::string& builder);
     bool save();
     bool save_as(const std::filesystem::path& path);

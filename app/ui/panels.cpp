@@ -469,7 +469,9 @@ void EditorApp::draw_modals() {
         ImGui::TextDisabled("autosave: %s", recovery_ ? recovery_->string().c_str() : "");
         if (ImGui::Button("Recover", ImVec2(120, 0))) {
             try {
-                doc_.recover(load_model(*recovery_));
+                Document recovered = doc_;
+                recovered.recover(load_model(*recovery_));
+                adopt(std::move(recovered));
                 set_status("Recovered the autosave; save to keep it");
             } catch (const std::exception& e) {
                 report_error(e.what());
