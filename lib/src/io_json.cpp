@@ -297,11 +297,16 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
             w.raw(", \"drive\": ");
             w.text(drive_name(a.drive));
         }
-        if (a.drive == AnchorDrive::velocity) {
+        // A drive's fields are written for that drive, and for any other drive
+        // when they are set (an editor may switch drives back and forth): what was
+        // loaded is saved again, nothing is dropped.
+        const Anchor defaults{};
+        if (a.drive == AnchorDrive::velocity || a.velocity != defaults.velocity) {
             w.raw(", \"velocity\": ");
             w.vec(a.velocity);
         }
-        if (a.drive == AnchorDrive::circle) {
+        if (a.drive == AnchorDrive::circle || a.center != defaults.center || a.axis != defaults.axis ||
+            a.angular_speed != defaults.angular_speed) {
             w.raw(", \"center\": ");
             w.vec(a.center);
             w.raw(", \"axis\": ");
