@@ -12,6 +12,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 #include <unordered_map>
 
 #include "springkit/builders.hpp"
@@ -390,6 +391,15 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     for (Vec3& p : soup.positions) {
         p = p * static_cast<float>(scale);
         if (!is_finite(p)) fail(path, "a vertex position is not a finite number");
+        // Beyond this the weld tolerance (relative to the bounding box) swallows the
+        // mesh and float physics cannot work; the model file refuses it too.
+        const float largest = std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+        if (largest > kMaxCoordinate) {
+            std::ostringstream out;
+            out << "a vertex coordinate of " << largest << " m (after unit conversion and scale) is beyond +-"
+                << kMaxCoordinate << " m; scale the mesh down (--scale)";
+            fail(path, out.str());
+        }
     }
 
     Model model;

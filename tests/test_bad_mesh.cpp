@@ -1,0 +1,132 @@
+// The bad-input table for meshes (docs/RELIABILITY.md): small OBJ files broken in
+// one way each, through springkit::import_mesh. Refused with one line naming the
+// file, or converted with the documented outcome, and never a NaN.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+
+using namespace springkit;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path mesh(const std::string& name, const std::string& text) {
+    const fs::path dir = fs::temp_directory_path() / ("springkit-bad-mesh-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    write_file_atomically(dir / name, text);
+    return dir / name;
+}
+
+std::string import_error(const fs::path& file) {
+    try {
+        import_mesh(file);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// Steps a converted model for one second: every position and normal stays finite.
+void runs_finite(const Model& m) {
+    Simulation sim(m);
+    for (int frame = 0; frame < 60; ++frame) sim.step(1.0f / 60.0f);
+    for (const Vec3& p : sim.positions()) EXPECT_TRUE(is_finite(p));
+    for (const Vec3& n : sim.normals()) EXPECT_TRUE(is_finite(n));
+}
+
+}  // namespace
+
+TEST(BadMesh, EmptyFile) {
+    const fs::path f = mesh("empty.obj", "");
+    EXPECT_EQ(import_error(f), f.string() + ": cannot import: OBJ-file is too small.");
+}
+
+TEST(BadMesh, EmptyScene) {
+    const fs::path f = mesh("comments.obj", "# a scene with a name and nothing in it\no empty\ng nothing\n");
+    EXPECT_EQ(import_error(f), f.string() + ": the scene has no vertices (no meshes to convert)");
+}
+
+TEST(BadMesh, MeshWithoutFacesBecomesLooseNodes) {
+    const Model m = import_mesh(mesh("points.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\n"));
+    EXPECT_EQ(m.node_count(), 3u);
+    EXPECT_TRUE(m.springs.empty());
+    EXPECT_TRUE(m.faces.empty());
+    runs_finite(m);
+}
+
+TEST(BadMesh, TriangleWeldedToAPointIsDroppedWithAWarning) {
+    ImportReport report;
+    const Model m = import_mesh(mesh("same.obj", "v 0 0 0\nv 0 0 0\nv 0 0 0\nf 1 2 3\n"), {}, report);
+    EXPECT_EQ(m.node_count(), 1u);
+    EXPECT_TRUE(m.faces.empty());
+    ASSERT_EQ(report.warnings.size(), 1u);
+    EXPECT_EQ(report.warnings[0], "1 degenerate triangles (corners welded together) were dropped");
+}
+
+TEST(BadMesh, TriangleWithTwoEqualCornersIsDropped) {
+    ImportReport report;
+    const Model m = import_mesh(mesh("two-equal.obj", "v 0 0 0\nv 1 0 0\nv 0 0 0\nf 1 2 3\n"), {}, report);
+    EXPECT_EQ(m.node_count(), 2u);
+    EXPECT_TRUE(m.faces.empty());
+    EXPECT_EQ(report.warnings.size(), 1u);
+}
+
+TEST(BadMesh, ZeroAreaTriangleIsKeptWithZeroNormals) {
+    // Three distinct corners on one line: springs along the line, a face of zero
+    // area whose normal is zero, not NaN.
+    const Model m = import_mesh(mesh("collinear.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nf 1 2 3\n"));
+    EXPECT_EQ(m.node_count(), 3u);
+    EXPECT_EQ(m.springs.size(), 3u);
+    EXPECT_EQ(m.faces.size(), 1u);
+    runs_finite(m);
+}
+
+TEST(BadMesh, NonManifoldEdgeSharedByThreeTriangles) {
+    ImportOptions options;
+    options.bend = true;
+    const Model m = import_mesh(mesh("fin.obj",
+                                     "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 -1 0\nv 0 0 1\n"
+                                     "f 1 2 3\nf 2 1 4\nf 1 2 5\n"),
+                                options);
+    EXPECT_EQ(m.node_count(), 5u);
+    EXPECT_EQ(m.faces.size(), 3u);
+    EXPECT_NO_THROW(validate(m));
+    runs_finite(m);
+}
+
+TEST(BadMesh, DuplicateFacesGiveOneSetOfSprings) {
+    const Model m = import_mesh(mesh("twice.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 2 3\n"));
+    EXPECT_EQ(m.springs.size(), 3u);  // springs are unique; both faces stay for drawing
+    EXPECT_EQ(m.faces.size(), 2u);
+}
+
+TEST(BadMesh, HugeCoordinates) {
+    // Before this check the weld tolerance (relative to the bounding box) merged
+    // the whole mesh into one node without a word.
+    const fs::path f = mesh("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 1 0\nf 1 2 3\n");
+    EXPECT_EQ(import_error(f), f.string() +
+                                   ": a vertex coordinate of 1e+30 m (after unit conversion and scale) is beyond "
+                                   "+-1e+09 m; scale the mesh down (--scale)");
+}
+
+TEST(BadMesh, NaNCoordinate) {
+    const fs::path f = mesh("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
+    EXPECT_EQ(import_error(f), f.string() + ": a vertex position is not a finite number");
+}
+
+TEST(BadMesh, FaceIndexOutOfRange) {
+    const fs::path f = mesh("index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n");
+    EXPECT_EQ(import_error(f), f.string() + ": cannot import: OBJ: vertex index out of range");
+}
+
+TEST(BadMesh, DirectoryAndMissingFile) {
+    const fs::path dir = mesh("x.obj", "").parent_path() / "folder.obj";
+    fs::create_directories(dir);
+    EXPECT_EQ(import_error(dir), dir.string() + ": is a directory, not a mesh file");
+    EXPECT_EQ(import_error("/nonexistent/mesh.obj"), "/nonexistent/mesh.obj: no such file");
+}
