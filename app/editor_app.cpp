@@ -555,7 +555,8 @@ void EditorApp::frame(bool fixed_step) {
     glfwGetWindowSize(window_, &win_w, &win_h);
     glfwGetFramebufferSize(window_, &fb_w, &fb_h);
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.10f, 0.10f, 0.11f, 1.0f);
+    // The panels' background (they draw none themselves: see panels.cpp).
+    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (!live_.running()) return;
     const float scale = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;

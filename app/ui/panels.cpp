@@ -24,6 +24,10 @@ namespace {
 const ImVec4 kGood{0.45f, 0.85f, 0.45f, 1.0f};
 const ImVec4 kWarn{1.0f, 0.75f, 0.25f, 1.0f};
 const ImVec4 kBad{1.0f, 0.35f, 0.3f, 1.0f};
+// The fixed panels draw no background of their own: the frame is cleared to this
+// colour under them (EditorApp::frame), which saves blending half the window
+// every frame in a software rasteriser such as llvmpipe.
+const ImVec4 kPanelBackground{0.0f, 0.0f, 0.0f, 0.0f};
 
 // One undo entry per drag: the edit continues while the widget stays active and is
 // sealed when it lets go (IsItemDeactivatedAfterEdit).
@@ -140,6 +144,7 @@ void EditorApp::draw_tools_panel() {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(main->Pos.x, main->Pos.y + top));
     ImGui::SetNextWindowSize(ImVec2(kToolsWidth, main->Size.y - 2.0f * top));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
     ImGui::Begin("Tools", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                      ImGuiWindowFlags_NoTitleBar);
@@ -308,6 +313,7 @@ void EditorApp::draw_tools_panel() {
         if (!renderer_.texture_error().empty()) ImGui::TextColored(kWarn, "%s", renderer_.texture_error().c_str());
     }
     ImGui::End();
+    ImGui::PopStyleColor();
 }
 
 void EditorApp::draw_drives_section() {
@@ -342,6 +348,7 @@ void EditorApp::draw_insight_panel() {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(main->Pos.x + main->Size.x - kInsightWidth, main->Pos.y + top));
     ImGui::SetNextWindowSize(ImVec2(kInsightWidth, main->Size.y - 2.0f * top));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
     ImGui::Begin("Insight", nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                      ImGuiWindowFlags_NoTitleBar);
@@ -392,6 +399,7 @@ void EditorApp::draw_insight_panel() {
         if (ImGui::Button("Reset simulation", ImVec2(-1, 0))) live_.reset();
     }
     ImGui::End();
+    ImGui::PopStyleColor();
 }
 
 void EditorApp::draw_status_bar() {
@@ -400,6 +408,7 @@ void EditorApp::draw_status_bar() {
     ImGui::SetNextWindowPos(ImVec2(main->Pos.x, main->Pos.y + main->Size.y - height));
     ImGui::SetNextWindowSize(ImVec2(main->Size.x, height));
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8, 3));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
     ImGui::Begin("##status", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
@@ -413,6 +422,7 @@ void EditorApp::draw_status_bar() {
         ImGui::TextColored(kWarn, "  %s", autosaver_.last_error().c_str());
     }
     ImGui::End();
+    ImGui::PopStyleColor();
     ImGui::PopStyleVar();
 }
 
