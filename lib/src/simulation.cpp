@@ -809,6 +809,36 @@ void normalize_all(const float* __restrict sx, const float* __restrict sy, const
 void Simulation::recompute_normals() {
     const Model& m = *model_;
     if (m.faces.empty()) return;
+    if (team_.size() == 1) {
+        // One thread: each face's normal is added to its three nodes as it is
+        // computed. A node receives its faces in increasing face order, the order
+        // of its face list, so the sums equal those of the threaded path below.
+        const float* x = x_.x.data();
+        const float* y = x_.y.data();
+        const float* z = x_.z.data();
+        float* sx = normal_sums_.x.data();
+        float* sy = normal_sums_.y.data();
+        float* sz = normal_sums_.z.data();
+        const std::size_t n = positions_.size();
+        std::fill_n(sx, n, 0.0f);
+        std::fill_n(sy, n, 0.0f);
+        std::fill_n(sz, n, 0.0f);
+        const std::uint32_t* c0 = face_corner_[0].data();
+        const std::uint32_t* c1 = face_corner_[1].data();
+        const std::uint32_t* c2 = face_corner_[2].data();
+        for (std::size_t f = 0; f < m.faces.size(); ++f) {
+            const float ax = x[c1[f]] - x[c0[f]], ay = y[c1[f]] - y[c0[f]], az = z[c1[f]] - z[c0[f]];
+            const float bx = x[c2[f]] - x[c0[f]], by = y[c2[f]] - y[c0[f]], bz = z[c2[f]] - z[c0[f]];
+            const float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+            for (const std::uint32_t node : {c0[f], c1[f], c2[f]}) {
+                sx[node] += nx;
+                sy[node] += ny;
+                sz[node] += nz;
+            }
+        }
+        normalize_all(sx, sy, sz, reinterpret_cast<float*>(normals_.data()), 0, n);
+        return;
+    }
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
         face_normals(x_.x.data(), x_.y.data(), x_.z.data(), face_corner_[0].data(), face_corner_[1].data(),
