@@ -158,6 +158,9 @@ const char* drive_name(AnchorDrive d) {
 class Writer {
 public:
     void number(float v) {
+        // -0 would be written "-0", which JSON readers take as the integer 0: write
+        // 0 so that saving what was loaded gives the same text.
+        if (v == 0.0f) v = 0.0f;
         char buf[32];
         const auto r = std::to_chars(buf, buf + sizeof buf, v);
         out_.append(buf, r.ptr);

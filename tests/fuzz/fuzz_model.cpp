@@ -1,4 +1,4 @@
-// Fuzz target: model files (see fuzz_targets.hpp).
+// Fuzz target: model files, JSON and binary form (see fuzz_targets.hpp).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -40,11 +40,14 @@ void step_a_little(const Model& model) {
 
 void model_file(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+    // Inputs that start with the binary form's magic go to the binary reader.
+    const bool binary = bytes.rfind("SPRINGKB", 0) == 0;
+    const std::string name = binary ? "fuzz.skb" : "fuzz.json";
     Model model;
     try {
-        model = model_from_json(bytes, "fuzz.json");
+        model = binary ? model_from_binary(bytes, name) : model_from_json(bytes, name);
     } catch (const Error& e) {
-        if (std::string_view(e.what()).rfind("fuzz.json: ", 0) != 0) broken("error names the file", e.what());
+        if (std::string_view(e.what()).rfind(name + ": ", 0) != 0) broken("error names the file", e.what());
         if (std::string_view(e.what()).find('\n') != std::string_view::npos) broken("one-line error", e.what());
         return;
     }
@@ -58,6 +61,10 @@ void model_file(const std::uint8_t* data, std::size_t size) {
     const Model back = model_from_json(text, "round-trip.json");
     if (!(back == model)) broken("save then load gives the same model");
     if (model_to_json(back) != text) broken("saving is deterministic");
+    if (!(model_from_binary(model_to_binary(model), "round-trip.skb") == model))
+        broken("save then load in the binary form gives the same model");
+    // tests/fuzz/run seeds the binary corpus by running the samples through here.
+    if (const char* out = std::getenv("SPRINGKIT_FUZZ_WRITE_BINARY")) write_file_atomically(out, model_to_binary(model));
     (void)stability_warning(model);
     step_a_little(model);
 }
