@@ -11,7 +11,8 @@
 #include "springkit/springkit.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
-#include <sanitizer/allocator_interface.h>
+// From ASan's allocator interface (GCC ships the function, not its header).
+extern "C" std::size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
 using namespace springkit;

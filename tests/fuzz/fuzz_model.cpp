@@ -47,7 +47,7 @@ void model_file(const std::uint8_t* data, std::size_t size) {
     try {
         model = binary ? model_from_binary(bytes, name) : model_from_json(bytes, name);
     } catch (const Error& e) {
-        if (std::string_view(e.what()).rfind(name + ": ", 0) != 0) broken("error names the file", e.what());
+        if (std::string_view(e.what()).rfind(name, 0) != 0) broken("error names the file", e.what());
         if (std::string_view(e.what()).find('\n') != std::string_view::npos) broken("one-line error", e.what());
         return;
     }
