@@ -42,7 +42,16 @@ TEST(CliCore, InfoJsonReportsCountsAndStability) {
     EXPECT_EQ(j["nodes"], 5);
     EXPECT_EQ(j["springs"]["total"], 4);
     EXPECT_EQ(j["anchors"], 1);
+    EXPECT_EQ(j["attachments"]["tethers"], 0);
     EXPECT_NEAR(j["stability"]["k_dt2_over_m"].get<double>(), 1000 * 0.002 * 0.002 / 0.05, 1e-6);
+}
+
+TEST(CliCore, InfoCountsTheAttachmentsOfASample) {
+    const auto r = run_command(kCli + " info --json " + std::string(SPRINGKIT_SOURCE_DIR) +
+                               "/samples/models/bead-rope.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["attachments"]["beads"], 1);
 }
 
 TEST(CliCore, SimulateWritesSettledPositions) {

@@ -150,6 +150,10 @@ VerbRun register_info(CLI::App& app) {
             j["nodes"] = model.node_count();
             j["springs"] = {{"total", model.springs.size()}, {"hooke", hooke}, {"rope", ropes}};
             j["anchors"] = model.anchors.size();
+            j["attachments"] = {{"constant_forces", model.constant_forces.size()},
+                                {"tethers", model.tethers.size()},
+                                {"beads", model.beads.size()},
+                                {"tubes", model.tubes.size()}};
             j["faces"] = model.faces.size();
             j["texcoords"] = model.texcoords.size();
             j["texture"] = model.texture;
@@ -174,6 +178,11 @@ VerbRun register_info(CLI::App& app) {
         std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
         std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
         std::printf("  anchors     %zu\n", model.anchors.size());
+        if (!model.constant_forces.empty() || !model.tethers.empty() || !model.beads.empty() ||
+            !model.tubes.empty())
+            std::printf("  attached    %zu constant forces, %zu tethers, %zu beads, %zu tubes\n",
+                        model.constant_forces.size(), model.tethers.size(), model.beads.size(),
+                        model.tubes.size());
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
                     model.texture.empty() ? "" : ", texture ", model.texture.c_str());
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,

@@ -167,6 +167,14 @@ Model make_jelly(const JellySpec& spec, const Parameters& params) {
                 for (int a = 0; a < 8; ++a)
                     for (int b = a + 1; b < 8; ++b) springs.add(corner[a], corner[b]);
             }
+    if (spec.bend)
+        for (int k = 0; k < nz; ++k)
+            for (int j = 0; j < ny; ++j)
+                for (int i = 0; i < nx; ++i) {
+                    if (i + 2 < nx) springs.add(at(i, j, k), at(i + 2, j, k));
+                    if (j + 2 < ny) springs.add(at(i, j, k), at(i, j + 2, k));
+                    if (k + 2 < nz) springs.add(at(i, j, k), at(i, j, k + 2));
+                }
     // Surface: each of the 6 sides as a grid of quads, two triangles each, wound
     // outward, with its own texcoords (u, v across the side).
     const Vec3 center = spec.origin + Vec3{h * (nx - 1), h * (ny - 1), h * (nz - 1)} * 0.5f;

@@ -64,6 +64,11 @@ struct JellySpec {
     float size = 1.0f;            ///< m, edge of the cube along x; y, z keep the spacing
     Vec3 origin{-0.5f, 0.0f, -0.5f};
     bool anchor_bottom = false;   ///< anchor the y = 0 layer
+    /// Also springs that skip one node along each axis ("stack the cloth model and
+    /// connect all the planes with more springs", Oliveira). A large shake can turn
+    /// a Figure 8 cell inside out, where it stays; these springs span two cells and
+    /// pull it back.
+    bool bend = false;
 };
 Model make_jelly(const JellySpec& spec = {}, const Parameters& params = {});
 
