@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 
@@ -37,12 +38,7 @@ Model rigid_incline(int segments, float degrees) {
 }
 
 std::string load_error(const std::string& text) {
-    try {
-        model_from_json(text, "bad.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return springkit::test::error_of([&] { model_from_json(text, "bad.json"); });
 }
 
 }  // namespace

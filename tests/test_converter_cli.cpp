@@ -11,6 +11,7 @@
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
 #include "support/run_command.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 using springkit::test::line_count;
@@ -22,11 +23,7 @@ namespace {
 
 const std::string kCli = SPRINGKIT_CLI;
 
-fs::path work_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-converter-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path work_dir() { return springkit::test::scratch_dir("converter-cli"); }
 
 fs::path sample_mesh(const std::string& name) { return fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes" / name; }
 

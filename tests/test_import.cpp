@@ -15,17 +15,15 @@
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
+using springkit::test::error_of;
 
 namespace {
 
-fs::path temp_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-test-import-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir() { return springkit::test::scratch_dir("test-import"); }
 
 fs::path write(const std::string& name, const std::string& text) {
     const fs::path p = temp_dir() / name;
@@ -61,15 +59,6 @@ f 4/1/4 8/4/4 7/3/4 3/2/4
 f 1/1/5 5/2/5 8/3/5 4/4/5
 f 2/1/6 3/4/6 7/3/6 6/2/6
 )";
-
-std::string error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
 
 }  // namespace
 

@@ -5,25 +5,17 @@
 #include <fstream>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-test-io-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir() { return springkit::test::scratch_dir("test-io"); }
 
 std::string load_error(const std::string& text) {
-    try {
-        model_from_json(text, "bad.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return springkit::test::error_of([&] { model_from_json(text, "bad.json"); });
 }
 
 const char* kMinimal = R"({"format": "springkit", "version": 1, "positions": [0,0,0, 1,0,0],

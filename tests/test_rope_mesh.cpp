@@ -4,21 +4,14 @@
 #include <cmath>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
+using springkit::test::error_of;
 
 namespace {
 
 std::vector<Vec3> zigzag() { return {{0, 0, 0}, {1, 0.5f, 0}, {2, 0, 0.3f}, {3, 0.8f, 0}, {4, 0, 0}}; }
-
-std::string error_of(auto&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
 
 }  // namespace
 
