@@ -5,9 +5,9 @@
 // (../shared/DESIGN.md). So each import runs in a forked child with an
 // address-space limit; the parent waits with a wall-clock deadline and kills it
 // when the deadline passes. The child sends back one JSON header line (the
-// report or the error) followed by the model's arrays as raw bytes: parent and
-// child are the same program, so the structs have the same layout (and JSON
-// text would cost seconds for a million-triangle mesh).
+// report or the error) followed by the model in the binary model form (.skb,
+// docs/FILE_FORMAT.md: raw arrays read in bulk and validated; JSON text would
+// cost seconds for a million-triangle mesh).
 //
 // The child runs Assimp right after fork() without exec(): glibc's malloc is
 // fork-safe, and the child only touches Assimp, our own code and a pipe, then
@@ -24,7 +24,6 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <thread>
-#include <type_traits>
 
 #include "springkit/error.hpp"
 #include "springkit/import.hpp"
@@ -77,73 +76,6 @@ ImportReport report_from_json(const nlohmann::json& j) {
 }
 
 // The model as raw arrays (what import_mesh fills: it adds no attachments).
-static_assert(std::is_trivially_copyable_v<Parameters> && std::is_trivially_copyable_v<Vec3> &&
-              std::is_trivially_copyable_v<Spring> && std::is_trivially_copyable_v<Anchor> &&
-              std::is_trivially_copyable_v<Face> && std::is_trivially_copyable_v<TexCoord>);
-
-template <class T>
-void put(std::string& out, const std::vector<T>& v) {
-    const std::uint64_t n = v.size();
-    out.append(reinterpret_cast<const char*>(&n), sizeof n);
-    if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
-}
-
-std::string model_to_bytes(const Model& m) {
-    std::string out;
-    out.append(reinterpret_cast<const char*>(&m.params), sizeof m.params);
-    put(out, std::vector<char>(m.name.begin(), m.name.end()));
-    put(out, std::vector<char>(m.texture.begin(), m.texture.end()));
-    put(out, m.positions);
-    put(out, m.masses);
-    put(out, m.springs);
-    put(out, m.anchors);
-    put(out, m.faces);
-    put(out, m.texcoords);
-    return out;
-}
-
-class Reader {
-public:
-    explicit Reader(std::string_view bytes) : bytes_(bytes) {}
-    void raw(void* to, std::size_t size) {
-        if (size > bytes_.size()) throw Error("truncated answer");
-        if (size == 0) return;  // an empty vector's data() may be null
-        std::memcpy(to, bytes_.data(), size);
-        bytes_.remove_prefix(size);
-    }
-    template <class T>
-    std::vector<T> array() {
-        std::uint64_t n = 0;
-        raw(&n, sizeof n);
-        if (n > bytes_.size() / std::max<std::size_t>(1, sizeof(T))) throw Error("truncated answer");
-        std::vector<T> v(n);
-        raw(v.data(), n * sizeof(T));
-        return v;
-    }
-    bool done() const { return bytes_.empty(); }
-
-private:
-    std::string_view bytes_;
-};
-
-Model model_from_bytes(std::string_view bytes, const std::string& file) {
-    Reader r(bytes);
-    Model m;
-    r.raw(&m.params, sizeof m.params);
-    const auto name = r.array<char>(), texture = r.array<char>();
-    m.name.assign(name.begin(), name.end());
-    m.texture.assign(texture.begin(), texture.end());
-    m.positions = r.array<Vec3>();
-    m.masses = r.array<float>();
-    m.springs = r.array<Spring>();
-    m.anchors = r.array<Anchor>();
-    m.faces = r.array<Face>();
-    m.texcoords = r.array<TexCoord>();
-    if (!r.done()) throw Error("trailing bytes in the answer");
-    validate(m, file);
-    return m;
-}
-
 bool write_all(int fd, const char* data, std::size_t size) {
     while (size > 0) {
         const ssize_t w = ::write(fd, data, size);
@@ -183,7 +115,7 @@ bool write_all(int fd, const char* data, std::size_t size) {
         payload = nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
                       -1, ' ', false, nlohmann::json::error_handler_t::replace) +
                   "\n";
-        payload += model_to_bytes(model);
+        payload += model_to_binary(model);  // the .skb layout: raw arrays, read in bulk
     } catch (const std::bad_alloc&) {
         payload = nlohmann::json{{"ok", false},
                                  {"error", path.string() + ": the importer needs more than " +
@@ -273,7 +205,7 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         if (header.at("ok").get<bool>()) {
             if (newline == std::string::npos) throw Error("truncated answer");
             result.report = report_from_json(header.at("report"));
-            result.model = model_from_bytes(std::string_view(c.data).substr(newline + 1), file);
+            result.model = model_from_binary(std::string_view(c.data).substr(newline + 1), file);
             return;
         }
         result.error = header.at("error").get<std::string>();
