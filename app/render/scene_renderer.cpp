@@ -101,6 +101,37 @@ constexpr float kActiveColor[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 constexpr float kRopeColor[4] = {0.78f, 0.74f, 0.62f, 1.0f};
 constexpr float kBeadColor[4] = {0.35f, 0.55f, 0.95f, 1.0f};
 
+// Vertex layouts, each bound to its vertex array (and index buffer) once.
+void bind_surface_layout(GLuint vao, GLuint vertices, GLuint indices) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vertices);
+    const GLsizei stride = 8 * sizeof(float);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(6 * sizeof(float)));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices);
+}
+
+// A position (3 floats at offset 0) and an RGBA8 colour at `color_offset`.
+void bind_line_layout(GLuint vao, GLuint vertices, GLsizei stride, std::size_t color_offset) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, vertices);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(color_offset));
+}
+
+void bind_position_layout(GLuint vao, GLuint positions) {
+    glBindVertexArray(vao);
+    glBindBuffer(GL_ARRAY_BUFFER, positions);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+}
+
 std::uint32_t pack_rgba(float r, float g, float b, float a) {
     auto byte = [](float v) { return static_cast<std::uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
     return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24;
@@ -143,60 +174,18 @@ SceneRenderer::SceneRenderer()
       rope_vertices_(gl::make_buffer()),
       rope_indices_(gl::make_buffer()),
       bead_positions_(gl::make_buffer()) {
-    // Surface: position, normal, uv interleaved (8 floats).
-    glBindVertexArray(surface_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, surface_vertices_.get());
-    const GLsizei stride = 8 * sizeof(float);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(6 * sizeof(float)));
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, surface_indices_.get());
-
-    // Lines: position + packed colour.
-    glBindVertexArray(line_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, line_vertices_.get());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
-                          reinterpret_cast<void*>(offsetof(LineVertex, rgba)));
-
+    // Surface and rope tubes: position, normal, uv interleaved (8 floats).
+    bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
+    bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
+    // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
+    bind_line_layout(line_vao_.get(), line_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
+    bind_line_layout(ground_vao_.get(), ground_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
     // Points: the node positions, drawn whole or through an index list; their colour
     // is the constant attribute 1.
-    glBindVertexArray(point_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, point_positions_.get());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+    bind_position_layout(point_vao_.get(), point_positions_.get());
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get());
-
-    // The floor: vertex-coloured tiles and grid lines, drawn like the springs.
-    glBindVertexArray(ground_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, ground_vertices_.get());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
-                          reinterpret_cast<void*>(offsetof(LineVertex, rgba)));
-
-    // Rope tubes: the surface layout (position, normal, uv).
-    glBindVertexArray(rope_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, rope_vertices_.get());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, nullptr);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(6 * sizeof(float)));
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, rope_indices_.get());
-
     // Beads: points at the simulation's bead positions.
-    glBindVertexArray(bead_vao_.get());
-    glBindBuffer(GL_ARRAY_BUFFER, bead_positions_.get());
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(Vec3), nullptr);
+    bind_position_layout(bead_vao_.get(), bead_positions_.get());
     glBindVertexArray(0);
 }
 
