@@ -135,6 +135,21 @@ TEST(Convert, BatchOutputIsIdenticalToOneByOne) {
     }
 }
 
+TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {
+    // The flag: quads, UVs, seams to weld; both forms, with every kind of extra spring.
+    for (const char* extension : {".skb", ".json"}) {
+        const fs::path a = work_dir() / (std::string("twice-a") + extension),
+                       b = work_dir() / (std::string("twice-b") + extension);
+        for (const fs::path& out : {a, b})
+            ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("flag.obj")) +
+                                  " --shear --bend --volume --weld 1e-3 -o " + q(out))
+                          .exit_code,
+                      0);
+        EXPECT_EQ(slurp(a), slurp(b)) << extension;
+    }
+    EXPECT_EQ(load_model(work_dir() / "twice-a.skb"), load_model(work_dir() / "twice-a.json"));
+}
+
 TEST(Convert, SummaryLineCountsSpringsByKind) {
     const fs::path out = work_dir() / "sphere.json";
     const auto r = run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) + " --volume -o " + q(out));

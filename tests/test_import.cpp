@@ -6,6 +6,7 @@
 #include <assimp/Exporter.hpp>
 #include <assimp/scene.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -106,6 +107,44 @@ TEST(Import, BendJoinsTheFarCornersOfAdjacentTriangles) {
     EXPECT_GT(report.bend_springs, 6u);
     EXPECT_EQ(m.springs.size(), report.edge_springs + report.bend_springs);
     validate(m);
+}
+
+// A disc of `rim` triangles around a centre vertex (one corner per triangle as
+// OBJ exporters write it: every triangle repeats the centre), with UVs.
+std::string fan_obj(int rim) {
+    std::string obj = "v 0 0 0\nvt 0.5 0.5\n";
+    for (int i = 0; i < rim; ++i) {
+        const double a = 2 * 3.141592653589793 * i / rim;
+        obj += "v " + std::to_string(std::cos(a)) + " 0 " + std::to_string(std::sin(a)) + "\n";
+        obj += "vt " + std::to_string(0.5 + 0.5 * std::cos(a)) + " " + std::to_string(0.5 + 0.5 * std::sin(a)) + "\n";
+    }
+    for (int i = 0; i < rim; ++i) {
+        const int b = 2 + i, c = 2 + (i + 1) % rim;
+        obj += "f 1/1 " + std::to_string(c) + "/" + std::to_string(c) + " " + std::to_string(b) + "/" +
+               std::to_string(b) + "\n";
+    }
+    return obj;
+}
+
+TEST(Import, EdgeSpringsAreTheFacesUniqueEdgesInOrderOfFirstUse) {
+    // 40 edges meet at the centre (more than the importer searches without
+    // sorting) and a quad strip adds shared edges; SpringSet over the faces is
+    // the reference: one spring per edge, first appearance wins, a to b as met.
+    std::string obj = fan_obj(40);
+    obj += "v 3 0 0\nv 4 0 0\nv 3 0 1\nv 4 0 1\nv 3 0 2\nv 4 0 2\n"
+           "f 42 43 45 44\nf 44 45 47 46\n";
+    ImportReport report;
+    const Model m = import_mesh(write("fan.obj", obj), {}, report);
+    ASSERT_EQ(m.node_count(), 41u + 6u);
+    ASSERT_EQ(m.faces.size(), 40u + 4u);
+    Model expected = m;
+    expected.springs.clear();
+    SpringSet springs(expected);
+    for (const Face& f : expected.faces)
+        for (int e = 0; e < 3; ++e) springs.add(f.node[e], f.node[(e + 1) % 3]);
+    EXPECT_EQ(m.springs, expected.springs);
+    EXPECT_EQ(report.edge_springs, 80u + 9u);  // 40 spokes + 40 rim; the strip: 7 sides + 2 diagonals
+    EXPECT_EQ(m.texcoords.size(), 42u);  // the fan's 41, and {0, 0} for the strip without UVs
 }
 
 TEST(Import, WeldToleranceIsRelativeToTheBoundingBox) {

@@ -128,7 +128,7 @@ VerbRun register_convert(CLI::App& app) {
                     model.texture =
                         fs::absolute(model.texture).lexically_normal().lexically_relative(folder).generic_string();
                 }
-                save_model(model, outputs[i]);
+                save_model(model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
                 std::cout << summary(r, outputs[i]) << std::endl;
             } catch (const Error& e) {

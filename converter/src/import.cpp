@@ -12,12 +12,15 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/import.hpp"
+#include "import_internal.hpp"
 
 namespace springkit {
 
@@ -25,14 +28,25 @@ namespace {
 
 std::uint64_t mix(std::uint64_t x);
 
-/// Every mesh instance of the scene in world space, before welding.
+/// Every mesh instance of the scene in world space, before welding. Flat arrays:
+/// a million-triangle mesh must not cost a million small allocations.
 struct Soup {
-    std::vector<Vec3> positions;                 ///< one per source vertex (all instances)
-    std::vector<std::optional<TexCoord>> uvs;    ///< per source vertex, if the mesh has UVs
-    std::vector<std::vector<std::uint32_t>> polygons;  ///< source vertex indices, >= 3 corners
+    std::vector<Vec3> positions;         ///< one per source vertex (all instances)
+    std::vector<TexCoord> uvs;           ///< per source vertex if any mesh has UVs ({0, 0} where a mesh has none)
+    std::vector<std::uint32_t> corners;  ///< source vertex indices of every polygon (>= 3 corners), back to back
+    std::vector<std::uint32_t> polygon_start{0};  ///< polygon p is corners[polygon_start[p], polygon_start[p + 1])
     std::vector<std::array<std::uint32_t, 2>> lines;
-    std::vector<std::string> textures;           ///< diffuse textures met, in order
+    std::vector<std::string> textures;   ///< diffuse textures met, in order
+
+    std::size_t polygon_count() const { return polygon_start.size() - 1; }
 };
+
+/// Makes room for `more` elements, growing geometrically (a scene of many small
+/// meshes must not reallocate on each).
+template <class T>
+void reserve_more(std::vector<T>& v, std::size_t more) {
+    if (v.capacity() - v.size() < more) v.reserve(std::max(v.size() + more, 2 * v.capacity()));
+}
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
     throw Error(path.string() + ": " + what);
@@ -77,31 +91,38 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
     if (mesh.mNumVertices > 0 && mesh.mVertices == nullptr) fail(path, "a mesh has no vertex array");
     if (mesh.mNumFaces > 0 && mesh.mFaces == nullptr) fail(path, "a mesh has no face array");
     const aiVector3D* uv = mesh.mTextureCoords[0];
+    reserve_more(soup.positions, mesh.mNumVertices);
     for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
         const aiVector3D p = transform * mesh.mVertices[v];
         soup.positions.push_back({p.x, p.y, p.z});
-        if (uv != nullptr)
-            soup.uvs.emplace_back(TexCoord{uv[v].x, uv[v].y});
-        else
-            soup.uvs.emplace_back();
     }
+    // Vertices of meshes without UVs get {0, 0}, as the model gives them.
+    if (uv != nullptr && mesh.mNumVertices > 0 && soup.uvs.empty()) soup.uvs.resize(base);
+    if (uv != nullptr || !soup.uvs.empty()) {
+        reserve_more(soup.uvs, mesh.mNumVertices);
+        for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+            soup.uvs.push_back(uv != nullptr ? TexCoord{uv[v].x, uv[v].y} : TexCoord{});
+    }
+    reserve_more(soup.corners, 3 * std::size_t{mesh.mNumFaces});
+    reserve_more(soup.polygon_start, mesh.mNumFaces);
     for (unsigned f = 0; f < mesh.mNumFaces; ++f) {
         const aiFace& face = mesh.mFaces[f];
         if (face.mNumIndices > 0 && face.mIndices == nullptr) fail(path, "face without indices");
-        std::vector<std::uint32_t> corners;
-        corners.reserve(face.mNumIndices);
-        for (unsigned c = 0; c < face.mNumIndices; ++c) {
+        for (unsigned c = 0; c < face.mNumIndices; ++c)
             if (face.mIndices[c] >= mesh.mNumVertices)
                 fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' face " + std::to_string(f) +
                                " uses vertex " + std::to_string(face.mIndices[c]) + " of " +
                                std::to_string(mesh.mNumVertices));
-            corners.push_back(static_cast<std::uint32_t>(base + face.mIndices[c]));
-        }
         // Point primitives need nothing: every vertex becomes (or welds into) a node.
-        if (corners.size() == 2)
-            soup.lines.push_back({corners[0], corners[1]});
-        else if (corners.size() >= 3)
-            soup.polygons.push_back(std::move(corners));
+        if (face.mNumIndices == 2) {
+            soup.lines.push_back({static_cast<std::uint32_t>(base + face.mIndices[0]),
+                                  static_cast<std::uint32_t>(base + face.mIndices[1])});
+        } else if (face.mNumIndices >= 3) {
+            for (unsigned c = 0; c < face.mNumIndices; ++c)
+                soup.corners.push_back(static_cast<std::uint32_t>(base + face.mIndices[c]));
+            if (soup.corners.size() > 0xFFFFFFF0u) fail(path, "too many polygon corners");
+            soup.polygon_start.push_back(static_cast<std::uint32_t>(soup.corners.size()));
+        }
     }
     const std::string texture = diffuse_texture(scene, mesh.mMaterialIndex);
     if (!texture.empty() && std::find(soup.textures.begin(), soup.textures.end(), texture) == soup.textures.end())
@@ -141,6 +162,66 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
     return soup;
 }
 
+/// An index from keys to uint32 values for the bulk stages of a convert (millions
+/// of entries): open addressing with linear probing over a power-of-two table of
+/// 8-byte slots (32 bits of the key's hash as a tag, and the value), grown at half
+/// load. The caller keeps the keys (a value indexes them) and says whether a
+/// value's key is the one looked for. std::unordered_map's node per entry and
+/// its pointer chasing made the weld the slowest stage after Assimp's parse.
+/// Results never depend on the hash: only on the order of the calls.
+class HashIndex {
+public:
+    static constexpr std::uint32_t none = 0xFFFFFFFFu;
+
+    explicit HashIndex(std::size_t expected) : slots_(std::bit_ceil(std::max<std::size_t>(64, 2 * expected))) {}
+
+    void prefetch(std::uint64_t hash) const { __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]); }
+
+    /// The value of the key with this hash that `same(value)` accepts, or nullptr.
+    template <class Same>
+    std::uint32_t* find(std::uint64_t hash, Same same) {
+        const auto tag = static_cast<std::uint32_t>(hash >> 32);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = hash & mask;; i = (i + 1) & mask) {
+            Slot& s = slots_[i];
+            if (s.value == none) return nullptr;
+            if (s.tag == tag && same(s.value)) return &s.value;
+        }
+    }
+
+    /// Adds a key that is not in the index; `hash_of(value)` rehashes the keys
+    /// already in when the table grows.
+    template <class HashOf>
+    void insert(std::uint64_t hash, std::uint32_t value, HashOf hash_of) {
+        if (2 * (size_ + 1) > slots_.size()) {
+            std::vector<Slot> old(2 * slots_.size());
+            old.swap(slots_);
+            for (const Slot& s : old)
+                if (s.value != none) place(hash_of(s.value), s.value);
+        }
+        place(hash, value);
+        ++size_;
+    }
+
+private:
+    struct Slot {
+        std::uint32_t tag = 0;
+        std::uint32_t value = none;
+    };
+    void place(std::uint64_t hash, std::uint32_t value) {
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = hash & mask;
+        while (slots_[i].value != none) i = (i + 1) & mask;
+        slots_[i] = {static_cast<std::uint32_t>(hash >> 32), value};
+    }
+    std::vector<Slot> slots_;
+    std::size_t size_ = 0;
+};
+
+/// How far ahead the bulk loops prefetch their hash slots (random accesses into
+/// tables larger than the caches).
+constexpr std::size_t kPrefetchAhead = 16;
+
 /// Welds corners into nodes. Exact duplicates first (most of them: Assimp hands
 /// back one vertex per face corner), by a hash of the coordinates' bits; then the
 /// distinct positions, in order of first appearance, join the first node within
@@ -155,80 +236,105 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
         return node_of;
     }
     using Key = std::array<std::uint32_t, 3>;
-    struct KeyHash {
-        std::size_t operator()(const Key& k) const {
-            return static_cast<std::size_t>(mix(mix(mix(k[0]) ^ k[1]) ^ k[2]));
-        }
+    auto key_of = [](const Vec3& p) {
+        auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f == 0.0f ? 0.0f : f); };  // -0 == +0
+        return Key{bits(p.x), bits(p.y), bits(p.z)};
     };
-    auto bits = [](float f) { return std::bit_cast<std::uint32_t>(f == 0.0f ? 0.0f : f); };  // -0 == +0
-    std::unordered_map<Key, std::uint32_t, KeyHash> exact;
-    exact.reserve(n / 2 + 16);
-    std::vector<Vec3> unique;
-    std::vector<std::uint32_t> unique_of(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec3& p = positions[i];
-        auto [it, fresh] = exact.try_emplace(Key{bits(p.x), bits(p.y), bits(p.z)}, static_cast<std::uint32_t>(unique.size()));
-        if (fresh) unique.push_back(p);
-        unique_of[i] = it->second;
+    auto hash_key = [](const Key& k) {
+        return mix(((std::uint64_t{k[0]} << 32) | k[1]) ^ (std::uint64_t{k[2]} * 0x9E3779B97F4A7C15ull));
+    };
+    // The distinct positions in order of first appearance, as first read (-0 kept).
+    std::vector<Vec3>& unique = nodes;
+    unique.clear();
+    unique.reserve(n / 4 + 16);
+    {
+        HashIndex exact(n / 4 + 16);
+        auto hash_of_unique = [&](std::uint32_t u) { return hash_key(key_of(unique[u])); };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (i + kPrefetchAhead < n) exact.prefetch(hash_key(key_of(positions[i + kPrefetchAhead])));
+            const Key key = key_of(positions[i]);
+            const std::uint64_t hash = hash_key(key);
+            if (const std::uint32_t* u = exact.find(hash, [&](std::uint32_t v) { return key_of(unique[v]) == key; })) {
+                node_of[i] = *u;
+            } else {
+                node_of[i] = static_cast<std::uint32_t>(unique.size());
+                unique.push_back(positions[i]);
+                exact.insert(hash, node_of[i], hash_of_unique);
+            }
+        }
     }
-    exact = {};
+    if (tolerance == 0.0) return node_of;
 
-    std::vector<std::uint32_t> node_of_unique(unique.size());
-    if (tolerance == 0.0) {
-        nodes = std::move(unique);
-        for (std::size_t u = 0; u < node_of_unique.size(); ++u) node_of_unique[u] = static_cast<std::uint32_t>(u);
-    } else {
-        using Cell = std::array<std::int64_t, 3>;
-        struct CellHash {
-            std::size_t operator()(const Cell& c) const {
-                return static_cast<std::size_t>(mix(mix(mix(static_cast<std::uint64_t>(c[0])) ^
-                                                        static_cast<std::uint64_t>(c[1])) ^
-                                                    static_cast<std::uint64_t>(c[2])));
-            }
-        };
-        // Cells 2 x tolerance wide: a position's tolerance ball reaches at most the
-        // neighbour on its nearer side along each axis, so 8 cells hold every
-        // candidate. Each cell is a linked list through `next` (no allocation per cell).
-        constexpr std::uint32_t none = 0xFFFFFFFFu;
-        std::unordered_map<Cell, std::uint32_t, CellHash> head;
-        head.reserve(unique.size() + 16);
-        std::vector<std::uint32_t> next;
-        next.reserve(unique.size());
-        const double size = 2.0 * tolerance, tol2 = tolerance * tolerance;
-        for (std::size_t u = 0; u < unique.size(); ++u) {
-            const Vec3& p = unique[u];
-            const double coord[3] = {p.x / size, p.y / size, p.z / size};
-            Cell c, side;
-            for (int k = 0; k < 3; ++k) {
-                const double f = std::floor(coord[k]);
-                c[k] = static_cast<std::int64_t>(f);
-                side[k] = coord[k] - f < 0.5 ? -1 : 1;
-            }
-            std::uint32_t found = none;
-            for (int corner = 0; corner < 8 && found == none; ++corner) {
-                const Cell at{c[0] + (corner & 1 ? side[0] : 0), c[1] + (corner & 2 ? side[1] : 0),
-                              c[2] + (corner & 4 ? side[2] : 0)};
-                auto it = head.find(at);
-                if (it == head.end()) continue;
-                for (std::uint32_t node = it->second; node != none; node = next[node]) {
-                    const Vec3 diff = nodes[node] - p;
-                    if (double(diff.x) * diff.x + double(diff.y) * diff.y + double(diff.z) * diff.z <= tol2) {
-                        found = node;
-                        break;
-                    }
+    // Cells 2 x tolerance wide: a position's tolerance ball reaches at most the
+    // neighbour on its nearer side along each axis, so 8 cells hold every
+    // candidate. Each cell is a linked list through `next` (newest node first).
+    using Cell = std::array<std::int64_t, 3>;
+    const double size = 2.0 * tolerance, tol2 = tolerance * tolerance;
+    auto cell_of = [size](const Vec3& p, Cell* side) {
+        const double coord[3] = {p.x / size, p.y / size, p.z / size};
+        Cell c;
+        for (int k = 0; k < 3; ++k) {
+            const double f = std::floor(coord[k]);
+            c[k] = static_cast<std::int64_t>(f);
+            if (side != nullptr) (*side)[k] = coord[k] - f < 0.5 ? -1 : 1;
+        }
+        return c;
+    };
+    auto hash_cell = [](const Cell& c) {
+        return mix(mix(static_cast<std::uint64_t>(c[0]) ^ (static_cast<std::uint64_t>(c[1]) << 21)) ^
+                   static_cast<std::uint64_t>(c[2]));
+    };
+    std::vector<Vec3> welded;  // the nodes
+    welded.reserve(nodes.size());
+    std::vector<std::uint32_t> next;  // per node: the next (older) node of its cell
+    next.reserve(nodes.size());
+    HashIndex head(nodes.size() / 2 + 16);  // cell -> its newest node
+    // Most of the 8 cells searched are empty: a bitmap of 2^24 bits (2 MiB, it
+    // stays in the cache) by hash says so without a random access into `head`.
+    std::vector<std::uint64_t> occupied(std::size_t{1} << 18, 0);
+    auto bit_of = [](std::uint64_t hash) { return hash >> 40; };
+    auto head_of = [&](const Cell& c, std::uint64_t hash) -> std::uint32_t* {
+        const std::uint64_t bit = bit_of(hash);
+        if (!(occupied[bit >> 6] >> (bit & 63) & 1)) return nullptr;
+        return head.find(hash, [&](std::uint32_t node) { return cell_of(welded[node], nullptr) == c; });
+    };
+    auto hash_of_node = [&](std::uint32_t node) { return hash_cell(cell_of(welded[node], nullptr)); };
+    std::vector<std::uint32_t> node_of_unique(nodes.size());
+    for (std::size_t u = 0; u < nodes.size(); ++u) {
+        const Vec3 p = nodes[u];
+        Cell side;
+        const Cell c = cell_of(p, &side);
+        std::uint32_t found = HashIndex::none;
+        for (int corner = 0; corner < 8 && found == HashIndex::none; ++corner) {
+            const Cell at{c[0] + (corner & 1 ? side[0] : 0), c[1] + (corner & 2 ? side[1] : 0),
+                          c[2] + (corner & 4 ? side[2] : 0)};
+            const std::uint32_t* first = head_of(at, hash_cell(at));
+            if (first == nullptr) continue;
+            for (std::uint32_t node = *first; node != HashIndex::none; node = next[node]) {
+                const Vec3 diff = welded[node] - p;
+                if (double(diff.x) * diff.x + double(diff.y) * diff.y + double(diff.z) * diff.z <= tol2) {
+                    found = node;
+                    break;
                 }
             }
-            if (found == none) {
-                found = static_cast<std::uint32_t>(nodes.size());
-                nodes.push_back(p);
-                auto [it, fresh] = head.try_emplace(c, found);
-                next.push_back(fresh ? none : it->second);
-                it->second = found;
-            }
-            node_of_unique[u] = found;
         }
+        if (found == HashIndex::none) {
+            found = static_cast<std::uint32_t>(welded.size());
+            welded.push_back(p);
+            const std::uint64_t hash = hash_cell(c);
+            if (std::uint32_t* newest = head_of(c, hash)) {
+                next.push_back(*newest);
+                *newest = found;
+            } else {
+                next.push_back(HashIndex::none);
+                head.insert(hash, found, hash_of_node);
+                occupied[bit_of(hash) >> 6] |= std::uint64_t{1} << (bit_of(hash) & 63);
+            }
+        }
+        node_of_unique[u] = found;
     }
-    for (std::size_t i = 0; i < n; ++i) node_of[i] = node_of_unique[unique_of[i]];
+    nodes = std::move(welded);
+    for (std::size_t i = 0; i < n; ++i) node_of[i] = node_of_unique[node_of[i]];
     return node_of;
 }
 
@@ -384,6 +490,66 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
 
 namespace {
 
+/// One spring per unique edge of the faces, in the order SpringSet::add would
+/// add them (face by face, edges 0-1, 1-2, 2-0, first appearance wins), in
+/// linear time without a hash: the edges are bucketed by their lower node (a
+/// counting sort; neighbouring faces share buckets, so the accesses stay local)
+/// and each bucket, a handful of edges, is searched for repeats.
+std::size_t add_edge_springs(Model& model) {
+    const std::size_t n = model.node_count(), edges = 3 * model.faces.size();
+    if (edges >= HashIndex::none) throw Error("too many faces (" + std::to_string(model.faces.size()) + ")");
+    auto lower = [&](std::size_t e) {
+        const Face& f = model.faces[e / 3];
+        return std::min(f.node[e % 3], f.node[(e + 1) % 3]);
+    };
+    auto upper = [&](std::size_t e) {
+        const Face& f = model.faces[e / 3];
+        return std::max(f.node[e % 3], f.node[(e + 1) % 3]);
+    };
+    std::vector<std::uint32_t> start(n + 1, 0);
+    for (std::size_t e = 0; e < edges; ++e) ++start[lower(e) + 1];
+    for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+    std::vector<std::uint32_t> bucket(edges);
+    {
+        std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
+        for (std::size_t e = 0; e < edges; ++e) bucket[fill[lower(e)]++] = static_cast<std::uint32_t>(e);
+    }
+    std::vector<std::uint8_t> first(edges, 0);  // is edge e the first of its pair?
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> big;  // (upper, edge) of a crowded bucket
+    std::size_t unique = 0;
+    for (std::size_t node = 0; node < n; ++node) {
+        const std::uint32_t* b = bucket.data() + start[node];
+        const std::size_t size = start[node + 1] - start[node];
+        if (size <= 32) {  // entries are in edge order: an edge is first unless an earlier one matches
+            std::uint32_t seen[32];
+            for (std::size_t j = 0; j < size; ++j) {
+                seen[j] = upper(b[j]);
+                bool repeat = false;
+                for (std::size_t k = 0; k < j && !repeat; ++k) repeat = seen[k] == seen[j];
+                first[b[j]] = !repeat;
+                unique += !repeat;
+            }
+        } else {  // a fan around one node: sort instead of the quadratic search
+            big.clear();
+            for (std::size_t j = 0; j < size; ++j) big.emplace_back(upper(b[j]), b[j]);
+            std::sort(big.begin(), big.end());
+            for (std::size_t j = 0; j < size; ++j)
+                if (j == 0 || big[j].first != big[j - 1].first) {
+                    first[big[j].second] = 1;
+                    ++unique;
+                }
+        }
+    }
+    model.springs.reserve(model.springs.size() + unique);
+    for (std::size_t e = 0; e < edges; ++e) {
+        if (!first[e]) continue;
+        const Face& f = model.faces[e / 3];
+        const std::uint32_t a = f.node[e % 3], b = f.node[(e + 1) % 3];
+        model.springs.push_back({a, b, length(model.positions[b] - model.positions[a])});
+    }
+    return unique;
+}
+
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
                     ImportReport& report) {
     if (soup.positions.empty()) fail(path, "the scene has no vertices (no meshes to convert)");
@@ -412,46 +578,68 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.ground) model.params.ground = Ground{.height = *options.ground};
 
     // Weld, relative to the bounding box of everything that was read.
-    Model all;
-    all.positions = soup.positions;
-    const double diagonal = bounds(all).diagonal();
-    const double tolerance = options.weld < 0 ? -1.0 : options.weld * diagonal;
+    Bounds box{soup.positions[0], soup.positions[0]};
+    for (const Vec3& p : soup.positions) {
+        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
+        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
+    }
+    const double tolerance = options.weld < 0 ? -1.0 : options.weld * box.diagonal();
     const std::vector<std::uint32_t> node_of = weld(soup.positions, tolerance, model.positions);
-    all = {};
 
-    // Texcoords stay per face corner; identical ones are stored once.
-    const bool any_uv = std::any_of(soup.uvs.begin(), soup.uvs.end(), [](const auto& uv) { return uv.has_value(); });
-    std::unordered_map<std::uint64_t, std::uint32_t> texcoord_index;
+    // Texcoords stay per face corner; identical ones are stored once, numbered in
+    // the order the faces first use them.
+    const bool any_uv = !soup.uvs.empty();
+    auto texcoord_key = [](const TexCoord& t) {
+        return (std::uint64_t{std::bit_cast<std::uint32_t>(t.u)} << 32) | std::bit_cast<std::uint32_t>(t.v);
+    };
+    HashIndex texcoord_index(any_uv ? soup.positions.size() / 4 + 16 : 0);
+    auto hash_of_texcoord = [&](std::uint32_t t) { return mix(texcoord_key(model.texcoords[t])); };
     auto texcoord = [&](std::uint32_t vertex) -> std::uint32_t {
         if (!any_uv) return 0;
-        const TexCoord t = soup.uvs[vertex].value_or(TexCoord{});
-        const std::uint64_t key = (std::uint64_t{std::bit_cast<std::uint32_t>(t.u)} << 32) |
-                                  std::bit_cast<std::uint32_t>(t.v);
-        auto [it, inserted] = texcoord_index.emplace(key, static_cast<std::uint32_t>(model.texcoords.size()));
-        if (inserted) model.texcoords.push_back(t);
-        return it->second;
+        const TexCoord t = soup.uvs[vertex];
+        const std::uint64_t key = texcoord_key(t), hash = mix(key);
+        if (const std::uint32_t* found =
+                texcoord_index.find(hash, [&](std::uint32_t v) { return texcoord_key(model.texcoords[v]) == key; }))
+            return *found;
+        const auto index = static_cast<std::uint32_t>(model.texcoords.size());
+        model.texcoords.push_back(t);
+        texcoord_index.insert(hash, index, hash_of_texcoord);
+        return index;
     };
 
     // Faces, and the quads whose second diagonal a shear spring takes.
     std::size_t degenerate = 0;
     std::vector<std::array<std::uint32_t, 4>> quads;
     std::vector<Vec3> pts;
-    for (const auto& polygon : soup.polygons) {
-        pts.clear();
-        for (std::uint32_t v : polygon) pts.push_back(model.positions[node_of[v]]);
-        for (const auto& t : triangulate(pts)) {
-            Face f;
-            for (int c = 0; c < 3; ++c) {
-                f.node[c] = node_of[polygon[t[c]]];
-                f.texcoord[c] = texcoord(polygon[t[c]]);
-            }
-            if (f.node[0] == f.node[1] || f.node[1] == f.node[2] || f.node[0] == f.node[2]) {
-                ++degenerate;
-                continue;
-            }
-            model.faces.push_back(f);
+    const std::size_t polygons = soup.polygon_count();
+    model.faces.reserve(soup.corners.size() - 2 * polygons);  // a polygon of k corners makes k - 2 triangles
+    if (any_uv) model.texcoords.reserve(soup.positions.size() / 4 + 16);
+    auto add_face = [&](const std::uint32_t* polygon, std::size_t c0, std::size_t c1, std::size_t c2) {
+        Face f;
+        const std::size_t corner[3] = {c0, c1, c2};
+        for (int c = 0; c < 3; ++c) {
+            f.node[c] = node_of[polygon[corner[c]]];
+            f.texcoord[c] = texcoord(polygon[corner[c]]);
         }
-        if (polygon.size() == 4)
+        if (f.node[0] == f.node[1] || f.node[1] == f.node[2] || f.node[0] == f.node[2])
+            ++degenerate;
+        else
+            model.faces.push_back(f);
+    };
+    for (std::size_t p = 0; p < polygons; ++p) {
+        const std::uint32_t* polygon = soup.corners.data() + soup.polygon_start[p];
+        const std::size_t size = soup.polygon_start[p + 1] - soup.polygon_start[p];
+        if (any_uv && p + kPrefetchAhead < polygons)  // texcoord lookups are the random accesses here
+            for (std::size_t c = soup.polygon_start[p + kPrefetchAhead]; c < soup.polygon_start[p + kPrefetchAhead + 1]; ++c)
+                texcoord_index.prefetch(mix(texcoord_key(soup.uvs[soup.corners[c]])));
+        if (size == 3) {
+            add_face(polygon, 0, 1, 2);
+            continue;
+        }
+        pts.clear();
+        for (std::size_t c = 0; c < size; ++c) pts.push_back(model.positions[node_of[polygon[c]]]);
+        for (const auto& t : triangulate(pts)) add_face(polygon, t[0], t[1], t[2]);
+        if (size == 4 && options.shear)
             quads.push_back({node_of[polygon[0]], node_of[polygon[1]], node_of[polygon[2]], node_of[polygon[3]]});
     }
     report.faces = model.faces.size();
@@ -460,19 +648,18 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                                   " degenerate triangles (corners welded together) were dropped");
 
     // One spring per unique edge, then the lines of line sets (strings).
-    SpringSet springs(model);
-    for (const Face& f : model.faces)
-        for (int e = 0; e < 3; ++e)
-            if (springs.add(f.node[e], f.node[(e + 1) % 3])) ++report.edge_springs;
+    report.edge_springs = add_edge_springs(model);
+    std::optional<SpringSet> springs;  // the pairs of the springs so far, when more may come
+    if (!soup.lines.empty() || options.shear) springs.emplace(model);
     for (const auto& line : soup.lines)
-        if (springs.add(node_of[line[0]], node_of[line[1]])) ++report.line_springs;
+        if (springs->add(node_of[line[0]], node_of[line[1]])) ++report.line_springs;
 
     const float extra_k =
         options.extra_spring_k_factor == 1.0f ? 0.0f : options.extra_spring_k_factor * model.params.k;
     if (options.shear)
         for (const auto& q : quads) {
-            if (springs.add(q[0], q[2], extra_k)) ++report.shear_springs;
-            if (springs.add(q[1], q[3], extra_k)) ++report.shear_springs;
+            if (springs->add(q[0], q[2], extra_k)) ++report.shear_springs;
+            if (springs->add(q[1], q[3], extra_k)) ++report.shear_springs;
         }
     if (options.bend) report.bend_springs = add_bend_springs(model, extra_k);
     if (options.volume) report.volume_springs = add_volume_springs(model, options.volume_springs, extra_k);
@@ -510,7 +697,10 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
 
 }  // namespace
 
-Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
+namespace {
+
+Model import_with_assimp(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report,
+                         bool free_scene) {
     report = {};
     if (!(options.scale > 0.0) || !std::isfinite(options.scale)) fail(path, "scale must be a positive number");
     if (!std::isfinite(options.weld) || options.weld >= 1.0) fail(path, "weld tolerance must be below 1 (relative to the bounding-box diagonal)");
@@ -518,7 +708,11 @@ Model import_mesh(const std::filesystem::path& path, const ImportOptions& option
     if (!std::filesystem::exists(path, ec)) fail(path, "no such file");
     if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a mesh file");
 
-    Assimp::Importer importer;
+    // Freeing the scene of a million-triangle OBJ (a small array per face) takes
+    // ~20 ms that a process about to exit can leave to the exit.
+    std::unique_ptr<Assimp::Importer> owner = std::make_unique<Assimp::Importer>();
+    Assimp::Importer& importer = *owner;
+    if (!free_scene) static_cast<void>(owner.release());  // reclaimed when the process exits
     // Keep lines and points (Assimp may drop them with SortByPType otherwise).
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);
     // No aiProcess_ValidateDataStructure: it refuses meshes without faces (point
@@ -534,8 +728,19 @@ Model import_mesh(const std::filesystem::path& path, const ImportOptions& option
     if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) fail(path, "the scene is incomplete (no meshes to convert)");
     report.unit_scale = options.unit_to_metres ? unit_to_metres(*scene) : 1.0;
     Soup soup = gather_scene(path, *scene, report);
-    importer.FreeScene();
+    if (free_scene) importer.FreeScene();
     return soup_to_model(path, soup, options, report);
+}
+
+}  // namespace
+
+Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
+    return import_with_assimp(path, options, report, true);
+}
+
+Model detail::import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options,
+                                    ImportReport& report) {
+    return import_with_assimp(path, options, report, false);
 }
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options) {

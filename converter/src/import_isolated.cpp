@@ -22,12 +22,14 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
 
 #include "springkit/error.hpp"
 #include "springkit/import.hpp"
 #include "springkit/io.hpp"
+#include "import_internal.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SPRINGKIT_ASAN 1
@@ -107,39 +109,77 @@ bool write_all(int fd, const char* data, std::size_t size) {
         ::dup2(devnull, STDERR_FILENO);
         ::close(devnull);
     }
-    std::string payload;
+    // The answer: its length (8 bytes, little-endian), the header line, then the
+    // model. Written inside the try block so the model is not freed first: the
+    // process exits right after, which reclaims it at once.
+    auto answer = [fd](const std::string& header, std::string_view model) {
+        const std::uint64_t length = header.size() + model.size();
+        unsigned char prefix[8];
+        for (int i = 0; i < 8; ++i) prefix[i] = static_cast<unsigned char>(length >> (8 * i));
+        return write_all(fd, reinterpret_cast<const char*>(prefix), sizeof prefix) &&
+               write_all(fd, header.data(), header.size()) && write_all(fd, model.data(), model.size());
+    };
     int code = 0;
     try {
         ImportReport report;
-        const Model model = import_mesh(path, options, report);
-        payload = nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
-                      -1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                  "\n";
-        payload += model_to_binary(model);  // the .skb layout: raw arrays, read in bulk
+        const Model model = detail::import_mesh_then_exit(path, options, report);  // validates
+        // The .skb layout: raw arrays, read in bulk.
+        const std::string binary = model_to_binary(model, Check::already_validated);
+        answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                   "\n",
+               binary);
+        ::_exit(0);
     } catch (const std::bad_alloc&) {
-        payload = nlohmann::json{{"ok", false},
-                                 {"error", path.string() + ": the importer needs more than " +
-                                               std::to_string(options.memory_limit_mib) +
-                                               " MiB of memory; the file is probably corrupt"}}
-                      .dump();
+        answer(nlohmann::json{{"ok", false},
+                              {"error", path.string() + ": the importer needs more than " +
+                                            std::to_string(options.memory_limit_mib) +
+                                            " MiB of memory; the file is probably corrupt"}}
+                   .dump(),
+               {});
         code = 3;
     } catch (const std::exception& e) {
-        payload = nlohmann::json{{"ok", false}, {"error", std::string(e.what())}}.dump(
-            -1, ' ', false, nlohmann::json::error_handler_t::replace);
+        answer(nlohmann::json{{"ok", false}, {"error", std::string(e.what())}}.dump(
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace),
+               {});
         code = 3;
     }
-    write_all(fd, payload.data(), payload.size());
-    ::close(fd);
     ::_exit(code);
 }
 
-/// One running importer.
+/// One running importer and its answer so far.
 struct Child {
     std::size_t index = 0;  ///< position in the batch
     pid_t pid = -1;
     int fd = -1;
-    std::string data;
+    unsigned char prefix[8] = {};  ///< the answer's length, little-endian
+    std::size_t prefix_read = 0;
+    std::unique_ptr<char[]> data;  ///< the answer, read straight into place
+    std::uint64_t length = 0, read = 0;
     Clock::time_point start, deadline;
+
+    bool complete() const { return prefix_read == sizeof prefix && read == length; }
+    /// Reads what the pipe has; false at the end of the answer or the pipe.
+    bool read_some() {
+        for (;;) {
+            char* to = prefix_read < sizeof prefix ? reinterpret_cast<char*>(prefix) + prefix_read : data.get() + read;
+            const std::uint64_t want = prefix_read < sizeof prefix ? sizeof prefix - prefix_read : length - read;
+            const ssize_t got = ::read(fd, to, static_cast<std::size_t>(std::min<std::uint64_t>(want, 1u << 24)));
+            if (got < 0 && errno == EINTR) continue;
+            if (got <= 0) return false;
+            if (prefix_read < sizeof prefix) {
+                prefix_read += static_cast<std::size_t>(got);
+                if (prefix_read == sizeof prefix) {
+                    for (int i = 0; i < 8; ++i) length |= std::uint64_t{prefix[i]} << (8 * i);
+                    if (length > (std::uint64_t{1} << 40)) return false;  // not an answer
+                    data.reset(new char[length]);
+                }
+            } else {
+                read += static_cast<std::uint64_t>(got);
+            }
+            return !complete();
+        }
+    }
 };
 
 std::string signal_name(int sig) {
@@ -150,6 +190,7 @@ std::string signal_name(int sig) {
 Child start_child(std::size_t index, const std::filesystem::path& path, const ImportOptions& options) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(path.string() + ": cannot start the importer (pipe: " + std::strerror(errno) + ")");
+    ::fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);  // big answers in fewer, larger reads (best effort)
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
@@ -179,14 +220,35 @@ int wait_for(pid_t pid) {
     return status;
 }
 
-/// Turns a finished (or killed) child into a result.
+/// Turns a finished (or killed) child into a result. A complete answer is read
+/// before the child is reaped: the child is still handing its memory back then.
 void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult& result) {
     ::close(c.fd);
     c.fd = -1;
-    if (timed_out) ::kill(c.pid, SIGKILL);
-    const int status = wait_for(c.pid);
-    result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
     const std::string file = result.path.string();
+    bool answered = false;
+    if (timed_out) {
+        ::kill(c.pid, SIGKILL);
+    } else if (c.complete()) {
+        const std::string_view answer(c.data.get(), c.length);
+        const std::size_t newline = answer.find('\n');
+        try {
+            const nlohmann::json header = nlohmann::json::parse(answer.substr(0, newline));
+            if (header.at("ok").get<bool>()) {
+                if (newline == std::string::npos) throw Error("truncated answer");
+                result.report = report_from_json(header.at("report"));
+                result.model = model_from_binary(answer.substr(newline + 1), file);  // validates
+            } else {
+                result.error = header.at("error").get<std::string>();
+            }
+            answered = true;
+        } catch (const std::exception&) {
+            result.model.reset();
+        }
+        c.data.reset();
+    }
+    result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+    const int status = wait_for(c.pid);
     if (timed_out) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%g", options.timeout_seconds);
@@ -194,25 +256,15 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         return;
     }
     if (WIFSIGNALED(status)) {
+        result.model.reset();
         result.error = file + ": the importer crashed (signal " + signal_name(WTERMSIG(status)) +
                        "); the file is probably malformed";
         return;
     }
-    const std::size_t newline = c.data.find('\n');
-    nlohmann::json header;
-    try {
-        header = nlohmann::json::parse(c.data.substr(0, newline));
-        if (header.at("ok").get<bool>()) {
-            if (newline == std::string::npos) throw Error("truncated answer");
-            result.report = report_from_json(header.at("report"));
-            result.model = model_from_binary(std::string_view(c.data).substr(newline + 1), file);
-            return;
-        }
-        result.error = header.at("error").get<std::string>();
-    } catch (const std::exception&) {
+    if (!answered)
         result.error = file + ": the importer failed (exit status " +
-                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ") without an answer; the file is probably malformed";
-    }
+                       std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+                       ") without an answer; the file is probably malformed";
 }
 
 }  // namespace
@@ -249,12 +301,7 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
             if (ready < 0 && errno != EINTR) throw Error(std::string("poll failed: ") + std::strerror(errno));
             for (std::size_t i = running.size(); i-- > 0;) {
                 if (fds[i].revents == 0) continue;
-                char buf[65536];
-                const ssize_t got = ::read(running[i].fd, buf, sizeof buf);
-                if (got > 0)
-                    running[i].data.append(buf, static_cast<std::size_t>(got));
-                else if (got == 0 || errno != EINTR)
-                    done(i, false);
+                if (!running[i].read_some()) done(i, false);
             }
             const auto now = Clock::now();
             for (std::size_t i = running.size(); i-- > 0;)

@@ -31,32 +31,55 @@ T byte_swapped(T v) {
     return v;
 }
 
-// Appends values as little-endian bytes.
+// Writes little-endian values into a buffer sized up front (one allocation,
+// no copies as it grows: a million-spring model is some 50 MB).
 class Out {
 public:
+    explicit Out(std::size_t size) : bytes_(size, '\0') {}
     template <class T>
     void put(T v) {
         if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
-        bytes_.append(reinterpret_cast<const char*>(&v), sizeof v);
+        std::memcpy(bytes_.data() + at_, &v, sizeof v);
+        at_ += sizeof v;
     }
-    // Elements of `items` with `each` (item -> sequence of T) in bulk where possible.
+    /// `count` values, `value(i)` each.
+    template <class T, class F>
+    void put_each(std::size_t count, F value) {
+        if constexpr (std::endian::native == std::endian::little) {
+            char* out = bytes_.data() + at_;
+            for (std::size_t i = 0; i < count; ++i, out += sizeof(T)) {
+                const T v = value(i);
+                std::memcpy(out, &v, sizeof v);
+            }
+            at_ += count * sizeof(T);
+        } else {
+            for (std::size_t i = 0; i < count; ++i) put(T(value(i)));
+        }
+    }
     template <class T>
     void put_array(const T* values, std::size_t count) {
         if (count == 0) return;
         if constexpr (std::endian::native == std::endian::little) {
-            bytes_.append(reinterpret_cast<const char*>(values), count * sizeof(T));
+            std::memcpy(bytes_.data() + at_, values, count * sizeof(T));
+            at_ += count * sizeof(T);
         } else {
             for (std::size_t i = 0; i < count; ++i) put(values[i]);
         }
     }
-    void raw(std::string_view s) { bytes_ += s; }
-    void pad_to(std::size_t alignment) {
-        while (bytes_.size() % alignment != 0) bytes_ += '\0';
+    void raw(std::string_view s) {
+        std::memcpy(bytes_.data() + at_, s.data(), s.size());
+        at_ += s.size();
     }
-    std::string take() { return std::move(bytes_); }
+    void pad_to(std::size_t alignment) { at_ += padding(at_, alignment); }  // already zero
+    static std::size_t padding(std::size_t at, std::size_t alignment) { return (alignment - at % alignment) % alignment; }
+    std::string take() {
+        if (at_ != bytes_.size()) throw Error("binary writer: wrote " + std::to_string(at_) + " of " + std::to_string(bytes_.size()) + " bytes");
+        return std::move(bytes_);
+    }
 
 private:
     std::string bytes_;
+    std::size_t at_ = 0;
 };
 
 // Reads little-endian values; every read is bounds-checked and a short file is
@@ -114,43 +137,41 @@ private:
 
 bool is_binary_model_path(const std::filesystem::path& path) { return path.extension() == kBinaryExtension; }
 
-std::string model_to_binary(const Model& model) {
-    validate(model);
-    Out out;
-    out.raw(std::string_view(kMagic, sizeof kMagic));
+std::string model_to_binary(const Model& model) { return model_to_binary(model, Check::validate); }
+
+std::string model_to_binary(const Model& model, Check check) {
+    if (check == Check::validate) validate(model);
     const std::string header = detail::model_to_json(model, false);
-    out.put(kBinaryVersion);
-    out.put(static_cast<std::uint32_t>(header.size()));
-    out.raw(header);
-    out.pad_to(8);
     const std::size_t s = model.springs.size();
     const bool has_k = std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& x) { return x.k != 0.0f; });
     const bool has_kind = std::any_of(model.springs.begin(), model.springs.end(),
                                       [](const Spring& x) { return x.kind != SpringKind::hooke; });
+    static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
+    std::size_t size = sizeof kMagic + 8 + header.size();
+    size += Out::padding(size, 8) + 6 * 8 + 12 * model.positions.size() + 4 * model.masses.size() + 12 * s +
+            (has_k ? 4 * s : 0);
+    if (has_kind) size += s + Out::padding(size + s, 4);
+    size += 24 * model.faces.size() + 8 * model.texcoords.size();
+    Out out(size);
+    out.raw(std::string_view(kMagic, sizeof kMagic));
+    out.put(kBinaryVersion);
+    out.put(static_cast<std::uint32_t>(header.size()));
+    out.raw(header);
+    out.pad_to(8);
     out.put(std::uint64_t{model.positions.size()});
     out.put(std::uint64_t{model.masses.size()});
     out.put(std::uint64_t{s});
     out.put(std::uint64_t{(has_k ? kHasK : 0) | (has_kind ? kHasKind : 0)});
     out.put(std::uint64_t{model.faces.size()});
     out.put(std::uint64_t{model.texcoords.size()});
-    static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
     out.put_array(reinterpret_cast<const float*>(model.positions.data()), 3 * model.positions.size());
     out.put_array(model.masses.data(), model.masses.size());
-    std::vector<std::uint32_t> pairs(2 * s);
-    std::vector<float> values(s);
-    for (std::size_t i = 0; i < s; ++i) {
-        pairs[2 * i] = model.springs[i].a;
-        pairs[2 * i + 1] = model.springs[i].b;
-    }
-    out.put_array(pairs.data(), pairs.size());
-    for (std::size_t i = 0; i < s; ++i) values[i] = model.springs[i].rest;
-    out.put_array(values.data(), s);
-    if (has_k) {
-        for (std::size_t i = 0; i < s; ++i) values[i] = model.springs[i].k;
-        out.put_array(values.data(), s);
-    }
+    const Spring* springs = model.springs.data();
+    out.put_each<std::uint32_t>(2 * s, [&](std::size_t i) { return i % 2 == 0 ? springs[i / 2].a : springs[i / 2].b; });
+    out.put_each<float>(s, [&](std::size_t i) { return springs[i].rest; });
+    if (has_k) out.put_each<float>(s, [&](std::size_t i) { return springs[i].k; });
     if (has_kind) {
-        for (const Spring& x : model.springs) out.put(static_cast<std::uint8_t>(x.kind));
+        out.put_each<std::uint8_t>(s, [&](std::size_t i) { return static_cast<std::uint8_t>(springs[i].kind); });
         out.pad_to(4);
     }
     out.put_array(reinterpret_cast<const std::uint32_t*>(model.faces.data()), 6 * model.faces.size());

@@ -198,8 +198,10 @@ private:
 
 }  // namespace
 
-std::string model_to_json(const Model& model) {
-    validate(model);
+std::string model_to_json(const Model& model) { return model_to_json(model, Check::validate); }
+
+std::string model_to_json(const Model& model, Check check) {
+    if (check == Check::validate) validate(model);
     return detail::model_to_json(model, true);
 }
 
@@ -401,10 +403,12 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
     return w.take();
 }
 
-void save_model(const Model& model, const std::filesystem::path& path) {
+void save_model(const Model& model, const std::filesystem::path& path) { save_model(model, path, Check::validate); }
+
+void save_model(const Model& model, const std::filesystem::path& path, Check check) {
     std::string text;
     try {
-        text = is_binary_model_path(path) ? model_to_binary(model) : model_to_json(model);
+        text = is_binary_model_path(path) ? model_to_binary(model, check) : model_to_json(model, check);
     } catch (const Error& e) {
         throw Error(path.string() + ": not saved: " + e.what());
     }

@@ -34,11 +34,19 @@ Model load_model(const std::filesystem::path& path);
 /// load_model). Throws springkit::Error naming the file.
 void save_model(const Model& model, const std::filesystem::path& path);
 
+/// Whether a writer validates the model first. `already_validated` is for a
+/// model that was just loaded or imported (both validate) and not changed since:
+/// for a million-spring model the check costs about as much as the writing.
+enum class Check : unsigned char { validate, already_validated };
+void save_model(const Model& model, const std::filesystem::path& path, Check check);
+
 /// The same, from and to memory; `name` stands for the file in messages.
 Model model_from_json(std::string_view text, const std::string& name = "<memory>");
 std::string model_to_json(const Model& model);
 Model model_from_binary(std::string_view bytes, const std::string& name = "<memory>");
 std::string model_to_binary(const Model& model);
+std::string model_to_json(const Model& model, Check check);
+std::string model_to_binary(const Model& model, Check check);
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, flush,
 /// fsync, rename). Throws springkit::Error naming the file.
