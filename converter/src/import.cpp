@@ -250,10 +250,18 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
     {
         HashIndex exact(n / 4 + 16);
         auto hash_of_unique = [&](std::uint32_t u) { return hash_key(key_of(unique[u])); };
+        // Hashes computed kPrefetchAhead positions early, when their slot is prefetched.
+        constexpr std::size_t kRing = 2 * kPrefetchAhead;
+        std::array<std::uint64_t, kRing> ring{};
+        auto prepare = [&](std::size_t i) {
+            ring[i % kRing] = hash_key(key_of(positions[i]));
+            exact.prefetch(ring[i % kRing]);
+        };
+        for (std::size_t i = 0; i < std::min(kPrefetchAhead, n); ++i) prepare(i);
         for (std::size_t i = 0; i < n; ++i) {
-            if (i + kPrefetchAhead < n) exact.prefetch(hash_key(key_of(positions[i + kPrefetchAhead])));
+            if (i + kPrefetchAhead < n) prepare(i + kPrefetchAhead);
             const Key key = key_of(positions[i]);
-            const std::uint64_t hash = hash_key(key);
+            const std::uint64_t hash = ring[i % kRing];
             if (const std::uint32_t* u = exact.find(hash, [&](std::uint32_t v) { return key_of(unique[v]) == key; })) {
                 node_of[i] = *u;
             } else {
@@ -281,16 +289,20 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
         return c;
     };
     auto hash_cell = [](const Cell& c) {
-        return mix(mix(static_cast<std::uint64_t>(c[0]) ^ (static_cast<std::uint64_t>(c[1]) << 21)) ^
-                   static_cast<std::uint64_t>(c[2]));
+        std::uint64_t h = static_cast<std::uint64_t>(c[0]) * 0x9E3779B97F4A7C15ull ^
+                          static_cast<std::uint64_t>(c[1]) * 0xC2B2AE3D27D4EB4Full ^
+                          static_cast<std::uint64_t>(c[2]) * 0x165667B19E3779F9ull;
+        h ^= h >> 29;
+        h *= 0xBF58476D1CE4E5B9ull;
+        return h ^ (h >> 32);
     };
     std::vector<Vec3> welded;  // the nodes
     welded.reserve(nodes.size());
     std::vector<std::uint32_t> next;  // per node: the next (older) node of its cell
     next.reserve(nodes.size());
     HashIndex head(nodes.size() / 2 + 16);  // cell -> its newest node
-    // Most of the 8 cells searched are empty: a bitmap of 2^24 bits (2 MiB, it
-    // stays in the cache) by hash says so without a random access into `head`.
+    // Most of the 8 cells searched are empty: a bitmap of 2^24 bits (2 MiB) by
+    // hash says so without a random access into `head`.
     std::vector<std::uint64_t> occupied(std::size_t{1} << 18, 0);
     auto bit_of = [](std::uint64_t hash) { return hash >> 40; };
     auto head_of = [&](const Cell& c, std::uint64_t hash) -> std::uint32_t* {
@@ -299,16 +311,36 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
         return head.find(hash, [&](std::uint32_t node) { return cell_of(welded[node], nullptr) == c; });
     };
     auto hash_of_node = [&](std::uint32_t node) { return hash_cell(cell_of(welded[node], nullptr)); };
-    std::vector<std::uint32_t> node_of_unique(nodes.size());
-    for (std::size_t u = 0; u < nodes.size(); ++u) {
-        const Vec3 p = nodes[u];
+    // The 8 cells of a position (its own first), hashed kPrefetchAhead positions
+    // early so that their bitmap words and the own cell's slot are cached in time.
+    struct Probe {
+        Cell at[8];
+        std::uint64_t hash[8];
+    };
+    constexpr std::size_t kRing = 2 * kPrefetchAhead;
+    std::vector<Probe> ring(kRing);
+    auto prepare = [&](std::size_t u) {
+        Probe& probe = ring[u % kRing];
         Cell side;
-        const Cell c = cell_of(p, &side);
+        const Cell c = cell_of(nodes[u], &side);
+        for (int corner = 0; corner < 8; ++corner) {
+            probe.at[corner] = {c[0] + (corner & 1 ? side[0] : 0), c[1] + (corner & 2 ? side[1] : 0),
+                                c[2] + (corner & 4 ? side[2] : 0)};
+            probe.hash[corner] = hash_cell(probe.at[corner]);
+            __builtin_prefetch(&occupied[bit_of(probe.hash[corner]) >> 6]);
+        }
+        head.prefetch(probe.hash[0]);
+    };
+    const std::size_t unique_count = nodes.size();
+    for (std::size_t u = 0; u < std::min(kPrefetchAhead, unique_count); ++u) prepare(u);
+    std::vector<std::uint32_t> node_of_unique(unique_count);
+    for (std::size_t u = 0; u < unique_count; ++u) {
+        if (u + kPrefetchAhead < unique_count) prepare(u + kPrefetchAhead);
+        const Probe& probe = ring[u % kRing];
+        const Vec3 p = nodes[u];
         std::uint32_t found = HashIndex::none;
         for (int corner = 0; corner < 8 && found == HashIndex::none; ++corner) {
-            const Cell at{c[0] + (corner & 1 ? side[0] : 0), c[1] + (corner & 2 ? side[1] : 0),
-                          c[2] + (corner & 4 ? side[2] : 0)};
-            const std::uint32_t* first = head_of(at, hash_cell(at));
+            const std::uint32_t* first = head_of(probe.at[corner], probe.hash[corner]);
             if (first == nullptr) continue;
             for (std::uint32_t node = *first; node != HashIndex::none; node = next[node]) {
                 const Vec3 diff = welded[node] - p;
@@ -321,8 +353,8 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
         if (found == HashIndex::none) {
             found = static_cast<std::uint32_t>(welded.size());
             welded.push_back(p);
-            const std::uint64_t hash = hash_cell(c);
-            if (std::uint32_t* newest = head_of(c, hash)) {
+            const std::uint64_t hash = probe.hash[0];
+            if (std::uint32_t* newest = head_of(probe.at[0], hash)) {
                 next.push_back(*newest);
                 *newest = found;
             } else {
