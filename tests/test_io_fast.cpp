@@ -140,6 +140,18 @@ TEST(JsonFastPath, ReadsNumbersAsTheDomReaderDoes) {
     EXPECT_EQ(m.name, "a\xC3\xA9\"b");
 }
 
+TEST(JsonWriter, AModelBigEnoughForTheSecondWriterThreadComesOutInOnePiece) {
+    // 2 x 399 x 399 faces: the anchors, faces and texcoords (some 20 MB of text)
+    // are written on a second thread and joined to the rest.
+    Model m = make_cloth({.columns = 400, .rows = 400, .anchors = ClothAnchors::top_edge});
+    m.texture = "cloth.png";
+    const std::string text = model_to_json(m);
+    EXPECT_EQ(text.find("{\n  \"format\": \"springkit\""), 0u);
+    EXPECT_EQ(text.substr(text.size() - 25), "\"texture\": \"cloth.png\"\n}\n");
+    EXPECT_TRUE(model_from_json(text, "big.json") == m);
+    EXPECT_EQ(model_to_json(model_from_json(text, "big.json")), text);
+}
+
 TEST(JsonFastPath, BigModelsRoundTripAndKeepExactMessages) {
     Model m = make_cloth({.columns = 120, .rows = 100});
     const std::string text = model_to_json(m);

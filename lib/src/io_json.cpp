@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <limits>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -157,6 +158,8 @@ const char* drive_name(AnchorDrive d) {
 // saved model loads back bit-identical and stays readable.
 class Writer {
 public:
+    /// `expected`: about the bytes it will write (big models: no copies as it grows).
+    explicit Writer(std::size_t expected = 0) { out_.reserve(expected); }
     void number(float v) {
         // -0 would be written "-0", which JSON readers take as the integer 0: write
         // 0 so that saving what was loaded gives the same text.
@@ -184,8 +187,13 @@ public:
     template <class T, class F>
     void array(const std::vector<T>& items, int per_line, F each) {
         raw("[");
+        int on_line = 0;
         for (std::size_t i = 0; i < items.size(); ++i) {
-            if (i > 0) raw(i % static_cast<std::size_t>(per_line) == 0 ? ",\n    " : ", ");
+            if (i > 0) {
+                if (on_line == per_line) on_line = 0;
+                raw(on_line == 0 ? ",\n    " : ", ");
+            }
+            ++on_line;
             each(items[i]);
         }
         raw("]");
@@ -207,10 +215,15 @@ std::string model_to_json(const Model& model, Check check) {
 
 std::string detail::model_to_json(const Model& model, bool with_arrays) {
     const Parameters& p = model.params;
-    Writer w;
     // The binary form's header: the same text with the big arrays left empty.
     static const Model no_arrays{};
     const Model& arrays = with_arrays ? model : no_arrays;
+    // About 17 bytes per float and 12 per index with their separators.
+    const std::size_t spring_count = arrays.springs.size();
+    const std::size_t rest_size = 256 + 100 * model.anchors.size() + 12 * 6 * arrays.faces.size() +
+                                  17 * 2 * arrays.texcoords.size();
+    Writer w(1024 + 17 * 3 * arrays.positions.size() + 17 * arrays.masses.size() + (2 * 12 + 2 * 17 + 3) * spring_count +
+             rest_size);
     w.raw("{\n  \"format\": \"springkit\",\n  \"version\": ");
     w.number(std::uint64_t{kFormatVersion});
     w.raw(",\n  \"name\": ");
@@ -294,112 +307,126 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
         w.raw(",\n    \"kind\": ");
         w.array(arrays.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.kind)); });
     }
-    w.raw("\n  },\n  \"anchors\": ");
-    w.array(model.anchors, 1, [&](const Anchor& a) {
-        w.raw("{\"node\": ");
-        w.number(std::uint64_t{a.node});
-        if (a.drive != AnchorDrive::fixed) {
-            w.raw(", \"drive\": ");
-            w.text(drive_name(a.drive));
-        }
-        // A drive's fields are written for that drive, and for any other drive
-        // when they are set (an editor may switch drives back and forth): what was
-        // loaded is saved again, nothing is dropped.
-        const Anchor defaults{};
-        if (a.drive == AnchorDrive::velocity || a.velocity != defaults.velocity) {
-            w.raw(", \"velocity\": ");
-            w.vec(a.velocity);
-        }
-        if (a.drive == AnchorDrive::circle || a.center != defaults.center || a.axis != defaults.axis ||
-            a.angular_speed != defaults.angular_speed) {
-            w.raw(", \"center\": ");
-            w.vec(a.center);
-            w.raw(", \"axis\": ");
-            w.vec(a.axis);
-            w.raw(", \"angular_speed\": ");
-            w.number(a.angular_speed);
-        }
-        w.raw("}");
-    });
-    w.raw(",\n  \"faces\": ");
-    w.array(arrays.faces, 4, [&](const Face& f) {
-        for (int c = 0; c < 3; ++c) {
-            w.number(std::uint64_t{f.node[c]});
-            w.raw(", ");
-        }
-        for (int c = 0; c < 3; ++c) {
-            w.number(std::uint64_t{f.texcoord[c]});
-            if (c < 2) w.raw(", ");
-        }
-    });
-    w.raw(",\n  \"texcoords\": ");
-    w.array(arrays.texcoords, 8, [&](const TexCoord& t) {
-        w.number(t.u);
-        w.raw(", ");
-        w.number(t.v);
-    });
-    w.raw(",\n  \"texture\": ");
-    w.text(model.texture);
-    // Attachments: written only when present, so models without them keep the
-    // layout they had before these fields existed.
-    if (!model.constant_forces.empty()) {
-        w.raw(",\n  \"constant_forces\": ");
-        w.array(model.constant_forces, 1, [&](const ConstantForce& c) {
-            w.raw("{\"node\": ");
-            w.number(std::uint64_t{c.node});
-            w.raw(", \"force\": ");
-            w.vec(c.force);
-            w.raw("}");
-        });
-    }
-    if (!model.tethers.empty()) {
-        w.raw(",\n  \"tethers\": ");
-        w.array(model.tethers, 1, [&](const Tether& t) {
-            w.raw("{\"node\": ");
-            w.number(std::uint64_t{t.node});
-            w.raw(", \"point\": ");
-            w.vec(t.point);
-            w.raw(", \"length\": ");
-            w.number(t.length);
-            w.raw(", \"bounce\": ");
-            w.number(t.bounce);
-            w.raw("}");
-        });
-    }
-    if (!model.beads.empty()) {
-        w.raw(",\n  \"beads\": ");
-        w.array(model.beads, 1, [&](const Bead& b) {
-            w.raw("{\"first\": ");
-            w.number(std::uint64_t{b.first});
-            w.raw(", \"last\": ");
-            w.number(std::uint64_t{b.last});
-            w.raw(", \"mass\": ");
-            w.number(b.mass);
-            w.raw(", \"start\": ");
-            w.number(b.start);
-            w.raw(", \"friction\": ");
-            w.number(b.friction);
-            w.raw("}");
-        });
-    }
-    if (!model.tubes.empty()) {
-        w.raw(",\n  \"tubes\": ");
-        w.array(model.tubes, 1, [&](const Tube& t) {
-            w.raw("{\"nodes\": [");
-            for (std::size_t k = 0; k < t.nodes.size(); ++k) {
-                if (k > 0) w.raw(", ");
-                w.number(std::uint64_t{t.nodes[k]});
+    // The rest (anchors, faces, texcoords, attachments) is as big as the part
+    // above for a mesh; big models write it on a second thread.
+    auto write_rest = [&model, &arrays](Writer& v) {
+        v.raw("\n  },\n  \"anchors\": ");
+        v.array(model.anchors, 1, [&v](const Anchor& a) {
+            v.raw("{\"node\": ");
+            v.number(std::uint64_t{a.node});
+            if (a.drive != AnchorDrive::fixed) {
+                v.raw(", \"drive\": ");
+                v.text(drive_name(a.drive));
             }
-            w.raw("], \"radius\": ");
-            w.number(t.radius);
-            w.raw(", \"sides\": ");
-            w.number(static_cast<std::uint64_t>(t.sides));
-            w.raw(", \"subdivisions\": ");
-            w.number(static_cast<std::uint64_t>(t.subdivisions));
-            w.raw("}");
+            // A drive's fields are written for that drive, and for any other drive
+            // when they are set (an editor may switch drives back and forth): what was
+            // loaded is saved again, nothing is dropped.
+            const Anchor defaults{};
+            if (a.drive == AnchorDrive::velocity || a.velocity != defaults.velocity) {
+                v.raw(", \"velocity\": ");
+                v.vec(a.velocity);
+            }
+            if (a.drive == AnchorDrive::circle || a.center != defaults.center || a.axis != defaults.axis ||
+                a.angular_speed != defaults.angular_speed) {
+                v.raw(", \"center\": ");
+                v.vec(a.center);
+                v.raw(", \"axis\": ");
+                v.vec(a.axis);
+                v.raw(", \"angular_speed\": ");
+                v.number(a.angular_speed);
+            }
+            v.raw("}");
         });
+        v.raw(",\n  \"faces\": ");
+        v.array(arrays.faces, 4, [&v](const Face& f) {
+            for (int c = 0; c < 3; ++c) {
+                v.number(std::uint64_t{f.node[c]});
+                v.raw(", ");
+            }
+            for (int c = 0; c < 3; ++c) {
+                v.number(std::uint64_t{f.texcoord[c]});
+                if (c < 2) v.raw(", ");
+            }
+        });
+        v.raw(",\n  \"texcoords\": ");
+        v.array(arrays.texcoords, 8, [&v](const TexCoord& t) {
+            v.number(t.u);
+            v.raw(", ");
+            v.number(t.v);
+        });
+        v.raw(",\n  \"texture\": ");
+        v.text(model.texture);
+        // Attachments: written only when present, so models without them keep the
+        // layout they had before these fields existed.
+        if (!model.constant_forces.empty()) {
+            v.raw(",\n  \"constant_forces\": ");
+            v.array(model.constant_forces, 1, [&v](const ConstantForce& c) {
+                v.raw("{\"node\": ");
+                v.number(std::uint64_t{c.node});
+                v.raw(", \"force\": ");
+                v.vec(c.force);
+                v.raw("}");
+            });
+        }
+        if (!model.tethers.empty()) {
+            v.raw(",\n  \"tethers\": ");
+            v.array(model.tethers, 1, [&v](const Tether& t) {
+                v.raw("{\"node\": ");
+                v.number(std::uint64_t{t.node});
+                v.raw(", \"point\": ");
+                v.vec(t.point);
+                v.raw(", \"length\": ");
+                v.number(t.length);
+                v.raw(", \"bounce\": ");
+                v.number(t.bounce);
+                v.raw("}");
+            });
+        }
+        if (!model.beads.empty()) {
+            v.raw(",\n  \"beads\": ");
+            v.array(model.beads, 1, [&v](const Bead& b) {
+                v.raw("{\"first\": ");
+                v.number(std::uint64_t{b.first});
+                v.raw(", \"last\": ");
+                v.number(std::uint64_t{b.last});
+                v.raw(", \"mass\": ");
+                v.number(b.mass);
+                v.raw(", \"start\": ");
+                v.number(b.start);
+                v.raw(", \"friction\": ");
+                v.number(b.friction);
+                v.raw("}");
+            });
+        }
+        if (!model.tubes.empty()) {
+            v.raw(",\n  \"tubes\": ");
+            v.array(model.tubes, 1, [&v](const Tube& t) {
+                v.raw("{\"nodes\": [");
+                for (std::size_t k = 0; k < t.nodes.size(); ++k) {
+                    if (k > 0) v.raw(", ");
+                    v.number(std::uint64_t{t.nodes[k]});
+                }
+                v.raw("], \"radius\": ");
+                v.number(t.radius);
+                v.raw(", \"sides\": ");
+                v.number(static_cast<std::uint64_t>(t.sides));
+                v.raw(", \"subdivisions\": ");
+                v.number(static_cast<std::uint64_t>(t.subdivisions));
+                v.raw("}");
+            });
+        }
+        v.raw("\n}\n");
+    };
+    if (rest_size < (std::size_t{8} << 20)) {
+        write_rest(w);
+        return w.take();
     }
-    w.raw("\n}\n");
+    auto rest = std::async(std::launch::async, [&] {
+        Writer v(rest_size);
+        write_rest(v);
+        return v.take();
+    });
+    w.raw(rest.get());
     return w.take();
 }
 
