@@ -161,11 +161,18 @@ TEST(Convert, SummaryLineCountsSpringsByKind) {
 }
 
 TEST(Convert, TexturePathIsRelativeToTheWrittenModel) {
-    const fs::path out = work_dir() / "deep/er/cloth.json";
-    fs::create_directories(out.parent_path());
-    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out)).exit_code, 0);
-    const Model m = load_model(out);
-    EXPECT_EQ(fs::weakly_canonical(out.parent_path() / m.texture), fs::weakly_canonical(sample_mesh("cloth.png")));
+    std::vector<std::string> textures;
+    for (const char* name : {"deep/er/cloth.json", "deep/er/cloth.skb"}) {
+        const fs::path out = work_dir() / name;
+        fs::create_directories(out.parent_path());
+        ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out)).exit_code, 0);
+        const Model m = load_model(out);
+        EXPECT_EQ(fs::weakly_canonical(out.parent_path() / m.texture), fs::weakly_canonical(sample_mesh("cloth.png")))
+            << name;
+        EXPECT_TRUE(fs::path(m.texture).is_relative()) << m.texture;
+        textures.push_back(m.texture);
+    }
+    EXPECT_EQ(textures[0], textures[1]);
 }
 
 TEST(Convert, AFailingFileGivesOneErrorLineAndNoOutputWhileOthersConvert) {

@@ -105,6 +105,39 @@ TEST(Io, FailedSaveLeavesTheOldFileIntact) {
         EXPECT_EQ(entry.path().filename().string().find(".springkit-tmp-"), std::string::npos);
 }
 
+TEST(Io, PendingFileReplacesTheTargetOnlyWhenCommitted) {
+    const fs::path dir = temp_dir() / "pending";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path file = dir / "model.skb";
+    write_file_atomically(file, "old");
+    auto temp_files = [&] {
+        int count = 0;
+        for (const auto& entry : fs::directory_iterator(dir))
+            count += entry.path().filename().string().rfind(".springkit-tmp-", 0) == 0;
+        return count;
+    };
+    {
+        PendingFile abandoned(file, "new, but invalid");
+        EXPECT_EQ(temp_files(), 1);  // written and flushed beside the target
+        EXPECT_EQ(read_file(file), "old");
+    }
+    EXPECT_EQ(temp_files(), 0);
+    EXPECT_EQ(read_file(file), "old");
+    PendingFile kept(file, "new");
+    PendingFile moved(std::move(kept));
+    moved.commit();
+    EXPECT_EQ(read_file(file), "new");
+    EXPECT_EQ(temp_files(), 0);
+    EXPECT_THROW(moved.commit(), Error);
+    try {
+        PendingFile nowhere("/nonexistent-dir/model.skb", "x");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()), "/nonexistent-dir/model.skb: cannot write (No such file or directory)");
+    }
+}
+
 TEST(Io, SaveToUnwritablePlaceIsAClearError) {
     try {
         save_model(make_string(), "/nonexistent-dir/model.json");

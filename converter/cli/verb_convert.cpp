@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "cli.hpp"
@@ -112,23 +113,38 @@ VerbRun register_convert(CLI::App& app) {
             std::fprintf(stderr, "\rconverting: %zu / %zu files, %.0f s", finished, total, seconds);
             shown = true;
         };
-        std::vector<ImportResult> results = import_meshes_isolated(inputs, o->import, o->jobs, on_done);
+        // The importer writes texture paths relative to the folder of the model files.
+        ImportOptions import = o->import;
+        if (!outputs.empty()) import.texture_folder = fs::absolute(outputs.front()).lexically_normal().parent_path();
+        // A binary model file is the importer's answer as it is: it is written
+        // while the answer is validated, and put in place if that passes.
+        std::vector<std::optional<PendingFile>> pending(inputs.size());
+        std::vector<std::string> write_errors(inputs.size());
+        auto on_answer = [&](std::size_t i, std::string_view binary) {
+            if (!is_binary_model_path(outputs[i])) return;
+            try {
+                pending[i].emplace(outputs[i], binary);
+            } catch (const std::exception& e) {
+                write_errors[i] = e.what();
+            }
+        };
+        std::vector<ImportResult> results = import_meshes_isolated(inputs, import, o->jobs, on_done, on_answer);
         if (shown) std::fprintf(stderr, "\r\033[K");
 
         int failures = 0;
         for (std::size_t i = 0; i < results.size(); ++i) {
             ImportResult& r = results[i];
             try {
-                if (!r.model) throw Error(r.error);
-                Model& model = *r.model;
-                // The importer resolves the texture against the mesh's folder; the
-                // file format wants it relative to the model file.
-                if (!model.texture.empty()) {
-                    const fs::path folder = fs::absolute(outputs[i]).lexically_normal().parent_path();
-                    model.texture =
-                        fs::absolute(model.texture).lexically_normal().lexically_relative(folder).generic_string();
+                if (!r.model) {
+                    pending[i].reset();  // the answer was not valid: its file is not kept
+                    throw Error(r.error);
                 }
-                save_model(model, outputs[i], Check::already_validated);  // validated as it was read
+                if (pending[i])
+                    pending[i]->commit();
+                else if (!write_errors[i].empty())
+                    throw Error(write_errors[i]);
+                else
+                    save_model(*r.model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
                 std::cout << summary(r, outputs[i]) << std::endl;
             } catch (const Error& e) {

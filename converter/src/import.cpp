@@ -707,8 +707,14 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             report.warnings.push_back("the texture path is not valid UTF-8; the model has none");
         else {
             const std::filesystem::path texture(name);
-            model.texture =
-                (texture.is_absolute() ? texture : path.parent_path() / texture).lexically_normal().generic_string();
+            const std::filesystem::path resolved =
+                (texture.is_absolute() ? texture : path.parent_path() / texture).lexically_normal();
+            model.texture = options.texture_folder.empty()
+                                ? resolved.generic_string()
+                                : std::filesystem::absolute(resolved)
+                                      .lexically_normal()
+                                      .lexically_relative(options.texture_folder)
+                                      .generic_string();
         }
         if (soup.textures.size() > 1)
             report.warnings.push_back("the meshes use " + std::to_string(soup.textures.size()) +

@@ -22,6 +22,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -222,7 +223,8 @@ int wait_for(pid_t pid) {
 
 /// Turns a finished (or killed) child into a result. A complete answer is read
 /// before the child is reaped: the child is still handing its memory back then.
-void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult& result) {
+void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult& result,
+            const std::function<void(std::size_t, std::string_view)>& on_answer) {
     ::close(c.fd);
     c.fd = -1;
     const std::string file = result.path.string();
@@ -231,13 +233,17 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         ::kill(c.pid, SIGKILL);
     } else if (c.complete()) {
         const std::string_view answer(c.data.get(), c.length);
+        std::future<void> early;
         const std::size_t newline = answer.find('\n');
         try {
             const nlohmann::json header = nlohmann::json::parse(answer.substr(0, newline));
             if (header.at("ok").get<bool>()) {
                 if (newline == std::string::npos) throw Error("truncated answer");
                 result.report = report_from_json(header.at("report"));
-                result.model = model_from_binary(answer.substr(newline + 1), file);  // validates
+                const std::string_view binary = answer.substr(newline + 1);
+                // The caller may write the bytes while they are checked here.
+                if (on_answer) early = std::async(std::launch::async, [&, binary] { on_answer(c.index, binary); });
+                result.model = model_from_binary(binary, file);  // validates
             } else {
                 result.error = header.at("error").get<std::string>();
             }
@@ -245,6 +251,7 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         } catch (const std::exception&) {
             result.model.reset();
         }
+        if (early.valid()) early.get();  // before the bytes go; the caller's errors are its own
         c.data.reset();
     }
     result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
@@ -271,7 +278,8 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
 
 std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesystem::path>& paths,
                                                  const ImportOptions& options, unsigned jobs,
-                                                 const std::function<void(std::size_t, std::size_t)>& on_done) {
+                                                 const std::function<void(std::size_t, std::size_t)>& on_done,
+    const std::function<void(std::size_t, std::string_view)>& on_answer) {
     if (jobs == 0) jobs = std::max(1u, std::thread::hardware_concurrency());
     std::vector<ImportResult> results(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) results[i].path = paths[i];
@@ -281,7 +289,7 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
     auto done = [&](std::size_t at, bool timed_out) {
         Child c = std::move(running[at]);
         running.erase(running.begin() + static_cast<std::ptrdiff_t>(at));
-        finish(c, timed_out, options, results[c.index]);
+        finish(c, timed_out, options, results[c.index], on_answer);
         ++finished;
         if (on_done) on_done(finished, paths.size());
     };

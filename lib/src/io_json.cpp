@@ -83,17 +83,18 @@ void remove_stale_temp_files(const std::filesystem::path& dir, const std::string
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& requested, std::string_view bytes) {
-    const std::string target = requested.string();
+PendingFile::PendingFile(const std::filesystem::path& requested, std::string_view bytes)
+    : target_(requested.string()), path_(requested) {
+    const std::string& target = target_;
     std::error_code ec;
     if (std::filesystem::is_directory(requested, ec))
         throw Error(target + ": is a directory; give a file name to save to");
     // Saving through a symbolic link replaces the file it points to, not the link.
-    std::filesystem::path path = requested;
     if (std::filesystem::is_symlink(requested, ec)) {
-        path = std::filesystem::weakly_canonical(requested, ec);
+        path_ = std::filesystem::weakly_canonical(requested, ec);
         if (ec) throw Error(target + ": cannot resolve the link (" + ec.message() + ")");
     }
+    const std::filesystem::path& path = path_;
     // The temp file sits beside the target so that rename() stays on one file system.
     static std::atomic<unsigned> counter{0};
     std::random_device random;
@@ -127,18 +128,39 @@ void write_file_atomically(const std::filesystem::path& requested, std::string_v
         ::unlink(temp.c_str());
         throw Error(target + ": close failed (" + reason + "); the old file is untouched");
     }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
+    temp_ = temp;
+}
+
+PendingFile::PendingFile(PendingFile&& other) noexcept
+    : target_(std::move(other.target_)), path_(std::move(other.path_)), temp_(std::move(other.temp_)) {
+    other.temp_.clear();
+}
+
+PendingFile::~PendingFile() {
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void PendingFile::commit() {
+    if (temp_.empty()) throw Error(target_ + ": nothing to save (already saved)");
+    const std::filesystem::path temp = std::move(temp_);
+    temp_.clear();
+    if (::rename(temp.c_str(), path_.c_str()) != 0) {
         const std::string reason = std::strerror(errno);
         ::unlink(temp.c_str());
-        throw Error(target + ": cannot replace the file (" + reason + "); the old file is untouched");
+        throw Error(target_ + ": cannot replace the file (" + reason + "); the old file is untouched");
     }
     // Make the rename itself durable.
+    const std::filesystem::path dir = path_.has_parent_path() ? path_.parent_path() : ".";
     const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd >= 0) {
         ::fsync(dfd);
         ::close(dfd);
     }
-    remove_stale_temp_files(dir, path.filename().string());
+    remove_stale_temp_files(dir, path_.filename().string());
+}
+
+void write_file_atomically(const std::filesystem::path& requested, std::string_view bytes) {
+    PendingFile(requested, bytes).commit();
 }
 
 // ---------------------------------------------------------------- writing

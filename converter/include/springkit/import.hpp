@@ -61,6 +61,10 @@ struct ImportOptions {
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
+    /// The folder the model file will be in: the texture path is written
+    /// relative to it. Empty: relative to the current folder (or absolute), as
+    /// the mesh names it from its own folder.
+    std::filesystem::path texture_folder;
 
     /// import_mesh_isolated only: wall-clock limit of the importer, s.
     double timeout_seconds = 60.0;
@@ -111,9 +115,15 @@ struct ImportResult {
 /// `jobs` importers at once (0 = one per core). Results are in input order.
 /// `on_done(finished, total)` is called after each file and about once a second
 /// while importers run (for progress display).
+/// `on_answer(index, binary)`, if given, is called with the model of each
+/// successful importer in the binary form (.skb bytes) on a second thread while
+/// the parent validates those bytes, so a caller can write them meanwhile (see
+/// PendingFile); it must neither throw nor keep the view. The bytes are good only if the
+/// result then has a model.
 std::vector<ImportResult> import_meshes_isolated(
     const std::vector<std::filesystem::path>& paths, const ImportOptions& options, unsigned jobs = 0,
-    const std::function<void(std::size_t finished, std::size_t total)>& on_done = {});
+    const std::function<void(std::size_t finished, std::size_t total)>& on_done = {},
+    const std::function<void(std::size_t index, std::string_view binary)>& on_answer = {});
 
 /// Adds a spring between the far corners of every pair of faces sharing an edge
 /// (skipping pairs that already have one); k = 0 uses the model's k. Returns

@@ -52,6 +52,27 @@ std::string model_to_binary(const Model& model, Check check);
 /// fsync, rename). Throws springkit::Error naming the file.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+/// write_file_atomically in two steps, to write while something else runs: the
+/// constructor writes `bytes` to the temp file and flushes it; commit() puts it
+/// in place. Destroyed without commit() (the content turned out invalid, an
+/// error), it removes the temp file and the target stays as it was. Both throw
+/// springkit::Error naming the file, with write_file_atomically's messages.
+class PendingFile {
+public:
+    PendingFile(const std::filesystem::path& path, std::string_view bytes);
+    PendingFile(PendingFile&& other) noexcept;
+    PendingFile& operator=(PendingFile&&) = delete;
+    PendingFile(const PendingFile&) = delete;
+    PendingFile& operator=(const PendingFile&) = delete;
+    ~PendingFile();
+    void commit();
+
+private:
+    std::string target_;              ///< the path as given, for messages
+    std::filesystem::path path_;      ///< the file replaced (a link's target)
+    std::filesystem::path temp_;      ///< empty once committed or moved from
+};
+
 /// Reads a whole file; throws springkit::Error for a missing or unreadable file
 /// or a directory.
 std::string read_file(const std::filesystem::path& path);
