@@ -3,8 +3,12 @@
 // simulation must give bit-identical results for any thread count.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <numeric>
+#include <random>
 
+#include "spring_force.hpp"
 #include "springkit/springkit.hpp"
 
 using namespace springkit;
@@ -45,7 +49,92 @@ std::uint64_t run_hash(const Model& m, int threads, int frames, SpringKernel ker
     return hash_state(sim);
 }
 
+// Bullet's patch pattern (btSoftBodyHelpers::CreatePatch): each cell has one
+// diagonal, alternating direction from cell to cell, so the diagonal springs of
+// a row are every other one: runs with gaps for the batched kernel.
+Model alternating_patch(int n) {
+    Parameters p;
+    p.spring_damping = 0.02f;  // gaps must not add damping
+    Model m = make_cloth({.columns = n, .rows = n, .shear = false, .bend = false}, p);
+    auto id = [n](int r, int c) { return static_cast<std::uint32_t>(r * n + c); };
+    for (int r = 0; r + 1 < n; ++r)
+        for (int c = 0; c + 1 < n; ++c) {
+            if ((r + c) % 2 == 1) add_spring(m, id(r, c), id(r + 1, c + 1));
+            else add_spring(m, id(r, c + 1), id(r + 1, c));
+        }
+    return m;
+}
+
+// The same cloth with its nodes numbered at random: no runs at all, every
+// spring loose, and springs reaching across the whole node range.
+Model shuffled_cloth() {
+    Model m = busy_cloth();
+    std::vector<std::uint32_t> new_index(m.node_count());
+    std::iota(new_index.begin(), new_index.end(), 0u);
+    std::shuffle(new_index.begin(), new_index.end(), std::mt19937(7));
+    Model s = m;
+    for (std::size_t i = 0; i < m.node_count(); ++i) {
+        s.positions[new_index[i]] = m.positions[i];
+        if (!m.masses.empty()) s.masses[new_index[i]] = m.masses[i];
+    }
+    for (Spring& sp : s.springs) {
+        sp.a = new_index[sp.a];
+        sp.b = new_index[sp.b];
+    }
+    for (Face& f : s.faces)
+        for (auto& v : f.node) v = new_index[v];
+    for (Anchor& a : s.anchors) a.node = new_index[a.node];
+    s.name = "shuffled cloth";
+    return s;
+}
+
 }  // namespace
+
+TEST(Kernels, InverseSquareRootIsWithinTwoAndAHalfUlp) {
+    // Every magnitude a spring length can take, and the values next to powers
+    // of two, where the first guess is worst.
+    double worst = 0.0;
+    for (float x = 1e-18f; x < 1e18f; x *= 1.0007f)
+        for (float v : {x, std::nextafter(x, 0.0f), std::nextafter(x, 1e30f)}) {
+            const double exact = 1.0 / std::sqrt(static_cast<double>(v));
+            worst = std::max(worst, std::abs(detail::inverse_sqrt(v) / exact - 1.0));
+        }
+    EXPECT_LT(worst, 2.5 * 0x1p-24) << "relative error " << worst;
+    EXPECT_GT(worst, 0.0) << "an approximation: it is not expected to be exact everywhere";
+    // A spring shorter than the tolerance exerts no force; an infinite length
+    // gives an infinite force, for the guard to see (a NaN difference makes the
+    // force d * s NaN whatever s is).
+    EXPECT_EQ(detail::hooke_scale(0, 0, 0, 100.0f, 100.0f), 0.0f);
+    EXPECT_EQ(detail::hooke_scale(1e-10f, 0, 0, 100.0f, 100.0f), 0.0f);
+    EXPECT_FLOAT_EQ(detail::hooke_scale(2.0f, 0, 0, 100.0f, 100.0f), 50.0f);  // k (2 - 1) / 2
+    EXPECT_FALSE(std::isfinite(detail::hooke_scale(INFINITY, 0, 0, 100.0f, 100.0f)));
+}
+
+TEST(Kernels, RunsWithGapsAndLooseSpringsKeepTheResultForAnyThreadCount) {
+    const Model models[] = {alternating_patch(40), shuffled_cloth(),
+                            make_cloth({.columns = 70, .rows = 70})};
+    for (const Model& m : models) {
+        const std::uint64_t one = run_hash(m, 1, 30);
+        for (int threads : {2, 3})
+            EXPECT_EQ(one, run_hash(m, threads, 30)) << m.name << " with " << threads << " threads";
+    }
+}
+
+TEST(Kernels, RunsWithGapsAndLooseSpringsAgreeWithTheReference) {
+    for (const Model& m : {alternating_patch(40), shuffled_cloth()}) {
+        Simulation fast(m), reference(m, {.kernel = SpringKernel::reference});
+        for (int i = 0; i < 60; ++i) {
+            fast.step(1.0f / 60.0f);
+            reference.step(1.0f / 60.0f);
+        }
+        double moved = 0.0;
+        for (std::size_t i = 0; i < m.node_count(); ++i) {
+            EXPECT_LT(length(fast.positions()[i] - reference.positions()[i]), 1e-3f) << m.name << " node " << i;
+            moved = std::max(moved, static_cast<double>(length(fast.positions()[i] - m.positions[i])));
+        }
+        EXPECT_GT(moved, 0.1) << m.name << " must swing for the comparison to mean something";
+    }
+}
 
 TEST(Kernels, ThreadCountDoesNotChangeTheResultBitForBit) {
     const Model models[] = {busy_cloth(), make_jelly({.nx = 9, .ny = 7, .nz = 6}), make_balloon(),

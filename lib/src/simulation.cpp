@@ -6,26 +6,26 @@
 #include <sstream>
 #include <type_traits>
 
+#include "spring_force.hpp"
 #include "springkit/error.hpp"
 #include "worker_pool.hpp"
 
 namespace springkit {
 
+using detail::hooke_scale;
+using detail::kSpringTolerance;
 using detail::run_on;
 
 namespace {
 
-// Below this length a spring has no direction and exerts no force (Oliveira,
-// listing 1: nulling the force keeps the model stable, a random kick does not).
-constexpr float kSpringTolerance = 1e-9f;
-
 // Batched kernel: runs shorter than kMinRun springs are summed one by one;
-// runs are cut at kMaxRun springs (their forces, 3 x 4 x kMaxRun bytes, stay in L1).
+// runs are cut at window boundaries (kWindow nodes: a window's node state and a
+// run's forces, 3 x 4 x kWindow bytes, stay in L1).
 // Springs are computed in blocks of kBlock, one vector register of floats with
 // AVX-512 (two with AVX2), so that no run ends in a slow scalar remainder.
 constexpr std::size_t kMinRun = 8;
 constexpr std::size_t kBlock = Simulation::kBlock;
-constexpr std::uint32_t kMaxRun = 256;
+constexpr std::uint32_t kWindow = 256;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -127,9 +127,9 @@ void Simulation::build_spring_runs() {
     // with a < b. Sorted by (b - a, a), the springs of a grid fall into long runs
     // a, a+1, a+2, ... with one offset (the row springs of a cloth, the columns,
     // each diagonal): those are streamed by vectorised loops without index
-    // arrays. Runs are cut at kMaxRun springs so that their forces fit in L1
-    // and so that the order in which a node receives forces is fixed here,
-    // whatever the thread split.
+    // arrays. Runs are cut at window boundaries (window_pass()), and run in
+    // window order, so that the order in which a node receives forces is fixed
+    // here, whatever the thread split.
     const Model& m = *model_;
     struct Entry {
         std::uint32_t a, offset, spring;
@@ -145,35 +145,56 @@ void Simulation::build_spring_runs() {
         return l.offset != r.offset ? l.offset < r.offset : l.a < r.a;
     });
     runs_.clear();
-    run_rest_.clear();
     run_k_.clear();
+    run_k_rest_.clear();
+    run_damping_.clear();
     loose_.clear();
+    // A run may skip single springs (a, a+2, a+3, ...): the gaps are filled with
+    // springs of no force (k = 0, no damping), so that patterns such as Bullet's
+    // patch, whose cell diagonals alternate, stream as runs at most half empty.
+    const float damping = m.params.spring_damping;
     for (std::size_t i = 0; i < entries.size();) {
         std::size_t j = i + 1;
-        while (j < entries.size() && j - i < kMaxRun && entries[j].offset == entries[i].offset &&
-               entries[j].a == entries[j - 1].a + 1)
+        while (j < entries.size() && entries[j].offset == entries[i].offset &&
+               entries[j].a > entries[j - 1].a && entries[j].a <= entries[j - 1].a + 2 &&
+               entries[j].a / kWindow == entries[i].a / kWindow)
             ++j;
-        if (j - i >= kMinRun) {
-            SpringRun run{entries[i].a, entries[i].offset, static_cast<std::uint32_t>(j - i),
-                          static_cast<std::uint32_t>(run_rest_.size()), true};
-            for (std::size_t e = i; e < j; ++e) {
-                run_rest_.push_back(m.springs[entries[e].spring].rest);
-                run_k_.push_back(spring_k_[entries[e].spring]);
-                run.uniform = run.uniform && run_rest_.back() == run_rest_[run.first] &&
-                              run_k_.back() == run_k_[run.first];
-            }
-            runs_.push_back(run);
-        } else {
+        if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
                 loose_.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
                                   spring_k_[entries[e].spring]});
             }
+            i = j;
+            continue;
         }
+        SpringRun run{entries[i].a, entries[i].offset, entries[j - 1].a - entries[i].a + 1,
+                      static_cast<std::uint32_t>(run_k_.size()), true};
+        std::uint32_t next = run.a;  // the node of the run's next spring
+        for (std::size_t e = i; e < j; ++e) {
+            for (; next < entries[e].a; ++next) {  // a gap
+                run_k_.push_back(0.0f);
+                run_k_rest_.push_back(0.0f);
+                run_damping_.push_back(0.0f);
+                run.uniform = false;
+            }
+            const float k = spring_k_[entries[e].spring];
+            run_k_.push_back(k);
+            run_k_rest_.push_back(k * m.springs[entries[e].spring].rest);
+            run_damping_.push_back(damping);
+            run.uniform = run.uniform && run_k_.back() == run_k_[run.first] &&
+                          run_k_rest_.back() == run_k_rest_[run.first];
+            ++next;
+        }
+        runs_.push_back(run);
         i = j;
     }
-    run_rest_.resize(run_rest_.size() + kBlock, 0.0f);  // blocks may read past the last run
-    run_k_.resize(run_k_.size() + kBlock, 0.0f);
+    for (auto* values : {&run_k_, &run_k_rest_, &run_damping_})  // blocks may read past the last run
+        values->resize(values->size() + kBlock, 0.0f);
+    std::stable_sort(runs_.begin(), runs_.end(), [](const SpringRun& l, const SpringRun& r) {
+        return l.a / kWindow < r.a / kWindow;
+    });
+    max_offset_ = entries.empty() ? 0 : entries.back().offset;
     // Loose springs by first node: neighbouring springs touch neighbouring memory.
     std::stable_sort(loose_.begin(), loose_.end(),
                      [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
@@ -204,6 +225,23 @@ void Simulation::build_partitions() {
         p.node_end = cut(t + 1, n, 16);
         p.face_begin = cut(t, model_->faces.size(), 1);
         p.face_end = cut(t + 1, model_->faces.size(), 1);
+        // Nodes within max_offset_ of a cut are read by the neighbour's springs:
+        // integrated only after every thread has summed its springs.
+        p.shared_low_end = t == 0 ? p.node_begin : std::min(p.node_end, p.node_begin + max_offset_);
+        p.shared_high_begin =
+            t + 1 == count ? p.node_end
+                           : std::max(p.shared_low_end, p.node_end - std::min(p.node_end, max_offset_));
+        if (p.node_begin == p.node_end) continue;
+        // Its windows: from the first whose springs can reach its nodes.
+        const std::uint32_t first_window = (p.node_begin - std::min(p.node_begin, max_offset_)) / kWindow;
+        const std::uint32_t last_window = (p.node_end - 1) / kWindow;
+        for (std::uint32_t w = first_window; w <= last_window; ++w)
+            p.windows.push_back({.node_begin = std::max(p.node_begin, w * kWindow),
+                                 .node_end = std::min(p.node_end, (w + 1) * kWindow)});
+        auto window_of = [&](std::uint32_t a) -> Window* {
+            const std::uint32_t w = a / kWindow;
+            return w >= first_window && w <= last_window ? &p.windows[w - first_window] : nullptr;
+        };
         for (std::uint32_t r = 0; r < runs_.size(); ++r) {
             const SpringRun& run = runs_[r];
             auto clip = [&](std::uint32_t first_node, std::uint32_t& begin, std::uint32_t& end) {
@@ -220,6 +258,7 @@ void Simulation::build_partitions() {
             piece.begin = std::min(has_a ? piece.a_begin : piece.b_begin, has_b ? piece.b_begin : piece.a_begin);
             piece.end = std::max(has_a ? piece.a_end : 0u, has_b ? piece.b_end : 0u);
             p.pieces.push_back(piece);
+            window_of(run.a)->pieces_end = static_cast<std::uint32_t>(p.pieces.size());
         }
         p.loose = {};
         for (const LooseSpring& s : loose_) {
@@ -228,17 +267,22 @@ void Simulation::build_partitions() {
             if (!mine_a && !mine_b) continue;
             p.loose.a.push_back(s.a);
             p.loose.b.push_back(s.b);
-            p.loose.rest.push_back(s.rest);
             p.loose.k.push_back(s.k);
+            p.loose.k_rest.push_back(s.k * s.rest);
+            window_of(s.a)->loose_end = static_cast<std::uint32_t>(p.loose.a.size());
         }
-        p.loose.count = p.loose.a.size();
-        // Whole blocks: padding springs from node 0 to itself exert no force and
-        // are never added.
-        const std::size_t padded = (p.loose.count + kBlock - 1) / kBlock * kBlock;
+        // A window without springs of its own ends where the one before it ended.
+        for (std::size_t w = 1; w < p.windows.size(); ++w) {
+            p.windows[w].pieces_end = std::max(p.windows[w].pieces_end, p.windows[w - 1].pieces_end);
+            p.windows[w].loose_end = std::max(p.windows[w].loose_end, p.windows[w - 1].loose_end);
+        }
+        // A block past the end: padding springs from node 0 to itself exert no
+        // force and are never added.
+        const std::size_t padded = p.loose.a.size() + kBlock;
         p.loose.a.resize(padded, 0);
         p.loose.b.resize(padded, 0);
-        p.loose.rest.resize(padded, 1.0f);
         p.loose.k.resize(padded, 0.0f);
+        p.loose.k_rest.resize(padded, 0.0f);
     }
 }
 
@@ -296,14 +340,34 @@ void Simulation::step(float frame_dt) {
 }
 
 void Simulation::substep(float dt, float velocity_keep) {
-    accumulate_forces();
-    apply_bead_loads();
-    if (ropes_.empty()) {
+    if (kernel_ == SpringKernel::reference) {
+        // The seed's order of stages, each over all nodes.
+        run_on(team_, [&](int t) {
+            const Partition& p = partitions_[static_cast<std::size_t>(t)];
+            accumulate_node_forces(p.node_begin, p.node_end);
+        });
+        accumulate_springs_reference();
+        apply_bead_loads();
         integrate(dt, velocity_keep);
+    } else if (model_->beads.empty()) {
+        // Forces and integration in one pass through the nodes (window_pass());
+        // the nodes other threads read are integrated once every thread is done.
+        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], true, dt, velocity_keep); });
+        if (team_.size() > 1)
+            run_on(team_, [&](int t) {
+                const Partition& p = partitions_[static_cast<std::size_t>(t)];
+                integrate_range(p.node_begin, p.shared_low_end, dt, velocity_keep);
+                integrate_range(p.shared_high_begin, p.node_end, dt, velocity_keep);
+            });
     } else {
+        // Beads load the nodes between the forces and the integration.
+        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], false, dt, velocity_keep); });
+        apply_bead_loads();
+        integrate(dt, velocity_keep);
+    }
+    if (!ropes_.empty()) {
         // Constraint corrections become velocity too, so a rope pulled tight loses
         // its outward speed (the same idea as Builderboy's velocity constraint).
-        integrate(dt, velocity_keep);
         std::vector<Vec3>& before = unconstrained_;
         before.resize(positions_.size());
         for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
@@ -318,22 +382,6 @@ void Simulation::substep(float dt, float velocity_keep) {
     slide_beads(dt, velocity_keep);
     apply_anchors(dt);
     ++substeps_;
-}
-
-void Simulation::accumulate_forces() {
-    if (kernel_ == SpringKernel::reference) {
-        run_on(team_, [&](int t) {
-            const Partition& p = partitions_[static_cast<std::size_t>(t)];
-            accumulate_node_forces(p.node_begin, p.node_end);
-        });
-        accumulate_springs_reference();
-        return;
-    }
-    run_on(team_, [&](int t) {
-        const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        accumulate_node_forces(p.node_begin, p.node_end);
-        accumulate_springs(p);
-    });
 }
 
 namespace {
@@ -415,12 +463,12 @@ void Simulation::accumulate_springs_reference() {
 
 namespace {
 
-// The springs a+i -> b+i of one run, for i in [begin, end). The same formula and
-// float operations as the reference kernel, written as selects instead of
-// branches so that the loop vectorises; the loop's scalar remainder computes
-// bit-identical values. Either stores each force in out (to be added by
-// add_range/subtract_range) or, when the run's a ends and b ends are distinct
-// nodes, adds it straight into the node forces: +F at a, -F at b.
+// The springs a+i -> b+i of one run, for i in [begin, end), with the force of
+// hooke_scale() (spring_force.hpp) and Tunca's inner friction, as loops the
+// compiler vectorises; the loop's scalar remainder computes bit-identical
+// values. Either stores each force in out (to be added by add_range/
+// subtract_range) or, when the run's a ends and b ends are distinct nodes, adds
+// it straight into the node forces: +F at a, -F at b.
 struct RunArrays {
     const float* ax;
     const float* ay;
@@ -434,8 +482,9 @@ struct RunArrays {
     const float* bvx;
     const float* bvy;
     const float* bvz;
-    const float* rest;
     const float* k;
+    const float* k_rest;   ///< k * rest per spring
+    const float* damping;  ///< per spring: the model's, or 0 in a run's gaps
     float* out_ax;  ///< force at the a ends (fused) or the buffer (not fused)
     float* out_ay;
     float* out_az;
@@ -449,9 +498,9 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
                 const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
                 const float* __restrict avx, const float* __restrict avy, const float* __restrict avz,
                 const float* __restrict bvx, const float* __restrict bvy, const float* __restrict bvz,
-                const float* __restrict rest, const float* __restrict k, float* __restrict oax,
-                float* __restrict oay, float* __restrict oaz, float* __restrict obx, float* __restrict oby,
-                float* __restrict obz, float damping, std::size_t begin, std::size_t end) {
+                const float* __restrict k, const float* __restrict k_rest, const float* __restrict damping,
+                float* __restrict oax, float* __restrict oay, float* __restrict oaz, float* __restrict obx,
+                float* __restrict oby, float* __restrict obz, std::size_t begin, std::size_t end) {
     // Whole blocks: [begin, end) rounded up to kBlock springs (fused callers pass
     // whole blocks only).
     for (std::size_t block = begin; block < end; block += kBlock) {
@@ -460,17 +509,14 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
             const float dx = bx[i] - ax[i];
             const float dy = by[i] - ay[i];
             const float dz = bz[i] - az[i];
-            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-            const bool has_direction = len > kSpringTolerance;
-            const float ki = kUniform ? k[0] : k[i];
-            const float ri = kUniform ? rest[0] : rest[i];
-            const float scale = ki * (len - ri) / (has_direction ? len : 1.0f);
-            const float s = has_direction ? scale : 0.0f;
+            const float s = kUniform ? hooke_scale(dx, dy, dz, k[0], k_rest[0])
+                                     : hooke_scale(dx, dy, dz, k[i], k_rest[i]);
             float gx = dx * s, gy = dy * s, gz = dz * s;
             if constexpr (kDamped) {
-                gx += (bvx[i] - avx[i]) * damping;
-                gy += (bvy[i] - avy[i]) * damping;
-                gz += (bvz[i] - avz[i]) * damping;
+                const float c = kUniform ? damping[0] : damping[i];
+                gx += (bvx[i] - avx[i]) * c;
+                gy += (bvy[i] - avy[i]) * c;
+                gz += (bvz[i] - avz[i]) * c;
             }
             if constexpr (kFused) {
                 oax[i] += gx;
@@ -489,21 +535,21 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
 }
 
 template <bool kDamped, bool kFused, bool kUniform>
-void run_forces(const RunArrays& r, float damping, std::size_t begin, std::size_t end) {
-    run_forces<kDamped, kFused, kUniform>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy, r.bvz,
-                                          r.rest, r.k, r.out_ax, r.out_ay, r.out_az, r.out_bx, r.out_by,
-                                          r.out_bz, damping, begin, end);
+void run_forces(const RunArrays& r, std::size_t begin, std::size_t end) {
+    run_forces<kDamped, kFused, kUniform>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy,
+                                          r.bvz, r.k, r.k_rest, r.damping, r.out_ax, r.out_ay, r.out_az,
+                                          r.out_bx, r.out_by, r.out_bz, begin, end);
 }
 
-// Picks the loop for a run: damped or not, uniform rest and k or not.
+// Picks the loop for a run: damped or not, uniform k and rest or not.
 template <bool kFused>
-void run_forces(const RunArrays& r, bool uniform, float damping, std::size_t begin, std::size_t end) {
-    if (damping > 0.0f) {
-        if (uniform) run_forces<true, kFused, true>(r, damping, begin, end);
-        else run_forces<true, kFused, false>(r, damping, begin, end);
+void run_forces(const RunArrays& r, bool uniform, bool damped, std::size_t begin, std::size_t end) {
+    if (damped) {
+        if (uniform) run_forces<true, kFused, true>(r, begin, end);
+        else run_forces<true, kFused, false>(r, begin, end);
     } else {
-        if (uniform) run_forces<false, kFused, true>(r, damping, begin, end);
-        else run_forces<false, kFused, false>(r, damping, begin, end);
+        if (uniform) run_forces<false, kFused, true>(r, begin, end);
+        else run_forces<false, kFused, false>(r, begin, end);
     }
 }
 
@@ -512,7 +558,7 @@ template <bool kDamped>
 void loose_forces(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                   const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
                   const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
-                  const float* __restrict rest, const float* __restrict k, float damping, std::size_t count,
+                  const float* __restrict k, const float* __restrict k_rest, float damping, std::size_t count,
                   float* __restrict fx, float* __restrict fy, float* __restrict fz) {
     for (std::size_t block = 0; block < count; block += kBlock) {
         for (std::size_t j = 0; j < kBlock; ++j) {
@@ -521,10 +567,7 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
             const float dx = x[ib] - x[ia];
             const float dy = y[ib] - y[ia];
             const float dz = z[ib] - z[ia];
-            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-            const bool has_direction = len > kSpringTolerance;
-            const float scale = k[i] * (len - rest[i]) / (has_direction ? len : 1.0f);
-            const float s = has_direction ? scale : 0.0f;
+            const float s = hooke_scale(dx, dy, dz, k[i], k_rest[i]);
             float gx = dx * s, gy = dy * s, gz = dz * s;
             if constexpr (kDamped) {
                 gx += (vx[ib] - vx[ia]) * damping;
@@ -548,8 +591,41 @@ void subtract_range(float* __restrict target, const float* __restrict f, std::si
 
 }  // namespace
 
-void Simulation::accumulate_springs(const Partition& part) {
+void Simulation::window_pass(const Partition& part, bool then_integrate, float dt, float velocity_keep) {
+    // The node order is cut into windows of kWindow nodes; each run or loose
+    // spring belongs to the window of its first node a (< b). Window by window,
+    // in order: the per-node forces are set for the nodes this window's springs
+    // reach (up to max_offset_ ahead), the window's springs are summed, and then
+    // its own nodes are complete and may be integrated, since the springs of
+    // later windows only touch nodes further on. The node arrays so pass through
+    // the cache once per substep instead of once per stage (it was the limit on
+    // large cloths: docs/PERFORMANCE.md). A node receives its forces in the same
+    // order for any thread split, so results stay bit-identical.
+    std::uint32_t initialised = part.node_begin;
+    std::uint32_t pieces = 0, loose = 0;
+    for (const Window& w : part.windows) {
+        const std::uint32_t reach =
+            static_cast<std::uint32_t>(std::min<std::size_t>(part.node_end, std::size_t{w.node_end} + max_offset_));
+        if (initialised < reach) {
+            accumulate_node_forces(initialised, reach);
+            initialised = reach;
+        }
+        sum_springs(part, pieces, w.pieces_end, loose, w.loose_end);
+        pieces = w.pieces_end;
+        loose = w.loose_end;
+        if (then_integrate) {
+            const std::uint32_t begin = std::max(w.node_begin, part.shared_low_end);
+            const std::uint32_t end = std::min(w.node_end, part.shared_high_begin);
+            if (begin < end) integrate_range(begin, end, dt, velocity_keep);
+        }
+    }
+    if (initialised < part.node_end) accumulate_node_forces(initialised, part.node_end);
+}
+
+void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+                             std::uint32_t loose_begin, std::uint32_t loose_end) {
     const float damping = model_->params.spring_damping;
+    const bool damped = damping > 0.0f;
     float* Fx = f_.x.data();
     float* Fy = f_.y.data();
     float* Fz = f_.z.data();
@@ -560,13 +636,20 @@ void Simulation::accumulate_springs(const Partition& part) {
     const float* vy = v_.y.data();
     const float* vz = v_.z.data();
     // One block more than a run: the last block may reach past the run's end.
-    alignas(64) float fx[kMaxRun + kBlock], fy[kMaxRun + kBlock], fz[kMaxRun + kBlock];
-    for (const Piece& piece : part.pieces) {
+    alignas(64) float fx[kWindow + kBlock], fy[kWindow + kBlock], fz[kWindow + kBlock];
+    for (std::uint32_t p = pieces_begin; p < pieces_end; ++p) {
+        const Piece& piece = part.pieces[p];
         const SpringRun& run = runs_[piece.item];
         const std::size_t na = run.a, nb = std::size_t{run.a} + run.offset;
-        RunArrays r{x + na, y + na, z + na, x + nb, y + nb, z + nb, vx + na, vy + na, vz + na,
-                    vx + nb, vy + nb, vz + nb, run_rest_.data() + run.first, run_k_.data() + run.first,
-                    fx, fy, fz, nullptr, nullptr, nullptr};
+        RunArrays r{.ax = x + na, .ay = y + na, .az = z + na,
+                    .bx = x + nb, .by = y + nb, .bz = z + nb,
+                    .avx = vx + na, .avy = vy + na, .avz = vz + na,
+                    .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
+                    .k = run_k_.data() + run.first,
+                    .k_rest = run_k_rest_.data() + run.first,
+                    .damping = run_damping_.data() + run.first,
+                    .out_ax = fx, .out_ay = fy, .out_az = fz,
+                    .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // No node is both an a end and a b end of the run when the offset is at
         // least the run's length: then, if this thread owns every end, the
         // forces go straight into the nodes. Either way each node gets at most
@@ -583,11 +666,11 @@ void Simulation::accumulate_springs(const Partition& part) {
             fused.out_bx = Fx + nb;
             fused.out_by = Fy + nb;
             fused.out_bz = Fz + nb;
-            run_forces<true>(fused, run.uniform, damping, begin, blocks_end);
+            run_forces<true>(fused, run.uniform, damped, begin, blocks_end);
             if (blocks_end == piece.end) continue;
             begin = blocks_end;  // the rest through the buffer
         }
-        run_forces<false>(r, run.uniform, damping, begin, piece.end);
+        run_forces<false>(r, run.uniform, damped, begin, piece.end);
         subtract_range(Fx + nb, fx, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
         subtract_range(Fy + nb, fy, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
         subtract_range(Fz + nb, fz, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
@@ -598,14 +681,14 @@ void Simulation::accumulate_springs(const Partition& part) {
     // Loose springs: forces of a chunk computed in blocks (the node loads are
     // gathers), then added to the nodes one by one in the springs' order.
     const LooseSprings& loose = part.loose;
-    for (std::size_t chunk = 0; chunk < loose.count; chunk += kMaxRun) {
-        const std::size_t count = std::min<std::size_t>(kMaxRun, loose.count - chunk);
-        if (damping > 0.0f)
+    for (std::size_t chunk = loose_begin; chunk < loose_end; chunk += kWindow) {
+        const std::size_t count = std::min<std::size_t>(kWindow, loose_end - chunk);
+        if (damped)
             loose_forces<true>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
-                               loose.rest.data() + chunk, loose.k.data() + chunk, damping, count, fx, fy, fz);
+                               loose.k.data() + chunk, loose.k_rest.data() + chunk, damping, count, fx, fy, fz);
         else
             loose_forces<false>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
-                                loose.rest.data() + chunk, loose.k.data() + chunk, damping, count, fx, fy, fz);
+                                loose.k.data() + chunk, loose.k_rest.data() + chunk, damping, count, fx, fy, fz);
         for (std::size_t j = 0; j < count; ++j) {
             const std::uint32_t a = loose.a[chunk + j], b = loose.b[chunk + j];
             if (a >= part.node_begin && a < part.node_end) {

@@ -18,14 +18,17 @@
 namespace springkit {
 
 /// How the Hooke springs' forces are summed each substep. Both compute each
-/// spring's force with the same formula; they add the forces into the nodes in a
-/// different order, so results differ only by float rounding.
+/// spring's force with the same formula, the batched kernel with a 1/length
+/// accurate to 2.5 ulp instead of a square root and a division; they add the
+/// forces into the nodes in a different order, so results differ only by float
+/// rounding (tests/test_kernels.cpp states the tolerance).
 enum class SpringKernel : std::uint8_t {
     /// One pass over the model's springs in file order, +F on one end and -F on the
     /// other (Oliveira listing 1 and his optimisation note). Single-threaded.
     reference,
     /// Springs regrouped at start into runs of consecutive nodes with a constant
-    /// index offset (grids, and meshes ordered for locality, are mostly such runs),
+    /// index offset, gaps of one spring allowed (grids, and meshes ordered for
+    /// locality, are mostly such runs),
     /// summed with loops the compiler vectorises, split over the threads by node
     /// ranges. Bit-identical for any thread count.
     batched,
@@ -137,14 +140,15 @@ private:
         Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
         void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
     };
-    /// Springs a -> a + offset for count consecutive a; rest and k of the run are
-    /// run_rest_[first .. first + count) and run_k_[...].
+    /// Springs a -> a + offset for count consecutive a; k, k * rest and damping of
+    /// the run are run_k_[first .. first + count), run_k_rest_[...], run_damping_[...]
+    /// (gaps in the run: springs with all three 0).
     struct SpringRun {
         std::uint32_t a = 0;
         std::uint32_t offset = 0;
         std::uint32_t count = 0;
         std::uint32_t first = 0;
-        bool uniform = false;  ///< every spring of the run has the same rest and k (regular grids)
+        bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
     };
     /// A spring that is part of no run, with its resolved k.
     struct LooseSpring {
@@ -160,24 +164,37 @@ private:
         std::uint32_t a_begin = 0, a_end = 0;
         std::uint32_t b_begin = 0, b_end = 0;
     };
-    /// Loose springs of one thread as arrays, padded to whole blocks.
+    /// Loose springs of one thread as arrays, in order of a, and a block of
+    /// padding past the end.
     struct LooseSprings {
-        std::size_t count = 0;
         std::vector<std::uint32_t> a, b;
-        std::vector<float> rest, k;
+        std::vector<float> k, k_rest;  ///< k and k * rest
+    };
+    /// The springs whose first node lies in one window of the node order
+    /// (window_pass()), as one thread sees them: pieces and loose springs up to
+    /// these ends, from where the previous window's ended.
+    struct Window {
+        std::uint32_t node_begin = 0, node_end = 0;  ///< the window's nodes this thread owns
+        std::uint32_t pieces_end = 0;
+        std::uint32_t loose_end = 0;
     };
     struct Partition {
         std::uint32_t node_begin = 0, node_end = 0;  ///< the nodes this thread owns
+        /// Nodes [node_begin, shared_low_end) and [shared_high_begin, node_end) are
+        /// read by the neighbouring threads' springs: integrated after theirs.
+        std::uint32_t shared_low_end = 0, shared_high_begin = 0;
+        std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
         std::vector<Piece> pieces;                   ///< runs touching them, in run order
         LooseSprings loose;                          ///< loose springs touching them, in order
         std::uint32_t face_begin = 0, face_end = 0;  ///< faces whose normals it computes
     };
 
     void substep(float dt, float velocity_keep);
-    void accumulate_forces();
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
-    void accumulate_springs(const Partition& part);
+    void window_pass(const Partition& part, bool then_integrate, float dt, float velocity_keep);
+    void sum_springs(const Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+                     std::uint32_t loose_begin, std::uint32_t loose_end);
     void integrate(float dt, float velocity_keep);
     void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
     void solve_rope_constraints();
@@ -220,9 +237,11 @@ private:
     std::vector<std::uint32_t> ropes_;   ///< indices of rope constraints
     std::vector<float> spring_k_;        ///< resolved k per model spring
     std::vector<SpringRun> runs_;        ///< batched kernel: Hooke springs by (offset, a)
-    std::vector<float> run_rest_;
     std::vector<float> run_k_;
+    std::vector<float> run_k_rest_;
+    std::vector<float> run_damping_;
     std::vector<LooseSpring> loose_;     ///< batched kernel: springs in no run
+    std::uint32_t max_offset_ = 0;       ///< batched kernel: largest b - a of a spring
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
