@@ -6,26 +6,23 @@
 #include <sstream>
 #include <type_traits>
 
+#include "batched_loops.hpp"
 #include "spring_force.hpp"
 #include "springkit/error.hpp"
 #include "worker_pool.hpp"
 
 namespace springkit {
 
+using detail::add_range;
 using detail::hooke_scale;
+using detail::kBlock;
+using detail::kMinRun;
 using detail::kSpringTolerance;
+using detail::kWindow;
 using detail::run_on;
+using detail::subtract_range;
 
 namespace {
-
-// Batched kernel: runs shorter than kMinRun springs are summed one by one;
-// runs are cut at window boundaries (kWindow nodes: a window's node state and a
-// run's forces, 3 x 4 x kWindow bytes, stay in L1).
-// Springs are computed in blocks of kBlock, one vector register of floats with
-// AVX-512 (two with AVX2), so that no run ends in a slow scalar remainder.
-constexpr std::size_t kMinRun = 8;
-constexpr std::size_t kBlock = Simulation::kBlock;
-constexpr std::uint32_t kWindow = 256;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -69,7 +66,7 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
         spring_k_[i] = model.spring_k(s);
         (s.kind == SpringKind::hooke ? hooke_ : ropes_).push_back(static_cast<std::uint32_t>(i));
     }
-    build_face_adjacency();
+    build_face_runs();
     constant_external_.assign(n, Vec3{});
     for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
     if (kernel_ == SpringKernel::batched) build_spring_runs();
@@ -98,28 +95,6 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
         speed_bound_ = std::max(speed_bound_, std::sqrt(node_k[i] / model.node_mass(i)) * box.diagonal());
     set_threads(options.threads);
     reset();
-}
-
-void Simulation::build_face_adjacency() {
-    // Oliveira, "Texturing and Lighting": neighbour faces of each vertex are found
-    // once at build time; each step only averages their normals.
-    const Model& m = *model_;
-    const std::size_t n = m.node_count();
-    if (m.faces.empty()) return;
-    node_face_start_.assign(n + 1, 0);
-    for (const Face& f : m.faces)
-        for (std::uint32_t v : f.node) ++node_face_start_[v + 1];
-    for (std::size_t i = 0; i < n; ++i) node_face_start_[i + 1] += node_face_start_[i];
-    node_faces_.resize(node_face_start_[n]);
-    std::vector<std::uint32_t> fill(node_face_start_.begin(), node_face_start_.end() - 1);
-    for (std::uint32_t fi = 0; fi < m.faces.size(); ++fi)
-        for (std::uint32_t v : m.faces[fi].node) node_faces_[fill[v]++] = fi;
-    for (auto& corner : face_corner_) corner.resize(m.faces.size());
-    for (std::size_t fi = 0; fi < m.faces.size(); ++fi)
-        for (int c = 0; c < 3; ++c) face_corner_[c][fi] = m.faces[fi].node[c];
-    face_normals_.assign(m.faces.size(), Vec3{});
-    normal_sums_.assign(n, Vec3{});
-    normals_.resize(n);
 }
 
 void Simulation::build_spring_runs() {
@@ -186,6 +161,12 @@ void Simulation::build_spring_runs() {
                           run_k_rest_.back() == run_k_rest_[run.first];
             ++next;
         }
+        if (run.uniform) {  // one value for all: kept in the run, not per spring
+            run.k = run_k_[run.first];
+            run.k_rest = run_k_rest_[run.first];
+            run.damping = damping;
+            for (auto* values : {&run_k_, &run_k_rest_, &run_damping_}) values->resize(run.first);
+        }
         runs_.push_back(run);
         i = j;
     }
@@ -223,8 +204,6 @@ void Simulation::build_partitions() {
         Partition& p = partitions_[t];
         p.node_begin = cut(t, n, 16);
         p.node_end = cut(t + 1, n, 16);
-        p.face_begin = cut(t, model_->faces.size(), 1);
-        p.face_end = cut(t + 1, model_->faces.size(), 1);
         // Nodes within max_offset_ of a cut are read by the neighbour's springs:
         // integrated only after every thread has summed its springs.
         p.shared_low_end = t == 0 ? p.node_begin : std::min(p.node_end, p.node_begin + max_offset_);
@@ -283,6 +262,7 @@ void Simulation::build_partitions() {
         p.loose.b.resize(padded, 0);
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
+        build_face_pieces(p);
     }
 }
 
@@ -296,6 +276,7 @@ void Simulation::reset() {
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
     external_.assign(constant_external_);
+    external_applied_ = false;
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
@@ -332,7 +313,10 @@ void Simulation::step(float frame_dt) {
     const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
     wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
-    external_.assign(constant_external_);
+    if (external_applied_) {  // apply_force() lasts one step
+        external_.assign(constant_external_);
+        external_applied_ = false;
+    }
     time_ += frame_dt;
     check_state();  // also publishes positions() and velocities()
     update_bead_positions();
@@ -581,14 +565,6 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
     }
 }
 
-void add_range(float* __restrict target, const float* __restrict f, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) target[i] += f[i];
-}
-
-void subtract_range(float* __restrict target, const float* __restrict f, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) target[i] -= f[i];
-}
-
 }  // namespace
 
 void Simulation::window_pass(const Partition& part, bool then_integrate, float dt, float velocity_keep) {
@@ -645,20 +621,21 @@ void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, 
                     .bx = x + nb, .by = y + nb, .bz = z + nb,
                     .avx = vx + na, .avy = vy + na, .avz = vz + na,
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
-                    .k = run_k_.data() + run.first,
-                    .k_rest = run_k_rest_.data() + run.first,
-                    .damping = run_damping_.data() + run.first,
+                    .k = run.uniform ? &run.k : run_k_.data() + run.first,
+                    .k_rest = run.uniform ? &run.k_rest : run_k_rest_.data() + run.first,
+                    .damping = run.uniform ? &run.damping : run_damping_.data() + run.first,
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
-        // No node is both an a end and a b end of the run when the offset is at
-        // least the run's length: then, if this thread owns every end, the
-        // forces go straight into the nodes. Either way each node gets at most
-        // one force per run from its a side and one from its b side, -F before +F.
+        // Each node gets at most one force per run from its a side and one from
+        // its b side, -F before +F. No node is both an a end and a b end among
+        // `offset` consecutive springs: in chunks of that many, if this thread
+        // owns every end, the forces go straight into the nodes, in that order.
         const bool whole = piece.a_begin == piece.begin && piece.a_end == piece.end &&
                            piece.b_begin == piece.begin && piece.b_end == piece.end;
         std::size_t begin = piece.begin;
-        if (run.offset >= run.count && whole) {
+        if (whole && run.offset >= kBlock) {
             const std::size_t blocks_end = begin + (piece.end - begin) / kBlock * kBlock;
+            const std::size_t chunk = run.offset / kBlock * kBlock;
             RunArrays fused = r;
             fused.out_ax = Fx + na;
             fused.out_ay = Fy + na;
@@ -666,7 +643,8 @@ void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, 
             fused.out_bx = Fx + nb;
             fused.out_by = Fy + nb;
             fused.out_bz = Fz + nb;
-            run_forces<true>(fused, run.uniform, damped, begin, blocks_end);
+            for (std::size_t c = begin; c < blocks_end; c += chunk)
+                run_forces<true>(fused, run.uniform, damped, c, std::min(c + chunk, blocks_end));
             if (blocks_end == piece.end) continue;
             begin = blocks_end;  // the rest through the buffer
         }
@@ -851,103 +829,35 @@ void Simulation::apply_anchors(float dt) {
     }
 }
 
-void Simulation::publish_state(std::uint32_t begin, std::uint32_t end) {
-    for (std::uint32_t i = begin; i < end; ++i) {
-        positions_[i] = x_.get(i);
-        velocities_[i] = v_.get(i);
-    }
-}
-
 namespace {
 
-// Unnormalised face normals, cross(p1 - p0, p2 - p0): larger faces weigh more
-// in the average (Oliveira, "Texturing and Lighting").
-void face_normals(const float* __restrict x, const float* __restrict y, const float* __restrict z,
-                  const std::uint32_t* __restrict c0, const std::uint32_t* __restrict c1,
-                  const std::uint32_t* __restrict c2, float* __restrict nx, float* __restrict ny,
-                  float* __restrict nz, std::size_t begin, std::size_t end) {
-    for (std::size_t f = begin; f < end; ++f) {
-        const float ax = x[c1[f]] - x[c0[f]], ay = y[c1[f]] - y[c0[f]], az = z[c1[f]] - z[c0[f]];
-        const float bx = x[c2[f]] - x[c0[f]], by = y[c2[f]] - y[c0[f]], bz = z[c2[f]] - z[c0[f]];
-        nx[f] = ay * bz - az * by;
-        ny[f] = az * bx - ax * bz;
-        nz[f] = ax * by - ay * bx;
-    }
-}
-
-// normalized() over a range, as a loop of selects that vectorises.
-void normalize_all(const float* __restrict sx, const float* __restrict sy, const float* __restrict sz,
-                   float* __restrict out, std::size_t begin, std::size_t end) {
+// Copies the node state into the Vec3 arrays the accessors show and tells
+// whether every node is sound: a finite position and a speed within the bound
+// (a NaN fails both tests). One vectorised pass; the caller looks for the
+// culprit only when it fails.
+bool publish_sound(const float* __restrict x, const float* __restrict y, const float* __restrict z,
+                   const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
+                   float* __restrict positions, float* __restrict velocities, std::size_t begin, std::size_t end,
+                   float speed_bound) {
+    const float bound_squared = speed_bound * speed_bound;
+    int unsound = 0;
     for (std::size_t i = begin; i < end; ++i) {
-        const float len = std::sqrt(sx[i] * sx[i] + sy[i] * sy[i] + sz[i] * sz[i]);
-        const float inv = 1.0f / (len > 0.0f ? len : 1.0f);
-        out[3 * i] = len > 0.0f ? sx[i] * inv : 0.0f;
-        out[3 * i + 1] = len > 0.0f ? sy[i] * inv : 0.0f;
-        out[3 * i + 2] = len > 0.0f ? sz[i] * inv : 0.0f;
+        positions[3 * i] = x[i];
+        positions[3 * i + 1] = y[i];
+        positions[3 * i + 2] = z[i];
+        velocities[3 * i] = vx[i];
+        velocities[3 * i + 1] = vy[i];
+        velocities[3 * i + 2] = vz[i];
+        // x * 0 is 0 for a finite x, NaN for an infinite or NaN one.
+        const bool finite = x[i] * 0.0f == 0.0f && y[i] * 0.0f == 0.0f && z[i] * 0.0f == 0.0f;
+        const bool slow = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i] <= bound_squared;
+        unsound |= !(finite && slow);
     }
+    return unsound == 0;
 }
 
 }  // namespace
 
-void Simulation::recompute_normals() {
-    const Model& m = *model_;
-    if (m.faces.empty()) return;
-    if (team_.size() == 1) {
-        // One thread: each face's normal is added to its three nodes as it is
-        // computed. A node receives its faces in increasing face order, the order
-        // of its face list, so the sums equal those of the threaded path below.
-        const float* x = x_.x.data();
-        const float* y = x_.y.data();
-        const float* z = x_.z.data();
-        float* sx = normal_sums_.x.data();
-        float* sy = normal_sums_.y.data();
-        float* sz = normal_sums_.z.data();
-        const std::size_t n = positions_.size();
-        std::fill_n(sx, n, 0.0f);
-        std::fill_n(sy, n, 0.0f);
-        std::fill_n(sz, n, 0.0f);
-        const std::uint32_t* c0 = face_corner_[0].data();
-        const std::uint32_t* c1 = face_corner_[1].data();
-        const std::uint32_t* c2 = face_corner_[2].data();
-        for (std::size_t f = 0; f < m.faces.size(); ++f) {
-            const float ax = x[c1[f]] - x[c0[f]], ay = y[c1[f]] - y[c0[f]], az = z[c1[f]] - z[c0[f]];
-            const float bx = x[c2[f]] - x[c0[f]], by = y[c2[f]] - y[c0[f]], bz = z[c2[f]] - z[c0[f]];
-            const float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
-            for (const std::uint32_t node : {c0[f], c1[f], c2[f]}) {
-                sx[node] += nx;
-                sy[node] += ny;
-                sz[node] += nz;
-            }
-        }
-        normalize_all(sx, sy, sz, reinterpret_cast<float*>(normals_.data()), 0, n);
-        return;
-    }
-    run_on(team_, [&](int t) {
-        const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        face_normals(x_.x.data(), x_.y.data(), x_.z.data(), face_corner_[0].data(), face_corner_[1].data(),
-                     face_corner_[2].data(), face_normals_.x.data(), face_normals_.y.data(),
-                     face_normals_.z.data(), p.face_begin, p.face_end);
-    });
-    run_on(team_, [&](int t) {
-        const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        const float* fx = face_normals_.x.data();
-        const float* fy = face_normals_.y.data();
-        const float* fz = face_normals_.z.data();
-        for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
-            float sx = 0.0f, sy = 0.0f, sz = 0.0f;
-            for (std::uint32_t k = node_face_start_[i]; k < node_face_start_[i + 1]; ++k) {
-                const std::uint32_t f = node_faces_[k];
-                sx += fx[f];
-                sy += fy[f];
-                sz += fz[f];
-            }
-            normal_sums_.set(i, {sx, sy, sz});
-        }
-        static_assert(sizeof(Vec3) == 3 * sizeof(float));
-        normalize_all(normal_sums_.x.data(), normal_sums_.y.data(), normal_sums_.z.data(),
-                      reinterpret_cast<float*>(normals_.data()), p.node_begin, p.node_end);
-    });
-}
 
 void Simulation::check_state() {
     // Each thread finds the first bad node of its range; the lowest one is named.
@@ -956,7 +866,10 @@ void Simulation::check_state() {
     const float bound = static_cast<float>(speed_bound_);
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        publish_state(p.node_begin, p.node_end);
+        if (publish_sound(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
+                          reinterpret_cast<float*>(positions_.data()), reinterpret_cast<float*>(velocities_.data()),
+                          p.node_begin, p.node_end, bound))
+            return;
         for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
             const Vec3 v = velocities_[i];
             // Written so that a NaN fails the test: !(x <= bound) is true for NaN.
@@ -1062,6 +975,7 @@ void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
 void Simulation::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
     external_.set(node, external_.get(node) + f);
+    external_applied_ = true;
 }
 
 }  // namespace springkit

@@ -7,6 +7,7 @@
 //   -> beads slide -> anchors -> guard -> normals
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -140,15 +141,16 @@ private:
         Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
         void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
     };
-    /// Springs a -> a + offset for count consecutive a; k, k * rest and damping of
-    /// the run are run_k_[first .. first + count), run_k_rest_[...], run_damping_[...]
-    /// (gaps in the run: springs with all three 0).
+    /// Springs a -> a + offset for count consecutive a. Unless uniform, k, k * rest
+    /// and damping of the run are run_k_[first .. first + count), run_k_rest_[...],
+    /// run_damping_[...] (gaps in the run: springs with all three 0).
     struct SpringRun {
         std::uint32_t a = 0;
         std::uint32_t offset = 0;
         std::uint32_t count = 0;
         std::uint32_t first = 0;
         bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
+        float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring, when uniform
     };
     /// A spring that is part of no run, with its resolved k.
     struct LooseSpring {
@@ -170,6 +172,21 @@ private:
         std::vector<std::uint32_t> a, b;
         std::vector<float> k, k_rest;  ///< k and k * rest
     };
+    /// Faces (first + i, first + i + o1, first + i + o2) for i in [0, count), each
+    /// face turned to start at its lowest node (simulation_normals.cpp). With gaps,
+    /// face_run_open_[open + i] says which are in the model.
+    struct FaceRun {
+        std::uint32_t first = 0, o1 = 0, o2 = 0, count = 0;
+        std::uint32_t open = 0;
+        bool gaps = false;
+    };
+    /// What one thread does with one face run: compute the normals of faces
+    /// [begin, end) and add those of [corner_begin[c], corner_end[c]) to corner c.
+    struct FacePiece {
+        std::uint32_t item = 0;  ///< index into face_runs_
+        std::uint32_t begin = 0, end = 0;
+        std::uint32_t corner_begin[3] = {0, 0, 0}, corner_end[3] = {0, 0, 0};
+    };
     /// The springs whose first node lies in one window of the node order
     /// (window_pass()), as one thread sees them: pieces and loose springs up to
     /// these ends, from where the previous window's ended.
@@ -186,7 +203,8 @@ private:
         std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
         std::vector<Piece> pieces;                   ///< runs touching them, in run order
         LooseSprings loose;                          ///< loose springs touching them, in order
-        std::uint32_t face_begin = 0, face_end = 0;  ///< faces whose normals it computes
+        std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
+        std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces_)
     };
 
     void substep(float dt, float velocity_keep);
@@ -205,9 +223,10 @@ private:
     void slide_beads(float dt, float velocity_keep);
     void update_bead_positions();
     void recompute_normals();
-    void publish_state(std::uint32_t begin, std::uint32_t end);
     void check_state();
-    void build_face_adjacency();
+    void build_face_runs();
+    void build_face_pieces(Partition& p) const;
+    void normals_of(const Partition& part);
     void build_spring_runs();
     void build_partitions();
 
@@ -223,16 +242,16 @@ private:
     Vec3Array f_;                        ///< forces of the current substep
     Vec3Array previous_;                 ///< Verlet's previous positions
     Vec3Array external_;                 ///< apply_force() and constant forces, reset per step
+    bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     // What the accessors show, refreshed at the end of every step().
     std::vector<Vec3> positions_;
     std::vector<Vec3> velocities_;
     std::vector<Vec3> normals_;
-    Vec3Array face_normals_;             ///< unnormalised, per face
     Vec3Array normal_sums_;              ///< per node, before normalising
-    std::vector<std::uint32_t> face_corner_[3];  ///< node of each face's corners 0, 1, 2
-    std::vector<std::uint32_t> node_face_start_;  ///< CSR: faces of node i are
-    std::vector<std::uint32_t> node_faces_;       ///< node_faces_[start[i] .. start[i+1])
+    std::vector<FaceRun> face_runs_;
+    std::vector<float> face_run_open_;    ///< 1 for a face of the model, 0 for a gap
+    std::vector<std::array<std::uint32_t, 3>> loose_faces_;  ///< faces in no run
     std::vector<std::uint32_t> hooke_;   ///< indices of Hooke springs in the model
     std::vector<std::uint32_t> ropes_;   ///< indices of rope constraints
     std::vector<float> spring_k_;        ///< resolved k per model spring

@@ -1,0 +1,33 @@
+// springkit — what the batched stages of the runtime share (simulation.cpp,
+// simulation_normals.cpp): their block and window sizes and the range loops
+// that add a buffer of per-item values into node arrays.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "springkit/simulation.hpp"
+
+namespace springkit::detail {
+
+// Items (springs, faces) are computed in blocks of kBlock, one vector register
+// of floats with AVX-512 (two with AVX2), so that no run ends in a slow scalar
+// remainder; node arrays have a block of padding past their end for it.
+inline constexpr std::size_t kBlock = Simulation::kBlock;
+// Runs are cut at windows of kWindow nodes: a window's node state and a run's
+// buffered values (3 x 4 x kWindow bytes) stay in L1.
+inline constexpr std::uint32_t kWindow = 256;
+// Runs shorter than this are not worth a loop: their items are handled one by one.
+inline constexpr std::size_t kMinRun = 8;
+
+inline void add_range(float* __restrict target, const float* __restrict values, std::size_t begin,
+                      std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) target[i] += values[i];
+}
+
+inline void subtract_range(float* __restrict target, const float* __restrict values, std::size_t begin,
+                           std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) target[i] -= values[i];
+}
+
+}  // namespace springkit::detail
