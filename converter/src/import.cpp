@@ -12,6 +12,8 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <future>
+#include <system_error>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -522,6 +524,55 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
 
 namespace {
 
+/// The distinct UVs of a soup in order of first appearance (bit patterns: -0
+/// and +0 differ, as texcoords are stored), and the number of each vertex's UV.
+struct DistinctUvs {
+    std::vector<TexCoord> values;
+    std::vector<std::uint32_t> of_vertex;
+};
+
+DistinctUvs distinct_uvs(const std::vector<TexCoord>& uvs) {
+    auto key_of = [](const TexCoord& t) {
+        return (std::uint64_t{std::bit_cast<std::uint32_t>(t.u)} << 32) | std::bit_cast<std::uint32_t>(t.v);
+    };
+    const std::size_t n = uvs.size();
+    DistinctUvs out;
+    out.of_vertex.resize(n);
+    out.values.reserve(n / 4 + 16);
+    HashIndex index(n / 4 + 16);
+    auto hash_of_value = [&](std::uint32_t v) { return mix(key_of(out.values[v])); };
+    constexpr std::size_t kRing = 2 * kPrefetchAhead;
+    std::array<std::uint64_t, kRing> ring{};
+    auto prepare = [&](std::size_t i) {
+        ring[i % kRing] = mix(key_of(uvs[i]));
+        index.prefetch(ring[i % kRing]);
+    };
+    for (std::size_t i = 0; i < std::min(kPrefetchAhead, n); ++i) prepare(i);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + kPrefetchAhead < n) prepare(i + kPrefetchAhead);
+        const std::uint64_t key = key_of(uvs[i]), hash = ring[i % kRing];
+        if (const std::uint32_t* v = index.find(hash, [&](std::uint32_t u) { return key_of(out.values[u]) == key; })) {
+            out.of_vertex[i] = *v;
+        } else {
+            out.of_vertex[i] = static_cast<std::uint32_t>(out.values.size());
+            out.values.push_back(uvs[i]);
+            index.insert(hash, out.of_vertex[i], hash_of_value);
+        }
+    }
+    return out;
+}
+
+/// Runs `job` on a second thread, or when none can be started (a tight memory
+/// limit), when its result is asked for.
+template <class F>
+auto start_job(F job) {
+    try {
+        return std::async(std::launch::async, job);
+    } catch (const std::system_error&) {
+        return std::async(std::launch::deferred, job);
+    }
+}
+
 /// One spring per unique edge of the faces, in the order SpringSet::add would
 /// add them (face by face, edges 0-1, 1-2, 2-0, first appearance wins), in
 /// linear time without a hash: the edges are bucketed by their lower node (a
@@ -616,27 +667,25 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
     }
     const double tolerance = options.weld < 0 ? -1.0 : options.weld * box.diagonal();
+    std::future<DistinctUvs> uv_job;
+    if (!soup.uvs.empty()) uv_job = start_job([&soup] { return distinct_uvs(soup.uvs); });
     const std::vector<std::uint32_t> node_of = weld(soup.positions, tolerance, model.positions);
 
     // Texcoords stay per face corner; identical ones are stored once, numbered in
-    // the order the faces first use them.
+    // the order the faces first use them: the distinct UVs (numbered per source
+    // vertex, on a second thread while the weld runs) are renumbered as the faces
+    // meet them.
     const bool any_uv = !soup.uvs.empty();
-    auto texcoord_key = [](const TexCoord& t) {
-        return (std::uint64_t{std::bit_cast<std::uint32_t>(t.u)} << 32) | std::bit_cast<std::uint32_t>(t.v);
-    };
-    HashIndex texcoord_index(any_uv ? soup.positions.size() / 4 + 16 : 0);
-    auto hash_of_texcoord = [&](std::uint32_t t) { return mix(texcoord_key(model.texcoords[t])); };
+    DistinctUvs uvs = uv_job.valid() ? uv_job.get() : DistinctUvs{};
+    std::vector<std::uint32_t> texcoord_of_uv(uvs.values.size(), HashIndex::none);
     auto texcoord = [&](std::uint32_t vertex) -> std::uint32_t {
         if (!any_uv) return 0;
-        const TexCoord t = soup.uvs[vertex];
-        const std::uint64_t key = texcoord_key(t), hash = mix(key);
-        if (const std::uint32_t* found =
-                texcoord_index.find(hash, [&](std::uint32_t v) { return texcoord_key(model.texcoords[v]) == key; }))
-            return *found;
-        const auto index = static_cast<std::uint32_t>(model.texcoords.size());
-        model.texcoords.push_back(t);
-        texcoord_index.insert(hash, index, hash_of_texcoord);
-        return index;
+        std::uint32_t& t = texcoord_of_uv[uvs.of_vertex[vertex]];
+        if (t == HashIndex::none) {
+            t = static_cast<std::uint32_t>(model.texcoords.size());
+            model.texcoords.push_back(uvs.values[uvs.of_vertex[vertex]]);
+        }
+        return t;
     };
 
     // Faces, and the quads whose second diagonal a shear spring takes.
@@ -645,7 +694,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     std::vector<Vec3> pts;
     const std::size_t polygons = soup.polygon_count();
     model.faces.reserve(soup.corners.size() - 2 * polygons);  // a polygon of k corners makes k - 2 triangles
-    if (any_uv) model.texcoords.reserve(soup.positions.size() / 4 + 16);
+    model.texcoords.reserve(uvs.values.size());
     auto add_face = [&](const std::uint32_t* polygon, std::size_t c0, std::size_t c1, std::size_t c2) {
         Face f;
         const std::size_t corner[3] = {c0, c1, c2};
@@ -661,9 +710,6 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     for (std::size_t p = 0; p < polygons; ++p) {
         const std::uint32_t* polygon = soup.corners.data() + soup.polygon_start[p];
         const std::size_t size = soup.polygon_start[p + 1] - soup.polygon_start[p];
-        if (any_uv && p + kPrefetchAhead < polygons)  // texcoord lookups are the random accesses here
-            for (std::size_t c = soup.polygon_start[p + kPrefetchAhead]; c < soup.polygon_start[p + kPrefetchAhead + 1]; ++c)
-                texcoord_index.prefetch(mix(texcoord_key(soup.uvs[soup.corners[c]])));
         if (size == 3) {
             add_face(polygon, 0, 1, 2);
             continue;
