@@ -189,6 +189,28 @@ TEST(Convert, AFailingFileGivesOneErrorLineAndNoOutputWhileOthersConvert) {
     for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().extension(), ".json") << e.path();
 }
 
+TEST(Convert, AnInvalidModelIsNamedByFileAndPlaceAndNothingIsWritten) {
+    // Unwelded, two corners of the triangle coincide: its edge 1-2 has no length.
+    const fs::path mesh = work_dir() / "pinched.obj";
+    std::ofstream(mesh) << "v 0 0 0\nv 1 0 0\nv 1 0 0\nf 1 2 3\n";
+    for (const char* extension : {".skb", ".json"}) {
+        const fs::path dir = work_dir() / (std::string("pinched") + (extension + 1));
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        const auto r = run_command(kCli + " convert " + q(mesh) + " --weld -1 -o " + q(dir / (std::string("m") + extension)));
+        EXPECT_EQ(r.exit_code, 1);
+        EXPECT_EQ(r.err, "error: " + mesh.string() + ": /springs/1/rest: rest length must be > 0 m (got 0)\n");
+        EXPECT_TRUE(fs::is_empty(dir)) << extension;  // no model, no temp file
+        // A bad parameter is named the same way.
+        const auto p = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --energy-loss 0 -o " +
+                                   q(dir / (std::string("m") + extension)));
+        EXPECT_EQ(p.exit_code, 1);
+        EXPECT_EQ(p.err.rfind("error: " + sample_mesh("cube.obj").string() + ": /parameters/energy_loss: ", 0), 0u)
+            << p.err;
+        EXPECT_TRUE(fs::is_empty(dir)) << extension;
+    }
+}
+
 TEST(Convert, UsageErrorsExitTwo) {
     EXPECT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj"))).exit_code, 2);  // no -o
     const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("cube.obj")) +

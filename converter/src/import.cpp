@@ -634,7 +634,7 @@ std::size_t add_edge_springs(Model& model) {
 }
 
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
-                    ImportReport& report) {
+                    ImportReport& report, bool for_parent) {
     if (soup.positions.empty()) fail(path, "the scene has no vertices (no meshes to convert)");
     const double scale = report.unit_scale * options.scale;
     for (Vec3& p : soup.positions) {
@@ -775,7 +775,13 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             fail(path, e.what());
         }
     }
-    validate(model, path.string());
+    // A child's parent validates the model it receives (the same checks, the same
+    // messages naming the file); the parameters are checked here as they go
+    // into the answer's JSON header.
+    if (for_parent)
+        validate_parameters(model.params, path.string());
+    else
+        validate(model, path.string());
     return model;
 }
 
@@ -783,8 +789,11 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
 
 namespace {
 
+/// in_child: for a child process that answers its parent and exits (see
+/// detail::import_mesh_then_exit).
 Model import_with_assimp(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report,
-                         bool free_scene) {
+                         bool in_child) {
+    const bool free_scene = !in_child;
     report = {};
     if (!(options.scale > 0.0) || !std::isfinite(options.scale)) fail(path, "scale must be a positive number");
     if (!std::isfinite(options.weld) || options.weld >= 1.0) fail(path, "weld tolerance must be below 1 (relative to the bounding-box diagonal)");
@@ -813,7 +822,7 @@ Model import_with_assimp(const std::filesystem::path& path, const ImportOptions&
     report.unit_scale = options.unit_to_metres ? unit_to_metres(*scene) : 1.0;
     Soup soup = gather_scene(path, *scene, report);
     if (free_scene) importer.FreeScene();
-    return soup_to_model(path, soup, options, report);
+    return soup_to_model(path, soup, options, report, in_child);
 }
 
 }  // namespace

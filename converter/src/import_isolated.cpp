@@ -123,9 +123,9 @@ bool write_all(int fd, const char* data, std::size_t size) {
     int code = 0;
     try {
         ImportReport report;
-        const Model model = detail::import_mesh_then_exit(path, options, report);  // validates
+        const Model model = detail::import_mesh_then_exit(path, options, report);  // the parent validates it
         // The .skb layout: raw arrays, read in bulk.
-        const std::string binary = model_to_binary(model, Check::already_validated);
+        const std::string binary = model_to_binary(model, Check::already_validated);  // the parent checks it
         answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
                    -1, ' ', false, nlohmann::json::error_handler_t::replace) +
                    "\n",
@@ -243,7 +243,11 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
                 const std::string_view binary = answer.substr(newline + 1);
                 // The caller may write the bytes while they are checked here.
                 if (on_answer) early = std::async(std::launch::async, [&, binary] { on_answer(c.index, binary); });
-                result.model = model_from_binary(binary, file);  // validates
+                try {
+                    result.model = model_from_binary(binary, file);  // validates: the child did not
+                } catch (const Error& e) {
+                    result.error = e.what();  // names the file and the problem, as the child would have
+                }
             } else {
                 result.error = header.at("error").get<std::string>();
             }

@@ -66,6 +66,8 @@ void check_finite(const Vec3& v, const std::string& context, const std::string& 
     if (!is_finite(v)) fail(context, where, "value is not a finite number");
 }
 
+}  // namespace
+
 void validate_parameters(const Parameters& p, const std::string& context) {
     const std::string at = "/parameters/";
     check_finite(p.k, context, at + "k");
@@ -115,6 +117,8 @@ void validate_parameters(const Parameters& p, const std::string& context) {
             fail(context, at + "ground", "repulsion, friction and absorption must not be negative");
     }
 }
+
+namespace {
 
 // A chain first..last of consecutive nodes, as beads use.
 void check_chain(std::uint32_t first, std::uint32_t last, std::size_t n, const std::string& context,

@@ -208,6 +208,9 @@ bool add_spring(Model& model, std::uint32_t a, std::uint32_t b, float k = 0.0f,
 /// beyond kMaxCoordinate, max_substep outside [kMinSubstep, kMaxSubstep].
 void validate(const Model& model, const std::string& context = {});
 
+/// The part of validate() that checks the parameters alone, with its messages.
+void validate_parameters(const Parameters& params, const std::string& context = {});
+
 /// Stability estimate of explicit mass-spring integration (Garrido): the largest
 /// k dt^2 / m over Hooke springs, with m the lighter node and dt = max_substep.
 /// Above about 0.3 the model is at risk; the limit is below 0.5.
