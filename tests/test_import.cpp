@@ -147,6 +147,15 @@ TEST(Import, EdgeSpringsAreTheFacesUniqueEdgesInOrderOfFirstUse) {
     EXPECT_EQ(m.texcoords.size(), 42u);  // the fan's 41, and {0, 0} for the strip without UVs
 }
 
+TEST(Import, AnInvalidResultIsRefusedInProcessToo) {
+    // Unwelded, two corners of the triangle coincide: its edge 1-2 has no length.
+    const fs::path p = write("pinched.obj", "v 0 0 0\nv 1 0 0\nv 1 0 0\nf 1 2 3\n");
+    ImportOptions o;
+    o.weld = -1;
+    EXPECT_EQ(error_of([&] { import_mesh(p, o); }), p.string() + ": /springs/1/rest: rest length must be > 0 m (got 0)");
+    EXPECT_EQ(error_of([&] { import_mesh_isolated(p, o); }), error_of([&] { import_mesh(p, o); }));
+}
+
 TEST(Import, WeldToleranceIsRelativeToTheBoundingBox) {
     // Two triangles whose shared corners differ by 1e-4 of the diagonal.
     const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1.0001 0 0\nv 0 1.0001 0\nv 1 1 0\n"

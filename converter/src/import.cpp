@@ -828,12 +828,12 @@ Model import_with_assimp(const std::filesystem::path& path, const ImportOptions&
 }  // namespace
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
-    return import_with_assimp(path, options, report, true);
+    return import_with_assimp(path, options, report, /*in_child=*/false);
 }
 
 Model detail::import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options,
                                     ImportReport& report) {
-    return import_with_assimp(path, options, report, false);
+    return import_with_assimp(path, options, report, /*in_child=*/true);
 }
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options) {
