@@ -150,6 +150,10 @@ TEST(JsonWriter, AModelBigEnoughForTheSecondWriterThreadComesOutInOnePiece) {
     EXPECT_EQ(text.substr(text.size() - 25), "\"texture\": \"cloth.png\"\n}\n");
     EXPECT_TRUE(model_from_json(text, "big.json") == m);
     EXPECT_EQ(model_to_json(model_from_json(text, "big.json")), text);
+    // Saved, the two halves go to the file back to back.
+    const fs::path file = temp_dir() / "big-cloth.json";
+    save_model(m, file);
+    EXPECT_EQ(read_file(file), text);
 }
 
 TEST(JsonFastPath, BigModelsRoundTripAndKeepExactMessages) {

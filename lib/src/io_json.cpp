@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -15,9 +16,11 @@
 #include <fstream>
 #include <future>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <span>
 #include <sstream>
 
 #include "springkit/error.hpp"
@@ -83,7 +86,10 @@ void remove_stale_temp_files(const std::filesystem::path& dir, const std::string
 
 }  // namespace
 
-PendingFile::PendingFile(const std::filesystem::path& requested, std::string_view bytes)
+PendingFile::PendingFile(const std::filesystem::path& path, std::string_view bytes)
+    : PendingFile(path, std::span<const std::string_view>(&bytes, 1)) {}
+
+PendingFile::PendingFile(const std::filesystem::path& requested, std::span<const std::string_view> parts)
     : target_(requested.string()), path_(requested) {
     const std::string& target = target_;
     std::error_code ec;
@@ -113,14 +119,16 @@ PendingFile::PendingFile(const std::filesystem::path& requested, std::string_vie
         ::unlink(temp.c_str());
         throw Error(target + ": " + what + " (" + reason + "); the old file is untouched");
     };
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            fail("write failed");
+    for (const std::string_view bytes : parts) {
+        std::size_t written = 0;
+        while (written < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                fail("write failed");
+            }
+            written += static_cast<std::size_t>(n);
         }
-        written += static_cast<std::size_t>(n);
     }
     if (::fsync(fd) != 0) fail("flush to disk failed");
     if (::close(fd) != 0) {
@@ -180,23 +188,30 @@ const char* drive_name(AnchorDrive d) {
 // saved model loads back bit-identical and stays readable.
 class Writer {
 public:
-    /// `expected`: about the bytes it will write (big models: no copies as it grows).
-    explicit Writer(std::size_t expected = 0) { out_.reserve(expected); }
+    /// `expected`: about the bytes it will write. The buffer is not cleared
+    /// first, so a generous guess costs address space only.
+    explicit Writer(std::size_t expected = 0) { grow(std::max<std::size_t>(expected, 256)); }
     void number(float v) {
         // -0 would be written "-0", which JSON readers take as the integer 0: write
         // 0 so that saving what was loaded gives the same text.
         if (v == 0.0f) v = 0.0f;
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out_.append(buf, r.ptr);
+        char* at = room(32);
+        size_ = static_cast<std::size_t>(std::to_chars(at, at + 32, v).ptr - buffer_.get());
     }
     void number(std::uint64_t v) {
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out_.append(buf, r.ptr);
+        char* at = room(24);
+        size_ = static_cast<std::size_t>(std::to_chars(at, at + 24, v).ptr - buffer_.get());
     }
-    void text(std::string_view s) { out_ += json(std::string(s)).dump(); }
-    void raw(std::string_view s) { out_ += s; }
+    void text(std::string_view s) { raw(json(std::string(s)).dump()); }
+    void raw(std::string_view s) {
+        std::memcpy(room(s.size()), s.data(), s.size());
+        size_ += s.size();
+    }
+    template <std::size_t N>
+    void raw(const char (&s)[N]) {  // literals: a copy of known length
+        std::memcpy(room(N - 1), s, N - 1);
+        size_ += N - 1;
+    }
     void vec(const Vec3& v) {
         raw("[");
         number(v.x);
@@ -212,19 +227,53 @@ public:
         int on_line = 0;
         for (std::size_t i = 0; i < items.size(); ++i) {
             if (i > 0) {
-                if (on_line == per_line) on_line = 0;
-                raw(on_line == 0 ? ",\n    " : ", ");
+                if (on_line == per_line) {
+                    on_line = 0;
+                    raw(",\n    ");
+                } else {
+                    raw(", ");
+                }
             }
             ++on_line;
             each(items[i]);
         }
         raw("]");
     }
-    std::string take() { return std::move(out_); }
+    std::string_view view() const { return {buffer_.get(), size_}; }
 
 private:
-    std::string out_;
+    char* room(std::size_t n) {
+        if (capacity_ - size_ < n) grow(std::max(2 * capacity_, size_ + n));
+        return buffer_.get() + size_;
+    }
+    void grow(std::size_t capacity) {
+        std::unique_ptr<char[]> bigger(new char[capacity]);
+        if (size_ > 0) std::memcpy(bigger.get(), buffer_.get(), size_);
+        buffer_ = std::move(bigger);
+        capacity_ = capacity;
+    }
+    std::unique_ptr<char[]> buffer_;
+    std::size_t size_ = 0, capacity_ = 0;
 };
+
+/// A model's JSON text in one or two pieces (big models: written on two threads
+/// and saved without joining them).
+struct JsonText {
+    Writer head, rest;
+    std::array<std::string_view, 2> parts() const { return {head.view(), rest.view()}; }
+    std::string joined() const {
+        std::string text;
+        text.reserve(head.view().size() + rest.view().size());
+        text.append(head.view()).append(rest.view());
+        return text;
+    }
+};
+
+JsonText json_text(const Model& model, bool with_arrays);
+
+/// Bytes of anchors, faces and texcoords from which a second thread writes them.
+constexpr std::size_t kSecondThread = std::size_t{8} << 20;
+
 
 }  // namespace
 
@@ -232,10 +281,14 @@ std::string model_to_json(const Model& model) { return model_to_json(model, Chec
 
 std::string model_to_json(const Model& model, Check check) {
     if (check == Check::validate) validate(model);
-    return detail::model_to_json(model, true);
+    return json_text(model, true).joined();
 }
 
-std::string detail::model_to_json(const Model& model, bool with_arrays) {
+std::string detail::model_to_json(const Model& model, bool with_arrays) { return json_text(model, with_arrays).joined(); }
+
+namespace {
+
+JsonText json_text(const Model& model, bool with_arrays) {
     const Parameters& p = model.params;
     // The binary form's header: the same text with the big arrays left empty.
     static const Model no_arrays{};
@@ -244,8 +297,10 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
     const std::size_t spring_count = arrays.springs.size();
     const std::size_t rest_size = 256 + 100 * model.anchors.size() + 12 * 6 * arrays.faces.size() +
                                   17 * 2 * arrays.texcoords.size();
-    Writer w(1024 + 17 * 3 * arrays.positions.size() + 17 * arrays.masses.size() + (2 * 12 + 2 * 17 + 3) * spring_count +
-             rest_size);
+    JsonText text{Writer(1024 + 17 * 3 * arrays.positions.size() + 17 * arrays.masses.size() + (2 * 12 + 2 * 17 + 3) * spring_count +
+                         (rest_size < kSecondThread ? rest_size : 0)),
+                  Writer()};
+    Writer& w = text.head;
     w.raw("{\n  \"format\": \"springkit\",\n  \"version\": ");
     w.number(std::uint64_t{kFormatVersion});
     w.raw(",\n  \"name\": ");
@@ -439,29 +494,37 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) {
         }
         v.raw("\n}\n");
     };
-    if (rest_size < (std::size_t{8} << 20)) {
+    if (rest_size < kSecondThread) {
         write_rest(w);
-        return w.take();
+        return text;
     }
-    auto rest = std::async(std::launch::async, [&] {
-        Writer v(rest_size);
-        write_rest(v);
-        return v.take();
-    });
-    w.raw(rest.get());
-    return w.take();
+    text.rest = Writer(rest_size);
+    auto rest = std::async(std::launch::async, [&] { write_rest(text.rest); });
+    rest.get();
+    return text;
 }
+
+}  // namespace
 
 void save_model(const Model& model, const std::filesystem::path& path) { save_model(model, path, Check::validate); }
 
 void save_model(const Model& model, const std::filesystem::path& path, Check check) {
-    std::string text;
+    std::string binary;
+    JsonText text;
+    std::array<std::string_view, 2> parts{};
     try {
-        text = is_binary_model_path(path) ? model_to_binary(model, check) : model_to_json(model, check);
+        if (check == Check::validate) validate(model);
+        if (is_binary_model_path(path)) {
+            binary = model_to_binary(model, Check::already_validated);
+            parts[0] = binary;
+        } else {
+            text = json_text(model, true);
+            parts = text.parts();
+        }
     } catch (const Error& e) {
         throw Error(path.string() + ": not saved: " + e.what());
     }
-    write_file_atomically(path, text);
+    PendingFile(path, parts).commit();
 }
 
 // ---------------------------------------------------------------- reading

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -60,6 +61,8 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view b
 class PendingFile {
 public:
     PendingFile(const std::filesystem::path& path, std::string_view bytes);
+    /// The same for a file made of `parts`, back to back.
+    PendingFile(const std::filesystem::path& path, std::span<const std::string_view> parts);
     PendingFile(PendingFile&& other) noexcept;
     PendingFile& operator=(PendingFile&&) = delete;
     PendingFile(const PendingFile&) = delete;
