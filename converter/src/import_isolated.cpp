@@ -4,10 +4,11 @@
 // has had heap overflows on malformed OBJ, ASE, MD3 and FBX inputs
 // (../shared/DESIGN.md). So each import runs in a forked child with an
 // address-space limit; the parent waits with a wall-clock deadline and kills it
-// when the deadline passes. The child sends back one JSON header line (the
-// report or the error) followed by the model in the binary model form (.skb,
-// docs/FILE_FORMAT.md: raw arrays read in bulk and validated; JSON text would
-// cost seconds for a million-triangle mesh).
+// when the deadline passes. The child answers with one JSON line through a pipe
+// (the report or the error) and leaves the model in a memfd the parent maps, in
+// the binary model form (.skb, docs/FILE_FORMAT.md: raw arrays read in bulk; JSON
+// text would cost seconds for a million-triangle mesh). The parent validates it:
+// the child checks only the parameters.
 //
 // The child runs Assimp right after fork() without exec(): glibc's malloc is
 // fork-safe, and the child only touches Assimp, our own code and a pipe, then
@@ -15,7 +16,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,7 +93,7 @@ bool write_all(int fd, const char* data, std::size_t size) {
     return true;
 }
 
-[[noreturn]] void run_child(int fd, const std::filesystem::path& path, const ImportOptions& options) {
+[[noreturn]] void run_child(int fd, int memfd, const std::filesystem::path& path, const ImportOptions& options) {
 #ifndef SPRINGKIT_ASAN  // AddressSanitizer reserves terabytes of shadow memory up front
     if (options.memory_limit_mib > 0) {
         const rlim_t bytes = static_cast<rlim_t>(options.memory_limit_mib) * 1024 * 1024;
@@ -110,15 +113,16 @@ bool write_all(int fd, const char* data, std::size_t size) {
         ::dup2(devnull, STDERR_FILENO);
         ::close(devnull);
     }
-    // The answer: its length (8 bytes, little-endian), the header line, then the
-    // model. Written inside the try block so the model is not freed first: the
-    // process exits right after, which reclaims it at once.
-    auto answer = [fd](const std::string& header, std::string_view model) {
-        const std::uint64_t length = header.size() + model.size();
+    // The answer: its length (8 bytes, little-endian), then one JSON line. The
+    // model goes into `memfd` in the binary form; the parent maps it instead of
+    // copying 50 MB through the pipe. Written inside the try block so the model
+    // is not freed first: the process exits right after, which reclaims it at once.
+    auto answer = [fd](const std::string& line) {
+        const std::uint64_t length = line.size();
         unsigned char prefix[8];
         for (int i = 0; i < 8; ++i) prefix[i] = static_cast<unsigned char>(length >> (8 * i));
         return write_all(fd, reinterpret_cast<const char*>(prefix), sizeof prefix) &&
-               write_all(fd, header.data(), header.size()) && write_all(fd, model.data(), model.size());
+               write_all(fd, line.data(), line.size());
     };
     int code = 0;
     try {
@@ -126,23 +130,22 @@ bool write_all(int fd, const char* data, std::size_t size) {
         const Model model = detail::import_mesh_then_exit(path, options, report);  // the parent validates it
         // The .skb layout: raw arrays, read in bulk.
         const std::string binary = model_to_binary(model, Check::already_validated);  // the parent checks it
-        answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}}.dump(
+        if (!write_all(memfd, binary.data(), binary.size()))
+            throw Error(path.string() + ": cannot hand the model to the converter (" + std::strerror(errno) + ")");
+        answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}, {"model_bytes", binary.size()}}.dump(
                    -1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                   "\n",
-               binary);
+               "\n");
         ::_exit(0);
     } catch (const std::bad_alloc&) {
         answer(nlohmann::json{{"ok", false},
                               {"error", path.string() + ": the importer needs more than " +
                                             std::to_string(options.memory_limit_mib) +
                                             " MiB of memory; the file is probably corrupt"}}
-                   .dump(),
-               {});
+                   .dump());
         code = 3;
     } catch (const std::exception& e) {
         answer(nlohmann::json{{"ok", false}, {"error", std::string(e.what())}}.dump(
-                   -1, ' ', false, nlohmann::json::error_handler_t::replace),
-               {});
+                   -1, ' ', false, nlohmann::json::error_handler_t::replace));
         code = 3;
     }
     ::_exit(code);
@@ -152,7 +155,8 @@ bool write_all(int fd, const char* data, std::size_t size) {
 struct Child {
     std::size_t index = 0;  ///< position in the batch
     pid_t pid = -1;
-    int fd = -1;
+    int fd = -1;     ///< the pipe the answer comes through
+    int memfd = -1;  ///< the model the answer refers to
     unsigned char prefix[8] = {};  ///< the answer's length, little-endian
     std::size_t prefix_read = 0;
     std::unique_ptr<char[]> data;  ///< the answer, read straight into place
@@ -191,23 +195,31 @@ std::string signal_name(int sig) {
 Child start_child(std::size_t index, const std::filesystem::path& path, const ImportOptions& options) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(path.string() + ": cannot start the importer (pipe: " + std::strerror(errno) + ")");
-    ::fcntl(fds[0], F_SETPIPE_SZ, 1 << 20);  // big answers in fewer, larger reads (best effort)
+    const int memfd = ::memfd_create("springkit-import", MFD_CLOEXEC);
+    if (memfd < 0) {
+        const int err = errno;
+        ::close(fds[0]);
+        ::close(fds[1]);
+        throw Error(path.string() + ": cannot start the importer (memfd: " + std::strerror(err) + ")");
+    }
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
         ::close(fds[1]);
+        ::close(memfd);
         throw Error(path.string() + ": cannot start the importer (fork: " + std::strerror(err) + ")");
     }
     if (pid == 0) {
         ::close(fds[0]);
-        run_child(fds[1], path, options);
+        run_child(fds[1], memfd, path, options);
     }
     ::close(fds[1]);
     Child c;
     c.index = index;
     c.pid = pid;
     c.fd = fds[0];
+    c.memfd = memfd;
     c.start = Clock::now();
     const auto limit = std::chrono::duration<double>(options.timeout_seconds > 0 ? options.timeout_seconds : 1e9);
     c.deadline = c.start + std::chrono::duration_cast<Clock::duration>(limit);
@@ -221,6 +233,32 @@ int wait_for(pid_t pid) {
     return status;
 }
 
+/// A read-only view of a child's memfd, unmapped when it goes.
+class Mapping {
+public:
+    Mapping() = default;
+    Mapping(int fd, std::size_t size) : size_(size) {
+        if (size == 0) return;
+        void* at = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (at == MAP_FAILED) throw Error(std::string("cannot map the model: ") + std::strerror(errno));
+        data_ = static_cast<const char*>(at);
+    }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(Mapping&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(size_, other.size_);
+        return *this;
+    }
+    ~Mapping() {
+        if (data_ != nullptr) ::munmap(const_cast<char*>(data_), size_);
+    }
+    std::string_view bytes() const { return {data_, size_}; }
+
+private:
+    const char* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
 /// Turns a finished (or killed) child into a result. A complete answer is read
 /// before the child is reaped: the child is still handing its memory back then.
 void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult& result,
@@ -233,6 +271,7 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         ::kill(c.pid, SIGKILL);
     } else if (c.complete()) {
         const std::string_view answer(c.data.get(), c.length);
+        Mapping mapped;
         std::future<void> early;
         const std::size_t newline = answer.find('\n');
         try {
@@ -240,7 +279,12 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
             if (header.at("ok").get<bool>()) {
                 if (newline == std::string::npos) throw Error("truncated answer");
                 result.report = report_from_json(header.at("report"));
-                const std::string_view binary = answer.substr(newline + 1);
+                const std::uint64_t size = header.at("model_bytes").get<std::uint64_t>();
+                struct stat st {};
+                if (::fstat(c.memfd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) != size)
+                    throw Error("the model is not all there");
+                mapped = Mapping(c.memfd, size);
+                const std::string_view binary = mapped.bytes();
                 // The caller may write the bytes while they are checked here.
                 if (on_answer) early = std::async(std::launch::async, [&, binary] { on_answer(c.index, binary); });
                 try {
@@ -258,6 +302,8 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
         if (early.valid()) early.get();  // before the bytes go; the caller's errors are its own
         c.data.reset();
     }
+    ::close(c.memfd);
+    c.memfd = -1;
     result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
     const int status = wait_for(c.pid);
     if (timed_out) {
@@ -327,6 +373,7 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
         for (Child& c : running) {
             ::kill(c.pid, SIGKILL);
             ::close(c.fd);
+            ::close(c.memfd);
             wait_for(c.pid);
         }
         throw;
