@@ -19,6 +19,10 @@ inline constexpr std::size_t kBlock = Simulation::kBlock;
 inline constexpr std::uint32_t kWindow = 256;
 // Runs shorter than this are not worth a loop: their items are handled one by one.
 inline constexpr std::size_t kMinRun = 8;
+// A run may step over up to two missing items (filled with items of no effect),
+// so that patterns such as Bullet's patch, whose cells alternate their diagonal
+// from cell to cell and row to row, stream as runs at least a third full.
+inline constexpr std::uint32_t kMaxStep = 3;
 
 inline void add_range(float* __restrict target, const float* __restrict values, std::size_t begin,
                       std::size_t end) {

@@ -16,6 +16,7 @@ namespace springkit {
 using detail::add_range;
 using detail::hooke_scale;
 using detail::kBlock;
+using detail::kMaxStep;
 using detail::kMinRun;
 using detail::kSpringTolerance;
 using detail::kWindow;
@@ -124,14 +125,13 @@ void Simulation::build_spring_runs() {
     run_k_rest_.clear();
     run_damping_.clear();
     loose_.clear();
-    // A run may skip single springs (a, a+2, a+3, ...): the gaps are filled with
-    // springs of no force (k = 0, no damping), so that patterns such as Bullet's
-    // patch, whose cell diagonals alternate, stream as runs at most half empty.
+    // A run may skip springs (kMaxStep): the gaps are filled with springs of no
+    // force (k = 0, no damping).
     const float damping = m.params.spring_damping;
     for (std::size_t i = 0; i < entries.size();) {
         std::size_t j = i + 1;
         while (j < entries.size() && entries[j].offset == entries[i].offset &&
-               entries[j].a > entries[j - 1].a && entries[j].a <= entries[j - 1].a + 2 &&
+               entries[j].a > entries[j - 1].a && entries[j].a <= entries[j - 1].a + kMaxStep &&
                entries[j].a / kWindow == entries[i].a / kWindow)
             ++j;
         if (j - i < kMinRun) {

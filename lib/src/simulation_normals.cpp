@@ -15,6 +15,7 @@ namespace springkit {
 
 using detail::add_range;
 using detail::kBlock;
+using detail::kMaxStep;
 using detail::kMinRun;
 using detail::kWindow;
 
@@ -76,8 +77,8 @@ void Simulation::build_face_runs() {
     // The springs' idea (build_spring_runs()) for faces: each face is turned to
     // start at its lowest node, (m, m + o1, m + o2) (a cyclic turn keeps its
     // orientation and its normal). Sorted by (window of m, o1, o2, m), the faces
-    // of a grid fall into runs of consecutive m, gaps of one face allowed (cells
-    // split along alternating diagonals): their normals are computed from
+    // of a grid fall into runs of consecutive m, short gaps allowed (kMaxStep;
+    // cells split along alternating diagonals): their normals are computed from
     // contiguous loads and added to three contiguous node ranges.
     const Model& m = *model_;
     face_runs_.clear();
@@ -109,7 +110,7 @@ void Simulation::build_face_runs() {
     for (std::size_t i = 0; i < entries.size();) {
         std::size_t j = i + 1;
         while (j < entries.size() && entries[j].o1 == entries[i].o1 && entries[j].o2 == entries[i].o2 &&
-               entries[j].first > entries[j - 1].first && entries[j].first <= entries[j - 1].first + 2 &&
+               entries[j].first > entries[j - 1].first && entries[j].first <= entries[j - 1].first + kMaxStep &&
                entries[j].first / kWindow == entries[i].first / kWindow)
             ++j;
         if (j - i < kMinRun) {

@@ -28,7 +28,7 @@ enum class SpringKernel : std::uint8_t {
     /// other (Oliveira listing 1 and his optimisation note). Single-threaded.
     reference,
     /// Springs regrouped at start into runs of consecutive nodes with a constant
-    /// index offset, gaps of one spring allowed (grids, and meshes ordered for
+    /// index offset, short gaps allowed (grids, and meshes ordered for
     /// locality, are mostly such runs),
     /// summed with loops the compiler vectorises, split over the threads by node
     /// ranges. Bit-identical for any thread count.
