@@ -24,14 +24,17 @@ inline constexpr std::size_t kMinRun = 8;
 // from cell to cell and row to row, stream as runs at least a third full.
 inline constexpr std::uint32_t kMaxStep = 3;
 
-inline void add_range(float* __restrict target, const float* __restrict values, std::size_t begin,
-                      std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) target[i] += values[i];
-}
-
-inline void subtract_range(float* __restrict target, const float* __restrict values, std::size_t begin,
-                           std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) target[i] -= values[i];
+// target[i] += values[i] (or -=) for i in [begin, end), the three coordinates in
+// one loop: runs are short (a window at most), so fewer loops matter.
+template <bool kSubtract>
+inline void add_ranges(float* __restrict tx, float* __restrict ty, float* __restrict tz,
+                       const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
+                       std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
+        tx[i] = kSubtract ? tx[i] - vx[i] : tx[i] + vx[i];
+        ty[i] = kSubtract ? ty[i] - vy[i] : ty[i] + vy[i];
+        tz[i] = kSubtract ? tz[i] - vz[i] : tz[i] + vz[i];
+    }
 }
 
 }  // namespace springkit::detail

@@ -13,7 +13,7 @@
 
 namespace springkit {
 
-using detail::add_range;
+using detail::add_ranges;
 using detail::hooke_scale;
 using detail::kBlock;
 using detail::kMaxStep;
@@ -21,7 +21,6 @@ using detail::kMinRun;
 using detail::kSpringTolerance;
 using detail::kWindow;
 using detail::run_on;
-using detail::subtract_range;
 
 namespace {
 
@@ -649,12 +648,10 @@ void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, 
             begin = blocks_end;  // the rest through the buffer
         }
         run_forces<false>(r, run.uniform, damped, begin, piece.end);
-        subtract_range(Fx + nb, fx, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
-        subtract_range(Fy + nb, fy, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
-        subtract_range(Fz + nb, fz, std::max<std::size_t>(begin, piece.b_begin), piece.b_end);
-        add_range(Fx + na, fx, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
-        add_range(Fy + na, fy, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
-        add_range(Fz + na, fz, std::max<std::size_t>(begin, piece.a_begin), piece.a_end);
+        add_ranges<true>(Fx + nb, Fy + nb, Fz + nb, fx, fy, fz, std::max<std::size_t>(begin, piece.b_begin),
+                         piece.b_end);
+        add_ranges<false>(Fx + na, Fy + na, Fz + na, fx, fy, fz, std::max<std::size_t>(begin, piece.a_begin),
+                          piece.a_end);
     }
     // Loose springs: forces of a chunk computed in blocks (the node loads are
     // gathers), then added to the nodes one by one in the springs' order.

@@ -13,7 +13,7 @@
 
 namespace springkit {
 
-using detail::add_range;
+using detail::add_ranges;
 using detail::kBlock;
 using detail::kMaxStep;
 using detail::kMinRun;
@@ -195,11 +195,9 @@ void Simulation::normals_of(const Partition& part) {
             run_face_normals<false>(x + first, y + first, z + first, run.o1, run.o2, nullptr, nx, ny, nz,
                                     piece.begin, piece.end);
         const std::size_t corner_first[3] = {first, first + run.o1, first + run.o2};
-        for (int c = 0; c < 3; ++c) {
-            add_range(sx + corner_first[c], nx, piece.corner_begin[c], piece.corner_end[c]);
-            add_range(sy + corner_first[c], ny, piece.corner_begin[c], piece.corner_end[c]);
-            add_range(sz + corner_first[c], nz, piece.corner_begin[c], piece.corner_end[c]);
-        }
+        for (int c = 0; c < 3; ++c)
+            add_ranges<false>(sx + corner_first[c], sy + corner_first[c], sz + corner_first[c], nx, ny, nz,
+                              piece.corner_begin[c], piece.corner_end[c]);
     }
     for (std::uint32_t f : part.loose_faces) {
         const std::array<std::uint32_t, 3>& c = loose_faces_[f];
