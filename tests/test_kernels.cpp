@@ -72,20 +72,9 @@ Model shuffled_cloth() {
     std::vector<std::uint32_t> new_index(m.node_count());
     std::iota(new_index.begin(), new_index.end(), 0u);
     std::shuffle(new_index.begin(), new_index.end(), std::mt19937(7));
-    Model s = m;
-    for (std::size_t i = 0; i < m.node_count(); ++i) {
-        s.positions[new_index[i]] = m.positions[i];
-        if (!m.masses.empty()) s.masses[new_index[i]] = m.masses[i];
-    }
-    for (Spring& sp : s.springs) {
-        sp.a = new_index[sp.a];
-        sp.b = new_index[sp.b];
-    }
-    for (Face& f : s.faces)
-        for (auto& v : f.node) v = new_index[v];
-    for (Anchor& a : s.anchors) a.node = new_index[a.node];
-    s.name = "shuffled cloth";
-    return s;
+    renumber_nodes(m, new_index);
+    m.name = "shuffled cloth";
+    return m;
 }
 
 }  // namespace

@@ -3,6 +3,10 @@
 // 9 substeps), anchors and the normals recomputation a game needs every frame.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <numeric>
+#include <random>
+
 #include "springkit/springkit.hpp"
 
 using namespace springkit;
@@ -40,6 +44,34 @@ void BM_Jelly(benchmark::State& state) {
     run_frames(state, model, SpringKernel::batched);
 }
 
+// The cloth with its nodes numbered at random (a mesh whose vertices come in
+// scattered order), and the same after reorder_for_locality(), as the converter
+// writes it.
+Model scattered_cloth(int n) {
+    Model m = cloth(n);
+    std::vector<std::uint32_t> order(m.node_count());
+    std::iota(order.begin(), order.end(), 0u);
+    std::shuffle(order.begin(), order.end(), std::mt19937(1));
+    renumber_nodes(m, order);
+    return m;
+}
+
+template <int N>
+void BM_ClothScattered(benchmark::State& state) {
+    static const Model model = scattered_cloth(N);
+    run_frames(state, model, SpringKernel::batched);
+}
+
+template <int N>
+void BM_ClothReordered(benchmark::State& state) {
+    static const Model model = [] {
+        Model m = scattered_cloth(N);
+        reorder_for_locality(m);
+        return m;
+    }();
+    run_frames(state, model, SpringKernel::batched);
+}
+
 // The seed-faithful kernel (one pass over the springs in file order), for scale.
 template <int N>
 void BM_ClothReference(benchmark::State& state) {
@@ -53,6 +85,8 @@ BENCHMARK(BM_Cloth<64>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrose
 BENCHMARK(BM_Cloth<256>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<512>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Jelly<32>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ClothScattered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_ClothReordered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReference<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 BENCHMARK_MAIN();

@@ -74,6 +74,12 @@ def main():
         if ref:
             lines.append(f"\nReference kernel (seed-faithful loop over the springs in file order), cloth 256, 1 thread: "
                          f"{fmt_rate(ref['spring_steps_per_s'])}.")
+        scattered = runtime.get("BM_ClothScattered<256>/1/real_time")
+        reordered = runtime.get("BM_ClothReordered<256>/1/real_time")
+        if scattered and reordered:
+            lines.append(f"\nCloth 256 with its nodes numbered at random, 1 thread: {fmt_rate(scattered['spring_steps_per_s'])}; "
+                         f"after `reorder_for_locality()` (reverse Cuthill-McKee, as `springkit convert` writes "
+                         f"meshes): {fmt_rate(reordered['spring_steps_per_s'])}.")
         lines.append("")
 
     _, bullet = load(args.results, "bullet")

@@ -12,6 +12,7 @@
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "springkit/locality.hpp"
 #include "springkit/model.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"
