@@ -5,8 +5,13 @@
 #include <assimp/Exporter.hpp>
 #include <assimp/scene.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
@@ -349,4 +354,50 @@ TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
                                    << " is stale; run samples/meshes/convert_models.sh build/converter/springkit";
     }
     EXPECT_EQ(models, 4u);
+}
+
+TEST(ConvertCli, ScatteredMeshesAreRenumberedUnlessKeepOrderIsGiven) {
+    // A 30 x 30 grid whose triangles come in random order: the weld numbers the
+    // nodes as the faces first use them, so springs join nodes far apart.
+    const int n = 30;
+    std::vector<std::string> faces;
+    for (int r = 0; r + 1 < n; ++r)
+        for (int c = 0; c + 1 < n; ++c) {
+            const int a = r * n + c + 1, b = a + 1, d = a + n, e = d + 1;
+            faces.push_back("f " + std::to_string(a) + " " + std::to_string(d) + " " + std::to_string(b) + "\n");
+            faces.push_back("f " + std::to_string(b) + " " + std::to_string(d) + " " + std::to_string(e) + "\n");
+        }
+    std::shuffle(faces.begin(), faces.end(), std::mt19937(5));
+    const fs::path obj = work_dir() / "scattered-grid.obj";
+    {
+        std::ofstream out(obj);
+        for (int r = 0; r < n; ++r)
+            for (int c = 0; c < n; ++c) out << "v " << c * 0.1 << " 0 " << r * 0.1 << "\n";
+        for (const std::string& f : faces) out << f;
+    }
+    auto mean_distance = [](const Model& m) {
+        double sum = 0.0;
+        for (const Spring& s : m.springs) sum += std::max(s.a, s.b) - std::min(s.a, s.b);
+        return sum / static_cast<double>(m.springs.size());
+    };
+    const fs::path kept = work_dir() / "scattered-kept.json", renumbered = work_dir() / "scattered-renumbered.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " --keep-order -o " + q(kept)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " -o " + q(renumbered)).exit_code, 0);
+    const Model a = load_model(kept), b = load_model(renumbered);
+    ASSERT_EQ(a.node_count(), 900u);
+    ASSERT_EQ(b.springs.size(), a.springs.size());
+    EXPECT_GT(mean_distance(a), 4.0 * std::sqrt(900.0) + 16.0);  // scattered, as written
+    EXPECT_LT(mean_distance(b), 45.0);                          // within about a row and a half
+    // The same mesh: the same set of positions, the same spring lengths.
+    auto sorted_positions = [](const Model& m) {
+        std::vector<std::array<float, 3>> p;
+        for (const Vec3& v : m.positions) p.push_back({v.x, v.y, v.z});
+        std::sort(p.begin(), p.end());
+        return p;
+    };
+    EXPECT_EQ(sorted_positions(a), sorted_positions(b));
+    double rest_a = 0.0, rest_b = 0.0;
+    for (const Spring& s : a.springs) rest_a += s.rest;
+    for (const Spring& s : b.springs) rest_b += s.rest;
+    EXPECT_NEAR(rest_a, rest_b, 1e-3);
 }

@@ -53,6 +53,8 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_flag("--bend", o->import.bend, "Add springs across each pair of adjacent triangles");
     sub->add_flag("--shear", o->import.shear, "Add both diagonals of every quad");
     sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
+    sub->add_flag("--keep-order", o->import.keep_order,
+                  "Keep the welded node order even when scattered (by default such meshes are renumbered to step faster)");
     sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 4)")
         ->check(CLI::Range(1, 64));
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,

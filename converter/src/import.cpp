@@ -22,6 +22,7 @@
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/import.hpp"
+#include "springkit/locality.hpp"
 #include "import_internal.hpp"
 
 namespace springkit {
@@ -775,6 +776,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             fail(path, e.what());
         }
     }
+    if (!options.keep_order) reorder_for_locality(model);
     // A child's parent validates the model it receives (the same checks, the same
     // messages naming the file); the parameters are checked here as they go
     // into the answer's JSON header.

@@ -2,6 +2,7 @@
 #include "springkit/locality.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <unordered_set>
@@ -110,25 +111,28 @@ OrderQuality quality(const Model& model, const std::vector<std::uint32_t>* new_i
     return q;
 }
 
-}  // namespace
-
-void renumber_nodes(Model& model, const std::vector<std::uint32_t>& new_index) {
-    validate(model, "renumber_nodes");
+// Whether every reference to a node is in range (what walking and remapping
+// need; validate() reports the rest).
+bool references_in_range(const Model& model) {
     const std::size_t n = model.node_count();
-    std::vector<char> taken(n, 0);
-    bool permutation = new_index.size() == n;
-    for (std::size_t i = 0; permutation && i < n; ++i) {
-        permutation = new_index[i] < n && !taken[new_index[i]];
-        if (permutation) taken[new_index[i]] = 1;
-    }
-    if (!permutation)
-        throw Error("renumber_nodes: the new indices are not a permutation of the model's " + std::to_string(n) +
-                    " nodes");
-    for (const Bead& b : model.beads)  // a chain must stay consecutive nodes
-        for (std::uint32_t v = b.first; v <= b.last; ++v)
-            if (new_index[v] != new_index[b.first] + (v - b.first))
-                throw Error("renumber_nodes: bead chain " + std::to_string(b.first) + ".." + std::to_string(b.last) +
-                            " would no longer be consecutive nodes");
+    auto in = [n](std::uint32_t v) { return v < n; };
+    for (const Spring& s : model.springs)
+        if (!in(s.a) || !in(s.b)) return false;
+    for (const Face& f : model.faces)
+        if (!std::all_of(std::begin(f.node), std::end(f.node), in)) return false;
+    for (const Anchor& a : model.anchors)
+        if (!in(a.node)) return false;
+    for (const ConstantForce& c : model.constant_forces)
+        if (!in(c.node)) return false;
+    for (const Tether& t : model.tethers)
+        if (!in(t.node)) return false;
+    for (const Tube& t : model.tubes)
+        if (!std::all_of(t.nodes.begin(), t.nodes.end(), in)) return false;
+    return model.masses.empty() || model.masses.size() == n;
+}
+
+// Old node i becomes new_index[i] everywhere (new_index a permutation).
+void remap(Model& model, const std::vector<std::uint32_t>& new_index) {
     auto moved = [&](const auto& values) {
         auto out = values;
         for (std::size_t i = 0; i < values.size(); ++i) out[new_index[i]] = values[i];
@@ -153,9 +157,38 @@ void renumber_nodes(Model& model, const std::vector<std::uint32_t>& new_index) {
     }
 }
 
+}  // namespace
+
+void renumber_nodes(Model& model, const std::vector<std::uint32_t>& new_index) {
+    validate(model, "renumber_nodes");
+    const std::size_t n = model.node_count();
+    std::vector<char> taken(n, 0);
+    bool permutation = new_index.size() == n;
+    for (std::size_t i = 0; permutation && i < n; ++i) {
+        permutation = new_index[i] < n && !taken[new_index[i]];
+        if (permutation) taken[new_index[i]] = 1;
+    }
+    if (!permutation)
+        throw Error("renumber_nodes: the new indices are not a permutation of the model's " + std::to_string(n) +
+                    " nodes");
+    for (const Bead& b : model.beads)  // a chain must stay consecutive nodes
+        for (std::uint32_t v = b.first; v <= b.last; ++v)
+            if (new_index[v] != new_index[b.first] + (v - b.first))
+                throw Error("renumber_nodes: bead chain " + std::to_string(b.first) + ".." + std::to_string(b.last) +
+                            " would no longer be consecutive nodes");
+    remap(model, new_index);
+}
+
 std::vector<std::uint32_t> reorder_for_locality(Model& model) {
-    validate(model, "reorder_for_locality");
     if (!model.beads.empty() || model.springs.empty()) return {};
+    // A surface numbered along itself keeps its springs within a few rows of
+    // about sqrt(n) nodes (a volume, within a few layers): left alone, at the
+    // cost of one pass over the springs (the converter calls this on every mesh).
+    double distance = 0.0;
+    for (const Spring& s : model.springs) distance += std::max(s.a, s.b) - std::min(s.a, s.b);
+    const double n = static_cast<double>(model.node_count());
+    if (distance / static_cast<double>(model.springs.size()) <= 4.0 * std::sqrt(n) + 16.0) return {};
+    if (!references_in_range(model)) return {};  // not a model to speed up: validate() says why
     const OrderQuality now = quality(model, nullptr);
     // The builders' grids and lattices: most springs in runs already, which the
     // kernel streams without index arrays; no walk would do better.
@@ -163,7 +196,7 @@ std::vector<std::uint32_t> reorder_for_locality(Model& model) {
     std::vector<std::uint32_t> new_index = reverse_cuthill_mckee(model);
     const OrderQuality then = quality(model, &new_index);
     if (then.run_share <= now.run_share && then.mean_distance >= now.mean_distance) return {};
-    renumber_nodes(model, new_index);
+    remap(model, new_index);
     return new_index;
 }
 

@@ -61,6 +61,10 @@ struct ImportOptions {
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
+    /// Keep the nodes in the order the weld numbers them, even when they lie
+    /// scattered (by default reorder_for_locality() renumbers such meshes: they
+    /// step several times faster).
+    bool keep_order = false;
     /// The folder the model file will be in: the texture path is written
     /// relative to it. Empty: relative to the current folder (or absolute), as
     /// the mesh names it from its own folder.

@@ -20,11 +20,12 @@ namespace springkit {
 /// changes: the model behaves the same (up to float rounding).
 ///
 /// Leaves the model as it is and returns an empty vector when its order is
-/// already good (most springs in runs of consecutive nodes, as the builders'
-/// grids are, or springs already at least as close as the new order would put
-/// them), or when it has beads (their chains must stay consecutive nodes).
-/// Otherwise returns the new index of each old node. Throws springkit::Error
-/// (from validate()) for an invalid model.
+/// already good (springs on average within 4 sqrt(n) + 16 nodes, as a surface
+/// numbered row by row; most springs in runs of consecutive nodes, as the
+/// builders' grids; or springs already at least as close as the new order would
+/// put them), or when it has beads (their chains must stay consecutive nodes).
+/// Otherwise returns the new index of each old node. A model with node
+/// references out of range is left as it is too (validate() reports them).
 std::vector<std::uint32_t> reorder_for_locality(Model& model);
 
 /// Renumbers the nodes of `model`: old node i becomes new_index[i] (a
