@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
@@ -154,6 +155,17 @@ TEST(JsonWriter, AModelBigEnoughForTheSecondWriterThreadComesOutInOnePiece) {
     const fs::path file = temp_dir() / "big-cloth.json";
     save_model(m, file);
     EXPECT_EQ(read_file(file), text);
+    // validate() checks the springs of a model this big on a second thread; a
+    // problem in either half is still found and named.
+    ASSERT_GE(m.springs.size(), 200000u);
+    Model twice = m;
+    twice.springs.push_back({m.springs[5].b, m.springs[5].a, 1.0f});
+    EXPECT_EQ(test::error_of([&] { validate(twice, "big.json"); }),
+              "big.json: /springs/" + std::to_string(m.springs.size()) + ": duplicate spring between nodes " +
+                  std::to_string(m.springs[5].b) + " and " + std::to_string(m.springs[5].a) + " (same as spring 5)");
+    Model far = m;
+    far.faces.back().node[2] = static_cast<std::uint32_t>(m.node_count());
+    EXPECT_NE(test::error_of([&] { validate(far, "big.json"); }).find("/faces/"), std::string::npos);
 }
 
 TEST(JsonFastPath, BigModelsRoundTripAndKeepExactMessages) {
