@@ -128,11 +128,17 @@ bool write_all(int fd, const char* data, std::size_t size) {
     try {
         ImportReport report;
         const Model model = detail::import_mesh_then_exit(path, options, report);  // the parent validates it
-        // The .skb layout: raw arrays, read in bulk.
-        const std::string binary = model_to_binary(model, Check::already_validated);  // the parent checks it
-        if (!write_all(memfd, binary.data(), binary.size()))
-            throw Error(path.string() + ": cannot hand the model to the converter (" + std::strerror(errno) + ")");
-        answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}, {"model_bytes", binary.size()}}.dump(
+        // The .skb layout (raw arrays, read in bulk), written straight into the memfd.
+        std::size_t size = 0;
+        model_to_binary(model, Check::already_validated, [&](std::size_t n) {  // the parent checks it
+            size = n;
+            void* at = MAP_FAILED;
+            if (::ftruncate(memfd, static_cast<off_t>(n)) == 0)
+                at = ::mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+            if (at == MAP_FAILED) throw std::bad_alloc();  // the memory limit (RLIMIT_AS) or none left
+            return static_cast<char*>(at);
+        });
+        answer(nlohmann::json{{"ok", true}, {"report", report_to_json(report)}, {"model_bytes", size}}.dump(
                    -1, ' ', false, nlohmann::json::error_handler_t::replace) +
                "\n");
         ::_exit(0);

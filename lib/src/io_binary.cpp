@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <functional>
 
 #include "io_internal.hpp"
 #include "springkit/error.hpp"
@@ -35,18 +36,18 @@ T byte_swapped(T v) {
 // no copies as it grows: a million-spring model is some 50 MB).
 class Out {
 public:
-    explicit Out(std::size_t size) : bytes_(size, '\0') {}
+    Out(char* data, std::size_t size) : data_(data), size_(size) {}
     template <class T>
     void put(T v) {
         if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
-        std::memcpy(bytes_.data() + at_, &v, sizeof v);
+        std::memcpy(data_ + at_, &v, sizeof v);
         at_ += sizeof v;
     }
     /// `count` values, `value(i)` each.
     template <class T, class F>
     void put_each(std::size_t count, F value) {
         if constexpr (std::endian::native == std::endian::little) {
-            char* out = bytes_.data() + at_;
+            char* out = data_ + at_;
             for (std::size_t i = 0; i < count; ++i, out += sizeof(T)) {
                 const T v = value(i);
                 std::memcpy(out, &v, sizeof v);
@@ -60,25 +61,29 @@ public:
     void put_array(const T* values, std::size_t count) {
         if (count == 0) return;
         if constexpr (std::endian::native == std::endian::little) {
-            std::memcpy(bytes_.data() + at_, values, count * sizeof(T));
+            std::memcpy(data_ + at_, values, count * sizeof(T));
             at_ += count * sizeof(T);
         } else {
             for (std::size_t i = 0; i < count; ++i) put(values[i]);
         }
     }
     void raw(std::string_view s) {
-        std::memcpy(bytes_.data() + at_, s.data(), s.size());
+        std::memcpy(data_ + at_, s.data(), s.size());
         at_ += s.size();
     }
-    void pad_to(std::size_t alignment) { at_ += padding(at_, alignment); }  // already zero
+    void pad_to(std::size_t alignment) {
+        const std::size_t n = padding(at_, alignment);
+        std::memset(data_ + at_, 0, n);
+        at_ += n;
+    }
     static std::size_t padding(std::size_t at, std::size_t alignment) { return (alignment - at % alignment) % alignment; }
-    std::string take() {
-        if (at_ != bytes_.size()) throw Error("binary writer: wrote " + std::to_string(at_) + " of " + std::to_string(bytes_.size()) + " bytes");
-        return std::move(bytes_);
+    void finish() const {
+        if (at_ != size_) throw Error("binary writer: wrote " + std::to_string(at_) + " of " + std::to_string(size_) + " bytes");
     }
 
 private:
-    std::string bytes_;
+    char* data_;
+    std::size_t size_;
     std::size_t at_ = 0;
 };
 
@@ -140,6 +145,15 @@ bool is_binary_model_path(const std::filesystem::path& path) { return path.exten
 std::string model_to_binary(const Model& model) { return model_to_binary(model, Check::validate); }
 
 std::string model_to_binary(const Model& model, Check check) {
+    std::string bytes;
+    model_to_binary(model, check, [&bytes](std::size_t size) {
+        bytes.resize(size);
+        return bytes.data();
+    });
+    return bytes;
+}
+
+void model_to_binary(const Model& model, Check check, const std::function<char*(std::size_t)>& place) {
     if (check == Check::validate) validate(model);
     const std::string header = detail::model_to_json(model, false);
     const std::size_t s = model.springs.size();
@@ -152,7 +166,7 @@ std::string model_to_binary(const Model& model, Check check) {
             (has_k ? 4 * s : 0);
     if (has_kind) size += s + Out::padding(size + s, 4);
     size += 24 * model.faces.size() + 8 * model.texcoords.size();
-    Out out(size);
+    Out out(place(size), size);
     out.raw(std::string_view(kMagic, sizeof kMagic));
     out.put(kBinaryVersion);
     out.put(static_cast<std::uint32_t>(header.size()));
@@ -176,7 +190,7 @@ std::string model_to_binary(const Model& model, Check check) {
     }
     out.put_array(reinterpret_cast<const std::uint32_t*>(model.faces.data()), 6 * model.faces.size());
     out.put_array(reinterpret_cast<const float*>(model.texcoords.data()), 2 * model.texcoords.size());
-    return out.take();
+    out.finish();
 }
 
 Model model_from_binary(std::string_view bytes, const std::string& name) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ Model model_from_binary(std::string_view bytes, const std::string& name = "<memo
 std::string model_to_binary(const Model& model);
 std::string model_to_json(const Model& model, Check check);
 std::string model_to_binary(const Model& model, Check check);
+/// model_to_binary into memory the caller provides: `place(size)` returns where
+/// the model's `size` bytes go (a mapped file, shared memory), or throws.
+void model_to_binary(const Model& model, Check check, const std::function<char*(std::size_t size)>& place);
 
 /// Writes `bytes` to `path` atomically (temp file in the same folder, flush,
 /// fsync, rename). Throws springkit::Error naming the file.
