@@ -5,6 +5,8 @@
 // over flat arrays (Box2D/Jolt style):
 //   accumulate forces -> bead loads -> integrate -> rope constraints -> tethers
 //   -> beads slide -> anchors -> guard -> normals
+// (the batched kernel runs the first three window by window in one pass through
+// the nodes when there are no beads: Simulation::window_pass in simulation.cpp).
 #pragma once
 
 #include <array>
