@@ -262,6 +262,7 @@ void Simulation::build_partitions() {
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
         build_face_pieces(p);
+        p.forces.assign(3 * (kBlock + kWindow + kBlock), 0.0f);
     }
 }
 
@@ -564,9 +565,38 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
     }
 }
 
+// Adds a run's buffered forces g (g[i] for its spring i) into its nodes, F
+// starting at its first a end: node j gets -g[j - offset] if it is the b end of
+// a spring in [b_begin, b_end), then +g[j] if it is the a end of one in
+// [a_begin, a_end): the order and the sums of two passes (subtract, then add)
+// in one pass over the nodes, for runs whose a and b ends interleave (offset
+// below a block; g must have a block of readable floats before it).
+void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __restrict Fz,
+                         const float* __restrict gx, const float* __restrict gy, const float* __restrict gz,
+                         std::size_t offset, std::size_t a_begin, std::size_t a_end, std::size_t b_begin,
+                         std::size_t b_end) {
+    const float* bx = gx - offset;  // bx[j]: the force of the spring whose b end is node j
+    const float* by = gy - offset;
+    const float* bz = gz - offset;
+    const std::size_t first = std::min(a_begin, b_begin + offset), last = std::max(a_end, b_end + offset);
+    for (std::size_t j = first; j < last; ++j) {
+        const bool b_side = j >= b_begin + offset && j < b_end + offset;
+        const bool a_side = j >= a_begin && j < a_end;
+        // Every load unconditional: GCC vectorises selects, not loads under a condition.
+        const float bx_j = bx[j], by_j = by[j], bz_j = bz[j], ax_j = gx[j], ay_j = gy[j], az_j = gz[j];
+        float x = Fx[j], y = Fy[j], z = Fz[j];
+        x = b_side ? x - bx_j : x;
+        y = b_side ? y - by_j : y;
+        z = b_side ? z - bz_j : z;
+        Fx[j] = a_side ? x + ax_j : x;
+        Fy[j] = a_side ? y + ay_j : y;
+        Fz[j] = a_side ? z + az_j : z;
+    }
+}
+
 }  // namespace
 
-void Simulation::window_pass(const Partition& part, bool then_integrate, float dt, float velocity_keep) {
+void Simulation::window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep) {
     // The node order is cut into windows of kWindow nodes; each run or loose
     // spring belongs to the window of its first node a (< b). Window by window,
     // in order: the per-node forces are set for the nodes this window's springs
@@ -597,7 +627,7 @@ void Simulation::window_pass(const Partition& part, bool then_integrate, float d
     if (initialised < part.node_end) accumulate_node_forces(initialised, part.node_end);
 }
 
-void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
                              std::uint32_t loose_begin, std::uint32_t loose_end) {
     const float damping = model_->params.spring_damping;
     const bool damped = damping > 0.0f;
@@ -611,7 +641,10 @@ void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, 
     const float* vy = v_.y.data();
     const float* vz = v_.z.data();
     // One block more than a run: the last block may reach past the run's end.
-    alignas(64) float fx[kWindow + kBlock], fy[kWindow + kBlock], fz[kWindow + kBlock];
+    // The thread's buffer of one run's forces (see Partition::forces).
+    float* fx = part.forces.data() + kBlock;
+    float* fy = fx + kBlock + kWindow + kBlock;
+    float* fz = fy + kBlock + kWindow + kBlock;
     for (std::uint32_t p = pieces_begin; p < pieces_end; ++p) {
         const Piece& piece = part.pieces[p];
         const SpringRun& run = runs_[piece.item];
@@ -648,10 +681,15 @@ void Simulation::sum_springs(const Partition& part, std::uint32_t pieces_begin, 
             begin = blocks_end;  // the rest through the buffer
         }
         run_forces<false>(r, run.uniform, damped, begin, piece.end);
-        add_ranges<true>(Fx + nb, Fy + nb, Fz + nb, fx, fy, fz, std::max<std::size_t>(begin, piece.b_begin),
-                         piece.b_end);
-        add_ranges<false>(Fx + na, Fy + na, Fz + na, fx, fy, fz, std::max<std::size_t>(begin, piece.a_begin),
-                          piece.a_end);
+        const std::size_t a_begin = std::max<std::size_t>(begin, piece.a_begin);
+        const std::size_t b_begin = std::max<std::size_t>(begin, piece.b_begin);
+        if (run.offset < kBlock) {  // the row springs of a grid: one pass over their nodes
+            add_interleaved_run(Fx + na, Fy + na, Fz + na, fx, fy, fz, run.offset, a_begin, piece.a_end, b_begin,
+                                piece.b_end);
+        } else {
+            add_ranges<true>(Fx + nb, Fy + nb, Fz + nb, fx, fy, fz, b_begin, piece.b_end);
+            add_ranges<false>(Fx + na, Fy + na, Fz + na, fx, fy, fz, a_begin, piece.a_end);
+        }
     }
     // Loose springs: forces of a chunk computed in blocks (the node loads are
     // gathers), then added to the nodes one by one in the springs' order.

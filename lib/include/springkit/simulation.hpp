@@ -207,13 +207,17 @@ private:
         LooseSprings loose;                          ///< loose springs touching them, in order
         std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
         std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces_)
+        /// Scratch for the forces of one run or chunk of loose springs: x, y, z,
+        /// each a window of floats with a block of padding before and after (read,
+        /// never used, by whole-block loops), set once so nothing read is indeterminate.
+        std::vector<float> forces;
     };
 
     void substep(float dt, float velocity_keep);
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
-    void window_pass(const Partition& part, bool then_integrate, float dt, float velocity_keep);
-    void sum_springs(const Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+    void window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep);
+    void sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
                      std::uint32_t loose_begin, std::uint32_t loose_end);
     void integrate(float dt, float velocity_keep);
     void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
