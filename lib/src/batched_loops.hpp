@@ -24,6 +24,13 @@ inline constexpr std::size_t kMinRun = 8;
 // from cell to cell and row to row, stream as runs at least a third full.
 inline constexpr std::uint32_t kMaxStep = 3;
 
+// A thread's scratch for the values of one run (forces of springs, normals of
+// faces): x, y, z, each with kWindow readable floats before the run's first item
+// (loops that add shifted copies read there), room for two windows after it and
+// a block of padding (whole-block loops read past the end).
+inline constexpr std::size_t kScratchLead = kWindow;
+inline constexpr std::size_t kScratchStride = kScratchLead + 2 * kWindow + kBlock;
+
 // target[i] += values[i] (or -=) for i in [begin, end), the three coordinates in
 // one loop: runs are short (a window at most), so fewer loops matter.
 template <bool kSubtract>

@@ -18,6 +18,8 @@ using detail::hooke_scale;
 using detail::kBlock;
 using detail::kMaxStep;
 using detail::kMinRun;
+using detail::kScratchLead;
+using detail::kScratchStride;
 using detail::kSpringTolerance;
 using detail::kWindow;
 using detail::run_on;
@@ -262,7 +264,7 @@ void Simulation::build_partitions() {
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
         build_face_pieces(p);
-        p.forces.assign(3 * (kBlock + kWindow + kBlock), 0.0f);
+        p.scratch.assign(3 * kScratchStride, 0.0f);
     }
 }
 
@@ -641,10 +643,10 @@ void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::u
     const float* vy = v_.y.data();
     const float* vz = v_.z.data();
     // One block more than a run: the last block may reach past the run's end.
-    // The thread's buffer of one run's forces (see Partition::forces).
-    float* fx = part.forces.data() + kBlock;
-    float* fy = fx + kBlock + kWindow + kBlock;
-    float* fz = fy + kBlock + kWindow + kBlock;
+    // The thread's buffer of one run's forces (see Partition::scratch).
+    float* fx = part.scratch.data() + kScratchLead;
+    float* fy = fx + kScratchStride;
+    float* fz = fy + kScratchStride;
     for (std::uint32_t p = pieces_begin; p < pieces_end; ++p) {
         const Piece& piece = part.pieces[p];
         const SpringRun& run = runs_[piece.item];

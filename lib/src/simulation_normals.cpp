@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 
 #include "batched_loops.hpp"
 #include "springkit/simulation.hpp"
@@ -17,6 +18,8 @@ using detail::add_ranges;
 using detail::kBlock;
 using detail::kMaxStep;
 using detail::kMinRun;
+using detail::kScratchLead;
+using detail::kScratchStride;
 using detail::kWindow;
 
 namespace {
@@ -56,6 +59,45 @@ void run_face_normals(const float* __restrict x, const float* __restrict y, cons
                 nz[i] = n.z;
             }
         }
+    }
+}
+
+// Adds a face run's normals n (n[i] for its face i) into the sums S of its nodes,
+// S starting at the run's first node: node j gets n[j] as corner 0, n[j - o1] as
+// corner 1, n[j - o2] as corner 2 (each only for the faces of the piece's range
+// for that corner), in that order: the sums of three passes, one per corner, in
+// one pass over the nodes (for o2 <= the run's length; n must have that many
+// readable floats before it).
+template <class Piece>
+void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict Sz, const float* __restrict nx,
+                  const float* __restrict ny, const float* __restrict nz, std::size_t o1, std::size_t o2,
+                  const Piece& piece) {
+    const std::size_t shift[3] = {0, o1, o2};
+    std::size_t first = SIZE_MAX, last = 0;
+    for (int c = 0; c < 3; ++c)
+        if (piece.corner_begin[c] < piece.corner_end[c]) {
+            first = std::min(first, piece.corner_begin[c] + shift[c]);
+            last = std::max(last, piece.corner_end[c] + shift[c]);
+        }
+    const std::size_t b0 = piece.corner_begin[0], e0 = piece.corner_end[0];
+    const std::size_t b1 = piece.corner_begin[1] + o1, e1 = piece.corner_end[1] + o1;
+    const std::size_t b2 = piece.corner_begin[2] + o2, e2 = piece.corner_end[2] + o2;
+    for (std::size_t j = first; j < last; ++j) {
+        // Every load unconditional: GCC vectorises selects, not loads under a condition.
+        const float x0 = nx[j], y0 = ny[j], z0 = nz[j];
+        const float x1 = nx[j - o1], y1 = ny[j - o1], z1 = nz[j - o1];
+        const float x2 = nx[j - o2], y2 = ny[j - o2], z2 = nz[j - o2];
+        const bool in0 = j >= b0 && j < e0, in1 = j >= b1 && j < e1, in2 = j >= b2 && j < e2;
+        float x = Sx[j], y = Sy[j], z = Sz[j];
+        x = in0 ? x + x0 : x;
+        y = in0 ? y + y0 : y;
+        z = in0 ? z + z0 : z;
+        x = in1 ? x + x1 : x;
+        y = in1 ? y + y1 : y;
+        z = in1 ? z + z1 : z;
+        Sx[j] = in2 ? x + x2 : x;
+        Sy[j] = in2 ? y + y2 : y;
+        Sz[j] = in2 ? z + z2 : z;
     }
 }
 
@@ -170,7 +212,7 @@ void Simulation::recompute_normals() {
     detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)]); });
 }
 
-void Simulation::normals_of(const Partition& part) {
+void Simulation::normals_of(Partition& part) {
     // A node receives its faces' normals in a fixed order: runs in order, in
     // each run its first corners, then its second, then its third; then the
     // loose faces in order. The same for any thread split.
@@ -183,8 +225,10 @@ void Simulation::normals_of(const Partition& part) {
     std::fill(sx + part.node_begin, sx + part.node_end, 0.0f);
     std::fill(sy + part.node_begin, sy + part.node_end, 0.0f);
     std::fill(sz + part.node_begin, sz + part.node_end, 0.0f);
-    // One block more than a run: the last block may reach past the run's end.
-    alignas(64) float nx[kWindow + kBlock], ny[kWindow + kBlock], nz[kWindow + kBlock];
+    // The thread's buffer of one run's normals (see Partition::scratch).
+    float* nx = part.scratch.data() + kScratchLead;
+    float* ny = nx + kScratchStride;
+    float* nz = ny + kScratchStride;
     for (const FacePiece& piece : part.face_pieces) {
         const FaceRun& run = face_runs_[piece.item];
         const std::size_t first = run.first;
@@ -194,10 +238,14 @@ void Simulation::normals_of(const Partition& part) {
         else
             run_face_normals<false>(x + first, y + first, z + first, run.o1, run.o2, nullptr, nx, ny, nz,
                                     piece.begin, piece.end);
-        const std::size_t corner_first[3] = {first, first + run.o1, first + run.o2};
-        for (int c = 0; c < 3; ++c)
-            add_ranges<false>(sx + corner_first[c], sy + corner_first[c], sz + corner_first[c], nx, ny, nz,
-                              piece.corner_begin[c], piece.corner_end[c]);
+        if (run.o2 <= run.count) {  // the corners' node ranges overlap: one pass over them
+            add_face_run(sx + first, sy + first, sz + first, nx, ny, nz, run.o1, run.o2, piece);
+        } else {
+            const std::size_t corner_first[3] = {first, first + run.o1, first + run.o2};
+            for (int c = 0; c < 3; ++c)
+                add_ranges<false>(sx + corner_first[c], sy + corner_first[c], sz + corner_first[c], nx, ny, nz,
+                                  piece.corner_begin[c], piece.corner_end[c]);
+        }
     }
     for (std::uint32_t f : part.loose_faces) {
         const std::array<std::uint32_t, 3>& c = loose_faces_[f];

@@ -207,10 +207,9 @@ private:
         LooseSprings loose;                          ///< loose springs touching them, in order
         std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
         std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces_)
-        /// Scratch for the forces of one run or chunk of loose springs: x, y, z,
-        /// each a window of floats with a block of padding before and after (read,
-        /// never used, by whole-block loops), set once so nothing read is indeterminate.
-        std::vector<float> forces;
+        /// Scratch for the values of one run (forces, normals): see kScratchStride
+        /// in batched_loops.hpp. Set once, so that nothing read is indeterminate.
+        std::vector<float> scratch;
     };
 
     void substep(float dt, float velocity_keep);
@@ -232,7 +231,7 @@ private:
     void check_state();
     void build_face_runs();
     void build_face_pieces(Partition& p) const;
-    void normals_of(const Partition& part);
+    void normals_of(Partition& part);
     void build_spring_runs();
     void build_partitions();
 
