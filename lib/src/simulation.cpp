@@ -26,6 +26,20 @@ using detail::run_on;
 
 namespace {
 
+// Calls f(std::bool_constant<flag>{}...) for the runtime flags, so that each
+// combination gets its own loop, vectorised without tests of the flags inside.
+template <class F>
+void with_flags(F&& f) {
+    f();
+}
+template <class F, class... Rest>
+void with_flags(F&& f, bool flag, Rest... rest) {
+    if (flag)
+        with_flags([&](auto... done) { f(std::true_type{}, done...); }, rest...);
+    else
+        with_flags([&](auto... done) { f(std::false_type{}, done...); }, rest...);
+}
+
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
     const float c = std::cos(angle), s = std::sin(angle);
@@ -61,6 +75,13 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
         inverse_mass_[i] = 1.0f / mass_[i];
     }
     for (const Anchor& a : model.anchors) inverse_mass_[a.node] = 0.0f;
+    common_mass_ = n > 0 ? mass_[0] : 1.0f;
+    uniform_mass_ = std::all_of(mass_.begin(), mass_.end(), [&](float m) { return m == common_mass_; });
+    // Nothing reads an anchored node between the integration and apply_anchors()
+    // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
+    moves_anchors_freely_ = model.tethers.empty() && model.beads.empty() &&
+                            std::none_of(model.springs.begin(), model.springs.end(),
+                                         [](const Spring& s) { return s.kind == SpringKind::rope; });
 
     spring_k_.resize(model.springs.size());
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
@@ -71,6 +92,8 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     build_face_runs();
     constant_external_.assign(n, Vec3{});
     for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
+    has_constant_forces_ = std::any_of(constant_external_.begin(), constant_external_.end(),
+                                       [](const Vec3& f) { return !(f == Vec3{}); });
     if (kernel_ == SpringKernel::batched) build_spring_runs();
 
     // A node faster than this is a runaway: 100 times the larger of 1 m/s, the
@@ -382,16 +405,20 @@ struct NodeForceTerms {
     float ground_height, repulsion, friction, absorption;
 };
 
-template <bool kAir, bool kGround>
+// Without external forces the external arrays are not read (0 is added, so the
+// sums are the same bits), and with one mass for all nodes the mass array is
+// not read either: the node passes stream a quarter fewer bytes.
+template <bool kAir, bool kGround, bool kExternal, bool kUniformMass>
 void node_forces(const float* __restrict y, const float* __restrict vx, const float* __restrict vy,
                  const float* __restrict vz, const float* __restrict ex, const float* __restrict ey,
-                 const float* __restrict ez, const float* __restrict mass, float* __restrict fx,
+                 const float* __restrict ez, const float* __restrict mass, float mass_all, float* __restrict fx,
                  float* __restrict fy, float* __restrict fz, std::size_t begin, std::size_t end,
                  const NodeForceTerms t) {
     for (std::size_t i = begin; i < end; ++i) {
-        float gx = ex[i] + t.gravity.x * mass[i];
-        float gy = ey[i] + t.gravity.y * mass[i];
-        float gz = ez[i] + t.gravity.z * mass[i];
+        const float m = kUniformMass ? mass_all : mass[i];
+        float gx = (kExternal ? ex[i] : 0.0f) + t.gravity.x * m;
+        float gy = (kExternal ? ey[i] : 0.0f) + t.gravity.y * m;
+        float gz = (kExternal ? ez[i] : 0.0f) + t.gravity.z * m;
         if constexpr (kAir) {
             gx -= (vx[i] - t.wind.x) * t.air_friction;
             gy -= (vy[i] - t.wind.y) * t.air_friction;
@@ -418,16 +445,14 @@ void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) 
     const Parameters& p = model_->params;
     const Ground g = p.ground.value_or(Ground{});
     const NodeForceTerms terms{p.gravity, wind_, p.air_friction, g.height, g.repulsion, g.friction, g.absorption};
-    auto run = [&](auto air, auto ground) {
-        node_forces<decltype(air)::value, decltype(ground)::value>(
-            x_.y.data(), v_.x.data(), v_.y.data(), v_.z.data(), external_.x.data(), external_.y.data(),
-            external_.z.data(), mass_.data(), f_.x.data(), f_.y.data(), f_.z.data(), begin, end, terms);
-    };
-    const bool air = p.air_friction > 0.0f, ground = p.ground.has_value();
-    if (air && ground) run(std::true_type{}, std::true_type{});
-    else if (air) run(std::true_type{}, std::false_type{});
-    else if (ground) run(std::false_type{}, std::true_type{});
-    else run(std::false_type{}, std::false_type{});
+    with_flags(
+        [&](auto air, auto ground, auto external, auto uniform_mass) {
+            node_forces<air, ground, external, uniform_mass>(
+                x_.y.data(), v_.x.data(), v_.y.data(), v_.z.data(), external_.x.data(), external_.y.data(),
+                external_.z.data(), mass_.data(), common_mass_, f_.x.data(), f_.y.data(), f_.z.data(), begin, end,
+                terms);
+        },
+        p.air_friction > 0.0f, p.ground.has_value(), has_constant_forces_ || external_applied_, uniform_mass_);
 }
 
 void Simulation::accumulate_springs_reference() {
@@ -735,23 +760,27 @@ namespace {
     float *__restrict x, float *__restrict y, float *__restrict z, float *__restrict vx,   \
         float *__restrict vy, float *__restrict vz, const float *__restrict fx,            \
         const float *__restrict fy, const float *__restrict fz, const float *__restrict im, \
-        std::uint32_t begin, std::uint32_t end
+        float im_all, std::uint32_t begin, std::uint32_t end
 
+// With one mass for all (kUniformMass, im_all) anchored nodes move too; they
+// are put back by apply_anchors() before anything reads them.
+template <bool kUniformMass>
 void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
         x[i] += vx[i] * dt;
         y[i] += vy[i] * dt;
         z[i] += vz[i] * dt;
-        const float w = im[i] * dt;
+        const float w = (kUniformMass ? im_all : im[i]) * dt;
         vx[i] = (vx[i] + fx[i] * w) * keep;
         vy[i] = (vy[i] + fy[i] * w) * keep;
         vz[i] = (vz[i] + fz[i] * w) * keep;
     }
 }
 
+template <bool kUniformMass>
 void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
-        const float w = im[i] * dt;
+        const float w = (kUniformMass ? im_all : im[i]) * dt;
         vx[i] = (vx[i] + fx[i] * w) * keep;
         vy[i] = (vy[i] + fy[i] * w) * keep;
         vz[i] = (vz[i] + fz[i] * w) * keep;
@@ -764,11 +793,12 @@ void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
 // Source engine: pos + (pos - prev) * damping + accel * dt^2. (Valve's code
 // scales accel by dt^2 / 2, which halves gravity at steady fall; we keep the
 // exact position-Verlet form.) Anchored nodes are set by apply_anchors() after.
+template <bool kUniformMass>
 void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, float* __restrict oz,
             float dt, float damping) {
     const float inv_dt = 1.0f / dt;
     for (std::uint32_t i = begin; i < end; ++i) {
-        const float w = im[i] * dt * dt;
+        const float w = (kUniformMass ? im_all : im[i]) * dt * dt;
         const float cx = x[i], cy = y[i], cz = z[i];
         const float nx = cx + ((cx - ox[i]) * damping + fx[i] * w);
         const float ny = cy + ((cy - oy[i]) * damping + fy[i] * w);
@@ -790,22 +820,26 @@ void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, f
 }  // namespace
 
 void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep) {
+    with_flags(
+        [&](auto uniform_mass) {
 #define SPRINGKIT_NODES                                                                            \
     x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(), f_.x.data(), \
-        f_.y.data(), f_.z.data(), inverse_mass_.data(), begin, end
-    switch (model_->params.integrator) {
-        case Integrator::explicit_euler:
-            explicit_euler(SPRINGKIT_NODES, dt, velocity_keep);
-            break;
-        case Integrator::symplectic_euler:
-            symplectic_euler(SPRINGKIT_NODES, dt, velocity_keep);
-            break;
-        case Integrator::verlet:
-            verlet(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(), previous_.z.data(), dt,
-                   model_->params.verlet_damping * velocity_keep);
-            break;
-    }
+        f_.y.data(), f_.z.data(), inverse_mass_.data(), 1.0f / common_mass_, begin, end
+            switch (model_->params.integrator) {
+                case Integrator::explicit_euler:
+                    explicit_euler<uniform_mass>(SPRINGKIT_NODES, dt, velocity_keep);
+                    break;
+                case Integrator::symplectic_euler:
+                    symplectic_euler<uniform_mass>(SPRINGKIT_NODES, dt, velocity_keep);
+                    break;
+                case Integrator::verlet:
+                    verlet<uniform_mass>(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(),
+                                         previous_.z.data(), dt, model_->params.verlet_damping * velocity_keep);
+                    break;
+            }
 #undef SPRINGKIT_NODES
+        },
+        uniform_mass_ && moves_anchors_freely_);
 }
 
 void Simulation::solve_rope_constraints() {

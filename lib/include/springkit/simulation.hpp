@@ -248,6 +248,10 @@ private:
     Vec3Array previous_;                 ///< Verlet's previous positions
     Vec3Array external_;                 ///< apply_force() and constant forces, reset per step
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
+    bool has_constant_forces_ = false;   ///< external_ is not all zero between steps
+    bool uniform_mass_ = false;          ///< every node has common_mass_
+    float common_mass_ = 1.0f;           ///< kg, node 0's mass
+    bool moves_anchors_freely_ = false;  ///< no ropes, tethers or beads read anchored nodes mid-substep
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     // What the accessors show, refreshed at the end of every step().
     std::vector<Vec3> positions_;
