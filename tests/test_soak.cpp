@@ -89,7 +89,16 @@ TEST_P(Soak, EnergyStaysBoundedAndMemoryDoesNotGrow) {
     }
     EXPECT_LE(heap_end, heap_after_warmup) << c.sample << ": heap grew by " << heap_end - heap_after_warmup
                                            << " bytes over " << kFrames - 1000 << " frames";
+#if defined(__SANITIZE_ADDRESS__)
+    // Under AddressSanitizer the resident size says nothing about the model:
+    // with detect_stack_use_after_return (scripts/test) every call with
+    // addressable locals takes a frame from a "fake stack" ring, whose pages are
+    // first touched one by one over many frames (the same loop passes with the
+    // option off). The heap check above still holds there.
+    (void)rss_after_warmup;
+#else
     EXPECT_LE(peak_rss_kib() - rss_after_warmup, 256) << c.sample << ": peak RSS grew";
+#endif
     std::cout << "[ info     ] " << c.sample << ": " << sim.substeps_taken() << " substeps, energy "
               << start_energy << " J -> " << total_energy(sim) << " J (highest "
               << highest << " J), heap " << heap_after_warmup << " -> " << heap_end << " bytes\n";
