@@ -600,17 +600,19 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
 // below a block; g must have a block of readable floats before it).
 void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __restrict Fz,
                          const float* __restrict gx, const float* __restrict gy, const float* __restrict gz,
-                         std::size_t offset, std::size_t a_begin, std::size_t a_end, std::size_t b_begin,
-                         std::size_t b_end) {
-    const float* bx = gx - offset;  // bx[j]: the force of the spring whose b end is node j
-    const float* by = gy - offset;
-    const float* bz = gz - offset;
-    const std::size_t first = std::min(a_begin, b_begin + offset), last = std::max(a_end, b_end + offset);
-    for (std::size_t j = first; j < last; ++j) {
-        const bool b_side = j >= b_begin + offset && j < b_end + offset;
-        const bool a_side = j >= a_begin && j < a_end;
+                         std::uint32_t offset, std::uint32_t a_begin, std::uint32_t a_end, std::uint32_t b_begin,
+                         std::uint32_t b_end) {
+    // 32-bit signed indices: the range tests vectorise with 16 lanes, and
+    // j - offset may be negative.
+    const int d = static_cast<int>(offset);
+    const int a0 = static_cast<int>(a_begin), a1 = static_cast<int>(a_end);
+    const int b0 = static_cast<int>(b_begin) + d, b1 = static_cast<int>(b_end) + d;
+    const int first = std::min(a0, b0), last = std::max(a1, b1);
+    for (int j = first; j < last; ++j) {
+        const bool b_side = j >= b0 && j < b1;
+        const bool a_side = j >= a0 && j < a1;
         // Every load unconditional: GCC vectorises selects, not loads under a condition.
-        const float bx_j = bx[j], by_j = by[j], bz_j = bz[j], ax_j = gx[j], ay_j = gy[j], az_j = gz[j];
+        const float bx_j = gx[j - d], by_j = gy[j - d], bz_j = gz[j - d], ax_j = gx[j], ay_j = gy[j], az_j = gz[j];
         float x = Fx[j], y = Fy[j], z = Fz[j];
         x = b_side ? x - bx_j : x;
         y = b_side ? y - by_j : y;
@@ -711,8 +713,8 @@ void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::u
         const std::size_t a_begin = std::max<std::size_t>(begin, piece.a_begin);
         const std::size_t b_begin = std::max<std::size_t>(begin, piece.b_begin);
         if (run.offset < kBlock) {  // the row springs of a grid: one pass over their nodes
-            add_interleaved_run(Fx + na, Fy + na, Fz + na, fx, fy, fz, run.offset, a_begin, piece.a_end, b_begin,
-                                piece.b_end);
+            add_interleaved_run(Fx + na, Fy + na, Fz + na, fx, fy, fz, run.offset, static_cast<std::uint32_t>(a_begin),
+                                piece.a_end, static_cast<std::uint32_t>(b_begin), piece.b_end);
         } else {
             add_ranges<true>(Fx + nb, Fy + nb, Fz + nb, fx, fy, fz, b_begin, piece.b_end);
             add_ranges<false>(Fx + na, Fy + na, Fz + na, fx, fy, fz, a_begin, piece.a_end);

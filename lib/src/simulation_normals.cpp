@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <climits>
 #include <cstdint>
 
 #include "batched_loops.hpp"
@@ -70,23 +71,27 @@ void run_face_normals(const float* __restrict x, const float* __restrict y, cons
 // readable floats before it).
 template <class Piece>
 void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict Sz, const float* __restrict nx,
-                  const float* __restrict ny, const float* __restrict nz, std::size_t o1, std::size_t o2,
+                  const float* __restrict ny, const float* __restrict nz, std::uint32_t o1, std::uint32_t o2,
                   const Piece& piece) {
-    const std::size_t shift[3] = {0, o1, o2};
-    std::size_t first = SIZE_MAX, last = 0;
-    for (int c = 0; c < 3; ++c)
-        if (piece.corner_begin[c] < piece.corner_end[c]) {
-            first = std::min(first, piece.corner_begin[c] + shift[c]);
-            last = std::max(last, piece.corner_end[c] + shift[c]);
+    // 32-bit signed indices: the range tests vectorise with 16 lanes (64-bit
+    // ones took 8 and were the loop's most costly part), and j - o2 may be negative.
+    const int shift[3] = {0, static_cast<int>(o1), static_cast<int>(o2)};
+    int begin[3], end[3], first = INT32_MAX, last = 0;
+    for (int c = 0; c < 3; ++c) {
+        begin[c] = static_cast<int>(piece.corner_begin[c]) + shift[c];
+        end[c] = static_cast<int>(piece.corner_end[c]) + shift[c];
+        if (begin[c] < end[c]) {
+            first = std::min(first, begin[c]);
+            last = std::max(last, end[c]);
         }
-    const std::size_t b0 = piece.corner_begin[0], e0 = piece.corner_end[0];
-    const std::size_t b1 = piece.corner_begin[1] + o1, e1 = piece.corner_end[1] + o1;
-    const std::size_t b2 = piece.corner_begin[2] + o2, e2 = piece.corner_end[2] + o2;
-    for (std::size_t j = first; j < last; ++j) {
+    }
+    const int b0 = begin[0], e0 = end[0], b1 = begin[1], e1 = end[1], b2 = begin[2], e2 = end[2];
+    const int d1 = shift[1], d2 = shift[2];
+    for (int j = first; j < last; ++j) {
         // Every load unconditional: GCC vectorises selects, not loads under a condition.
         const float x0 = nx[j], y0 = ny[j], z0 = nz[j];
-        const float x1 = nx[j - o1], y1 = ny[j - o1], z1 = nz[j - o1];
-        const float x2 = nx[j - o2], y2 = ny[j - o2], z2 = nz[j - o2];
+        const float x1 = nx[j - d1], y1 = ny[j - d1], z1 = nz[j - d1];
+        const float x2 = nx[j - d2], y2 = ny[j - d2], z2 = nz[j - d2];
         const bool in0 = j >= b0 && j < e0, in1 = j >= b1 && j < e1, in2 = j >= b2 && j < e2;
         float x = Sx[j], y = Sy[j], z = Sz[j];
         x = in0 ? x + x0 : x;
