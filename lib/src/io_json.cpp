@@ -241,7 +241,33 @@ public:
     }
     std::string_view view() const { return {buffer_.get(), size_}; }
 
+    /// One field of a one-line object: its name and value (Writer::object).
+    template <class T>
+    struct Field {
+        std::string_view name;
+        const T& value;
+    };
+    /// {"name": value, ...} on one line.
+    template <class... T>
+    void object(const Field<T>&... fields) {
+        std::string_view separator = "{\"";
+        ((raw(separator), raw(fields.name), raw("\": "), value(fields.value), separator = ", \""), ...);
+        raw("}");
+    }
+
 private:
+    void value(float v) { number(v); }
+    void value(std::uint32_t v) { number(std::uint64_t{v}); }
+    void value(int v) { number(static_cast<std::uint64_t>(v)); }  // validated >= 0
+    void value(const Vec3& v) { vec(v); }
+    void value(const std::vector<std::uint32_t>& v) {
+        raw("[");
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            if (k > 0) raw(", ");
+            number(std::uint64_t{v[k]});
+        }
+        raw("]");
+    }
     char* room(std::size_t n) {
         if (capacity_ - size_ < n) grow(std::max(2 * capacity_, size_ + n));
         return buffer_.get() + size_;
@@ -435,61 +461,32 @@ JsonText json_text(const Model& model, bool with_arrays) {
         v.text(model.texture);
         // Attachments: written only when present, so models without them keep the
         // layout they had before these fields existed.
+        using W = Writer;
         if (!model.constant_forces.empty()) {
             v.raw(",\n  \"constant_forces\": ");
             v.array(model.constant_forces, 1, [&v](const ConstantForce& c) {
-                v.raw("{\"node\": ");
-                v.number(std::uint64_t{c.node});
-                v.raw(", \"force\": ");
-                v.vec(c.force);
-                v.raw("}");
+                v.object(W::Field{"node", c.node}, W::Field{"force", c.force});
             });
         }
         if (!model.tethers.empty()) {
             v.raw(",\n  \"tethers\": ");
             v.array(model.tethers, 1, [&v](const Tether& t) {
-                v.raw("{\"node\": ");
-                v.number(std::uint64_t{t.node});
-                v.raw(", \"point\": ");
-                v.vec(t.point);
-                v.raw(", \"length\": ");
-                v.number(t.length);
-                v.raw(", \"bounce\": ");
-                v.number(t.bounce);
-                v.raw("}");
+                v.object(W::Field{"node", t.node}, W::Field{"point", t.point}, W::Field{"length", t.length},
+                         W::Field{"bounce", t.bounce});
             });
         }
         if (!model.beads.empty()) {
             v.raw(",\n  \"beads\": ");
             v.array(model.beads, 1, [&v](const Bead& b) {
-                v.raw("{\"first\": ");
-                v.number(std::uint64_t{b.first});
-                v.raw(", \"last\": ");
-                v.number(std::uint64_t{b.last});
-                v.raw(", \"mass\": ");
-                v.number(b.mass);
-                v.raw(", \"start\": ");
-                v.number(b.start);
-                v.raw(", \"friction\": ");
-                v.number(b.friction);
-                v.raw("}");
+                v.object(W::Field{"first", b.first}, W::Field{"last", b.last}, W::Field{"mass", b.mass},
+                         W::Field{"start", b.start}, W::Field{"friction", b.friction});
             });
         }
         if (!model.tubes.empty()) {
             v.raw(",\n  \"tubes\": ");
             v.array(model.tubes, 1, [&v](const Tube& t) {
-                v.raw("{\"nodes\": [");
-                for (std::size_t k = 0; k < t.nodes.size(); ++k) {
-                    if (k > 0) v.raw(", ");
-                    v.number(std::uint64_t{t.nodes[k]});
-                }
-                v.raw("], \"radius\": ");
-                v.number(t.radius);
-                v.raw(", \"sides\": ");
-                v.number(static_cast<std::uint64_t>(t.sides));
-                v.raw(", \"subdivisions\": ");
-                v.number(static_cast<std::uint64_t>(t.subdivisions));
-                v.raw("}");
+                v.object(W::Field{"nodes", t.nodes}, W::Field{"radius", t.radius}, W::Field{"sides", t.sides},
+                         W::Field{"subdivisions", t.subdivisions});
             });
         }
         v.raw("\n}\n");
