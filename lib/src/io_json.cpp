@@ -247,6 +247,10 @@ public:
         std::string_view name;
         const T& value;
     };
+    template <class T>
+    static Field<T> field(std::string_view name, const T& value) {  // (clang 14 deduces no aggregates)
+        return {name, value};
+    }
     /// {"name": value, ...} on one line.
     template <class... T>
     void object(const Field<T>&... fields) {
@@ -367,16 +371,12 @@ JsonText json_text(const Model& model, bool with_arrays) {
     w.number(static_cast<std::uint64_t>(p.rope_iterations));
     w.raw(",\n    \"verlet_damping\": ");
     w.number(p.verlet_damping);
-    if (p.gust.period > 0.0f) {  // written only when there are gusts, like the fields below
-        w.raw(",\n    \"gust\": {\"velocity\": ");
-        w.vec(p.gust.velocity);
-        w.raw(", \"period\": ");
-        w.number(p.gust.period);
-        w.raw(", \"duration\": ");
-        w.number(p.gust.duration);
-        w.raw(", \"start\": ");
-        w.number(p.gust.start);
-        w.raw("}");
+    // Written only when set, like the attachments below; set means any field, even
+    // with period 0 (no gusts), so that what was loaded is saved again.
+    if (!(p.gust == Gust{})) {
+        w.raw(",\n    \"gust\": ");
+        w.object(Writer::field("velocity", p.gust.velocity), Writer::field("period", p.gust.period),
+                 Writer::field("duration", p.gust.duration), Writer::field("start", p.gust.start));
     }
     w.raw("\n  },\n  \"positions\": ");
     w.array(arrays.positions, 4, [&](const Vec3& v) {
@@ -465,28 +465,28 @@ JsonText json_text(const Model& model, bool with_arrays) {
         if (!model.constant_forces.empty()) {
             v.raw(",\n  \"constant_forces\": ");
             v.array(model.constant_forces, 1, [&v](const ConstantForce& c) {
-                v.object(W::Field{"node", c.node}, W::Field{"force", c.force});
+                v.object(W::field("node", c.node), W::field("force", c.force));
             });
         }
         if (!model.tethers.empty()) {
             v.raw(",\n  \"tethers\": ");
             v.array(model.tethers, 1, [&v](const Tether& t) {
-                v.object(W::Field{"node", t.node}, W::Field{"point", t.point}, W::Field{"length", t.length},
-                         W::Field{"bounce", t.bounce});
+                v.object(W::field("node", t.node), W::field("point", t.point), W::field("length", t.length),
+                         W::field("bounce", t.bounce));
             });
         }
         if (!model.beads.empty()) {
             v.raw(",\n  \"beads\": ");
             v.array(model.beads, 1, [&v](const Bead& b) {
-                v.object(W::Field{"first", b.first}, W::Field{"last", b.last}, W::Field{"mass", b.mass},
-                         W::Field{"start", b.start}, W::Field{"friction", b.friction});
+                v.object(W::field("first", b.first), W::field("last", b.last), W::field("mass", b.mass),
+                         W::field("start", b.start), W::field("friction", b.friction));
             });
         }
         if (!model.tubes.empty()) {
             v.raw(",\n  \"tubes\": ");
             v.array(model.tubes, 1, [&v](const Tube& t) {
-                v.object(W::Field{"nodes", t.nodes}, W::Field{"radius", t.radius}, W::Field{"sides", t.sides},
-                         W::Field{"subdivisions", t.subdivisions});
+                v.object(W::field("nodes", t.nodes), W::field("radius", t.radius), W::field("sides", t.sides),
+                         W::field("subdivisions", t.subdivisions));
             });
         }
         v.raw("\n}\n");
