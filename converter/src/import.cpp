@@ -225,6 +225,41 @@ private:
 /// tables larger than the caches).
 constexpr std::size_t kPrefetchAhead = 16;
 
+/// Numbers the distinct keys of `items` in order of first appearance: returns the
+/// number of each item's key and puts the first item of each key in `distinct`.
+/// key_of(item) is a key with ==, hash_of(key) its 64-bit hash. Hashes are computed
+/// kPrefetchAhead items early, when their slot is prefetched.
+template <class T, class KeyOf, class HashOf>
+std::vector<std::uint32_t> number_distinct(const std::vector<T>& items, KeyOf key_of, HashOf hash_of,
+                                           std::vector<T>& distinct) {
+    const std::size_t n = items.size();
+    std::vector<std::uint32_t> number(n);
+    distinct.clear();
+    distinct.reserve(n / 4 + 16);
+    HashIndex index(n / 4 + 16);
+    auto hash_of_distinct = [&](std::uint32_t d) { return hash_of(key_of(distinct[d])); };
+    constexpr std::size_t kRing = 2 * kPrefetchAhead;
+    std::array<std::uint64_t, kRing> ring{};
+    auto prepare = [&](std::size_t i) {
+        ring[i % kRing] = hash_of(key_of(items[i]));
+        index.prefetch(ring[i % kRing]);
+    };
+    for (std::size_t i = 0; i < std::min(kPrefetchAhead, n); ++i) prepare(i);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i + kPrefetchAhead < n) prepare(i + kPrefetchAhead);
+        const auto key = key_of(items[i]);
+        const std::uint64_t hash = ring[i % kRing];
+        if (const std::uint32_t* d = index.find(hash, [&](std::uint32_t v) { return key_of(distinct[v]) == key; })) {
+            number[i] = *d;
+        } else {
+            number[i] = static_cast<std::uint32_t>(distinct.size());
+            distinct.push_back(items[i]);
+            index.insert(hash, number[i], hash_of_distinct);
+        }
+    }
+    return number;
+}
+
 /// Welds corners into nodes. Exact duplicates first (most of them: Assimp hands
 /// back one vertex per face corner), by a hash of the coordinates' bits; then the
 /// distinct positions, in order of first appearance, join the first node within
@@ -232,9 +267,9 @@ constexpr std::size_t kPrefetchAhead = 16;
 /// only, a negative one nothing. Returns the node of each corner.
 std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double tolerance, std::vector<Vec3>& nodes) {
     const std::size_t n = positions.size();
-    std::vector<std::uint32_t> node_of(n);
     if (tolerance < 0.0) {
         nodes = positions;
+        std::vector<std::uint32_t> node_of(n);
         for (std::size_t i = 0; i < n; ++i) node_of[i] = static_cast<std::uint32_t>(i);
         return node_of;
     }
@@ -247,33 +282,7 @@ std::vector<std::uint32_t> weld(const std::vector<Vec3>& positions, double toler
         return mix(((std::uint64_t{k[0]} << 32) | k[1]) ^ (std::uint64_t{k[2]} * 0x9E3779B97F4A7C15ull));
     };
     // The distinct positions in order of first appearance, as first read (-0 kept).
-    std::vector<Vec3>& unique = nodes;
-    unique.clear();
-    unique.reserve(n / 4 + 16);
-    {
-        HashIndex exact(n / 4 + 16);
-        auto hash_of_unique = [&](std::uint32_t u) { return hash_key(key_of(unique[u])); };
-        // Hashes computed kPrefetchAhead positions early, when their slot is prefetched.
-        constexpr std::size_t kRing = 2 * kPrefetchAhead;
-        std::array<std::uint64_t, kRing> ring{};
-        auto prepare = [&](std::size_t i) {
-            ring[i % kRing] = hash_key(key_of(positions[i]));
-            exact.prefetch(ring[i % kRing]);
-        };
-        for (std::size_t i = 0; i < std::min(kPrefetchAhead, n); ++i) prepare(i);
-        for (std::size_t i = 0; i < n; ++i) {
-            if (i + kPrefetchAhead < n) prepare(i + kPrefetchAhead);
-            const Key key = key_of(positions[i]);
-            const std::uint64_t hash = ring[i % kRing];
-            if (const std::uint32_t* u = exact.find(hash, [&](std::uint32_t v) { return key_of(unique[v]) == key; })) {
-                node_of[i] = *u;
-            } else {
-                node_of[i] = static_cast<std::uint32_t>(unique.size());
-                unique.push_back(positions[i]);
-                exact.insert(hash, node_of[i], hash_of_unique);
-            }
-        }
-    }
+    std::vector<std::uint32_t> node_of = number_distinct(positions, key_of, hash_key, nodes);
     if (tolerance == 0.0) return node_of;
 
     // Cells 2 x tolerance wide: a position's tolerance ball reaches at most the
@@ -536,30 +545,8 @@ DistinctUvs distinct_uvs(const std::vector<TexCoord>& uvs) {
     auto key_of = [](const TexCoord& t) {
         return (std::uint64_t{std::bit_cast<std::uint32_t>(t.u)} << 32) | std::bit_cast<std::uint32_t>(t.v);
     };
-    const std::size_t n = uvs.size();
     DistinctUvs out;
-    out.of_vertex.resize(n);
-    out.values.reserve(n / 4 + 16);
-    HashIndex index(n / 4 + 16);
-    auto hash_of_value = [&](std::uint32_t v) { return mix(key_of(out.values[v])); };
-    constexpr std::size_t kRing = 2 * kPrefetchAhead;
-    std::array<std::uint64_t, kRing> ring{};
-    auto prepare = [&](std::size_t i) {
-        ring[i % kRing] = mix(key_of(uvs[i]));
-        index.prefetch(ring[i % kRing]);
-    };
-    for (std::size_t i = 0; i < std::min(kPrefetchAhead, n); ++i) prepare(i);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i + kPrefetchAhead < n) prepare(i + kPrefetchAhead);
-        const std::uint64_t key = key_of(uvs[i]), hash = ring[i % kRing];
-        if (const std::uint32_t* v = index.find(hash, [&](std::uint32_t u) { return key_of(out.values[u]) == key; })) {
-            out.of_vertex[i] = *v;
-        } else {
-            out.of_vertex[i] = static_cast<std::uint32_t>(out.values.size());
-            out.values.push_back(uvs[i]);
-            index.insert(hash, out.of_vertex[i], hash_of_value);
-        }
-    }
+    out.of_vertex = number_distinct(uvs, key_of, mix, out.values);
     return out;
 }
 
