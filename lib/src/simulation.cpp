@@ -2,6 +2,7 @@
 #include "springkit/simulation.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <sstream>
 #include <type_traits>
@@ -607,7 +608,18 @@ void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __re
     const int d = static_cast<int>(offset);
     const int a0 = static_cast<int>(a_begin), a1 = static_cast<int>(a_end);
     const int b0 = static_cast<int>(b_begin) + d, b1 = static_cast<int>(b_end) + d;
-    const int first = std::min(a0, b0), last = std::max(a1, b1);
+    // Only over the nodes of non-empty ranges: every node in between is this
+    // thread's, but an empty range (0, 0) would reach back over other threads'
+    // nodes, and writing one back unchanged can undo another thread's update.
+    int first = INT_MAX, last = INT_MIN;
+    if (a0 < a1) {
+        first = a0;
+        last = a1;
+    }
+    if (b0 < b1) {
+        first = std::min(first, b0);
+        last = std::max(last, b1);
+    }
     for (int j = first; j < last; ++j) {
         const bool b_side = j >= b0 && j < b1;
         const bool a_side = j >= a0 && j < a1;
