@@ -3,8 +3,10 @@
 // that add a buffer of per-item values into node arrays.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "springkit/simulation.hpp"
 
@@ -23,6 +25,31 @@ inline constexpr std::size_t kMinRun = 8;
 // so that patterns such as Bullet's patch, whose cells alternate their diagonal
 // from cell to cell and row to row, stream as runs at least a third full.
 inline constexpr std::uint32_t kMaxStep = 3;
+
+// Items (springs, faces) sorted so that those of one shape follow each other by
+// their first node: the end of the run that starts at items[i], that is the
+// items after it of the same shape whose first node steps on by 1 to kMaxStep,
+// within the window of the run's first.
+template <class Item, class SameShape, class FirstNode>
+std::size_t run_end(const std::vector<Item>& items, std::size_t i, SameShape same_shape, FirstNode first) {
+    std::size_t j = i + 1;
+    while (j < items.size() && same_shape(items[i], items[j]) && first(items[j]) > first(items[j - 1]) &&
+           first(items[j]) <= first(items[j - 1]) + kMaxStep && first(items[j]) / kWindow == first(items[i]) / kWindow)
+        ++j;
+    return j;
+}
+
+// Of the items i in [0, count) of a run, those whose node first + i a thread
+// owns (nodes [node_begin, node_end)), as [begin, end); 0, 0 when none.
+struct ItemRange {
+    std::uint32_t begin = 0, end = 0;
+    bool empty() const { return begin >= end; }
+};
+inline ItemRange owned_items(std::uint32_t first, std::uint32_t count, std::uint32_t node_begin,
+                             std::uint32_t node_end) {
+    const std::uint32_t lo = std::max(node_begin, first), hi = std::min(node_end, first + count);
+    return lo < hi ? ItemRange{lo - first, hi - first} : ItemRange{};
+}
 
 // A thread's scratch for the values of one run (forces of springs, normals of
 // faces): x, y, z, each with kWindow readable floats before the run's first item

@@ -16,13 +16,15 @@ namespace springkit {
 
 using detail::add_ranges;
 using detail::hooke_scale;
+using detail::ItemRange;
 using detail::kBlock;
-using detail::kMaxStep;
 using detail::kMinRun;
 using detail::kScratchLead;
 using detail::kScratchStride;
 using detail::kSpringTolerance;
 using detail::kWindow;
+using detail::owned_items;
+using detail::run_end;
 using detail::run_on;
 
 namespace {
@@ -78,11 +80,6 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     for (const Anchor& a : model.anchors) inverse_mass_[a.node] = 0.0f;
     common_mass_ = n > 0 ? mass_[0] : 1.0f;
     uniform_mass_ = std::all_of(mass_.begin(), mass_.end(), [&](float m) { return m == common_mass_; });
-    // Nothing reads an anchored node between the integration and apply_anchors()
-    // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
-    moves_anchors_freely_ = model.tethers.empty() && model.beads.empty() &&
-                            std::none_of(model.springs.begin(), model.springs.end(),
-                                         [](const Spring& s) { return s.kind == SpringKind::rope; });
 
     spring_k_.resize(model.springs.size());
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
@@ -90,6 +87,9 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
         spring_k_[i] = model.spring_k(s);
         (s.kind == SpringKind::hooke ? hooke_ : ropes_).push_back(static_cast<std::uint32_t>(i));
     }
+    // Nothing reads an anchored node between the integration and apply_anchors()
+    // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
+    moves_anchors_freely_ = ropes_.empty() && model.tethers.empty() && model.beads.empty();
     build_face_runs();
     constant_external_.assign(n, Vec3{});
     for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
@@ -154,11 +154,9 @@ void Simulation::build_spring_runs() {
     // force (k = 0, no damping).
     const float damping = m.params.spring_damping;
     for (std::size_t i = 0; i < entries.size();) {
-        std::size_t j = i + 1;
-        while (j < entries.size() && entries[j].offset == entries[i].offset &&
-               entries[j].a > entries[j - 1].a && entries[j].a <= entries[j - 1].a + kMaxStep &&
-               entries[j].a / kWindow == entries[i].a / kWindow)
-            ++j;
+        const std::size_t j = run_end(
+            entries, i, [](const Entry& l, const Entry& r) { return l.offset == r.offset; },
+            [](const Entry& e) { return e.a; });
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
@@ -248,19 +246,12 @@ void Simulation::build_partitions() {
         };
         for (std::uint32_t r = 0; r < runs_.size(); ++r) {
             const SpringRun& run = runs_[r];
-            auto clip = [&](std::uint32_t first_node, std::uint32_t& begin, std::uint32_t& end) {
-                const std::uint32_t lo = std::max(p.node_begin, first_node);
-                const std::uint32_t hi = std::min(p.node_end, first_node + run.count);
-                begin = lo < hi ? lo - first_node : 0;
-                end = lo < hi ? hi - first_node : 0;
-            };
-            Piece piece{.item = r};
-            clip(run.a, piece.a_begin, piece.a_end);
-            clip(run.a + run.offset, piece.b_begin, piece.b_end);
-            const bool has_a = piece.a_begin < piece.a_end, has_b = piece.b_begin < piece.b_end;
-            if (!has_a && !has_b) continue;
-            piece.begin = std::min(has_a ? piece.a_begin : piece.b_begin, has_b ? piece.b_begin : piece.a_begin);
-            piece.end = std::max(has_a ? piece.a_end : 0u, has_b ? piece.b_end : 0u);
+            const ItemRange a = owned_items(run.a, run.count, p.node_begin, p.node_end);
+            const ItemRange b = owned_items(run.a + run.offset, run.count, p.node_begin, p.node_end);
+            if (a.empty() && b.empty()) continue;
+            Piece piece{.item = r, .a_begin = a.begin, .a_end = a.end, .b_begin = b.begin, .b_end = b.end};
+            piece.begin = std::min(a.empty() ? b.begin : a.begin, b.empty() ? a.begin : b.begin);
+            piece.end = std::max(a.end, b.end);
             p.pieces.push_back(piece);
             window_of(run.a)->pieces_end = static_cast<std::uint32_t>(p.pieces.size());
         }
@@ -478,9 +469,9 @@ namespace {
 // The springs a+i -> b+i of one run, for i in [begin, end), with the force of
 // hooke_scale() (spring_force.hpp) and Tunca's inner friction, as loops the
 // compiler vectorises; the loop's scalar remainder computes bit-identical
-// values. Either stores each force in out (to be added by add_range/
-// subtract_range) or, when the run's a ends and b ends are distinct nodes, adds
-// it straight into the node forces: +F at a, -F at b.
+// values. Either stores each force in out (to be added by add_ranges or
+// add_interleaved_run) or, when the run's a ends and b ends are distinct nodes,
+// adds it straight into the node forces: +F at a, -F at b.
 struct RunArrays {
     const float* ax;
     const float* ay;
@@ -556,13 +547,8 @@ void run_forces(const RunArrays& r, std::size_t begin, std::size_t end) {
 // Picks the loop for a run: damped or not, uniform k and rest or not.
 template <bool kFused>
 void run_forces(const RunArrays& r, bool uniform, bool damped, std::size_t begin, std::size_t end) {
-    if (damped) {
-        if (uniform) run_forces<true, kFused, true>(r, begin, end);
-        else run_forces<true, kFused, false>(r, begin, end);
-    } else {
-        if (uniform) run_forces<false, kFused, true>(r, begin, end);
-        else run_forces<false, kFused, false>(r, begin, end);
-    }
+    with_flags([&](auto is_damped, auto is_uniform) { run_forces<is_damped, kFused, is_uniform>(r, begin, end); },
+               damped, uniform);
 }
 
 // The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
@@ -681,7 +667,6 @@ void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::u
     const float* vx = v_.x.data();
     const float* vy = v_.y.data();
     const float* vz = v_.z.data();
-    // One block more than a run: the last block may reach past the run's end.
     // The thread's buffer of one run's forces (see Partition::scratch).
     float* fx = part.scratch.data() + kScratchLead;
     float* fy = fx + kScratchStride;

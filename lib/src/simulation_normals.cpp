@@ -17,11 +17,13 @@ namespace springkit {
 
 using detail::add_ranges;
 using detail::kBlock;
-using detail::kMaxStep;
+using detail::ItemRange;
 using detail::kMinRun;
 using detail::kScratchLead;
 using detail::kScratchStride;
 using detail::kWindow;
+using detail::owned_items;
+using detail::run_end;
 
 namespace {
 
@@ -155,11 +157,9 @@ void Simulation::build_face_runs() {
         return l.first < r.first;
     });
     for (std::size_t i = 0; i < entries.size();) {
-        std::size_t j = i + 1;
-        while (j < entries.size() && entries[j].o1 == entries[i].o1 && entries[j].o2 == entries[i].o2 &&
-               entries[j].first > entries[j - 1].first && entries[j].first <= entries[j - 1].first + kMaxStep &&
-               entries[j].first / kWindow == entries[i].first / kWindow)
-            ++j;
+        const std::size_t j = run_end(
+            entries, i, [](const Entry& l, const Entry& r) { return l.o1 == r.o1 && l.o2 == r.o2; },
+            [](const Entry& e) { return e.first; });
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e)
                 loose_faces_.push_back({entries[e].first, entries[e].first + entries[e].o1,
@@ -193,13 +193,12 @@ void Simulation::build_face_pieces(Partition& p) const {
         FacePiece piece{.item = r, .begin = run.count, .end = 0};
         const std::uint32_t corner_first[3] = {run.first, run.first + run.o1, run.first + run.o2};
         for (int c = 0; c < 3; ++c) {
-            const std::uint32_t lo = std::max(p.node_begin, corner_first[c]);
-            const std::uint32_t hi = std::min(p.node_end, corner_first[c] + run.count);
-            piece.corner_begin[c] = lo < hi ? lo - corner_first[c] : 0;
-            piece.corner_end[c] = lo < hi ? hi - corner_first[c] : 0;
-            if (lo < hi) {
-                piece.begin = std::min(piece.begin, piece.corner_begin[c]);
-                piece.end = std::max(piece.end, piece.corner_end[c]);
+            const ItemRange owned = owned_items(corner_first[c], run.count, p.node_begin, p.node_end);
+            piece.corner_begin[c] = owned.begin;
+            piece.corner_end[c] = owned.end;
+            if (!owned.empty()) {
+                piece.begin = std::min(piece.begin, owned.begin);
+                piece.end = std::max(piece.end, owned.end);
             }
         }
         if (piece.begin < piece.end) p.face_pieces.push_back(piece);
