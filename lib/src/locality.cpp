@@ -81,54 +81,36 @@ std::vector<std::uint32_t> reverse_cuthill_mckee(const Model& model) {
     return new_index;
 }
 
-// How the runtime will like an order: the share of springs that continue a run
-// (the spring one node further along both ends exists), and the mean distance
-// between a spring's nodes in the arrays.
-struct OrderQuality {
-    double run_share = 0.0;
-    double mean_distance = 0.0;
-};
+// How the runtime will like an order (new_index, or the model's own when null):
+// the mean distance between a spring's nodes in the arrays, and the share of
+// springs that continue a run (the spring one node further along both ends exists).
+std::uint32_t node_index(const std::vector<std::uint32_t>* new_index, std::uint32_t v) {
+    return new_index ? (*new_index)[v] : v;
+}
 
-OrderQuality quality(const Model& model, const std::vector<std::uint32_t>* new_index) {
-    auto index = [&](std::uint32_t v) { return new_index ? (*new_index)[v] : v; };
-    std::unordered_set<std::uint64_t> pairs;
-    pairs.reserve(model.springs.size() * 2);
+double mean_distance(const Model& model, const std::vector<std::uint32_t>* new_index) {
+    double distance = 0.0;
+    for (const Spring& s : model.springs) {
+        const std::uint32_t a = node_index(new_index, s.a), b = node_index(new_index, s.b);
+        distance += std::max(a, b) - std::min(a, b);
+    }
+    return distance / static_cast<double>(model.springs.size());
+}
+
+double run_share(const Model& model, const std::vector<std::uint32_t>* new_index) {
     auto key = [](std::uint32_t a, std::uint32_t b) {
         return std::uint64_t{std::min(a, b)} << 32 | std::max(a, b);
     };
-    for (const Spring& s : model.springs) pairs.insert(key(index(s.a), index(s.b)));
-    OrderQuality q;
-    if (model.springs.empty()) return q;
+    std::unordered_set<std::uint64_t> pairs;
+    pairs.reserve(model.springs.size() * 2);
+    for (const Spring& s : model.springs) pairs.insert(key(node_index(new_index, s.a), node_index(new_index, s.b)));
     std::size_t continuing = 0;
-    double distance = 0.0;
     for (const Spring& s : model.springs) {
-        const std::uint32_t a = std::min(index(s.a), index(s.b)), b = std::max(index(s.a), index(s.b));
+        const std::uint32_t a = std::min(node_index(new_index, s.a), node_index(new_index, s.b));
+        const std::uint32_t b = std::max(node_index(new_index, s.a), node_index(new_index, s.b));
         continuing += pairs.count(key(a + 1, b + 1)) != 0 || (a > 0 && pairs.count(key(a - 1, b - 1)) != 0);
-        distance += b - a;
     }
-    q.run_share = static_cast<double>(continuing) / static_cast<double>(model.springs.size());
-    q.mean_distance = distance / static_cast<double>(model.springs.size());
-    return q;
-}
-
-// Whether every reference to a node is in range (what walking and remapping
-// need; validate() reports the rest).
-bool references_in_range(const Model& model) {
-    const std::size_t n = model.node_count();
-    auto in = [n](std::uint32_t v) { return v < n; };
-    for (const Spring& s : model.springs)
-        if (!in(s.a) || !in(s.b)) return false;
-    for (const Face& f : model.faces)
-        if (!std::all_of(std::begin(f.node), std::end(f.node), in)) return false;
-    for (const Anchor& a : model.anchors)
-        if (!in(a.node)) return false;
-    for (const ConstantForce& c : model.constant_forces)
-        if (!in(c.node)) return false;
-    for (const Tether& t : model.tethers)
-        if (!in(t.node)) return false;
-    for (const Tube& t : model.tubes)
-        if (!std::all_of(t.nodes.begin(), t.nodes.end(), in)) return false;
-    return model.masses.empty() || model.masses.size() == n;
+    return static_cast<double>(continuing) / static_cast<double>(model.springs.size());
 }
 
 // Old node i becomes new_index[i] everywhere (new_index a permutation).
@@ -184,18 +166,19 @@ std::vector<std::uint32_t> reorder_for_locality(Model& model) {
     // A surface numbered along itself keeps its springs within a few rows of
     // about sqrt(n) nodes (a volume, within a few layers): left alone, at the
     // cost of one pass over the springs (the converter calls this on every mesh).
-    double distance = 0.0;
-    for (const Spring& s : model.springs) distance += std::max(s.a, s.b) - std::min(s.a, s.b);
-    const double n = static_cast<double>(model.node_count());
-    if (distance / static_cast<double>(model.springs.size()) <= 4.0 * std::sqrt(n) + 16.0) return {};
-    if (!references_in_range(model)) return {};  // not a model to speed up: validate() says why
-    const OrderQuality now = quality(model, nullptr);
+    const double distance_now = mean_distance(model, nullptr);
+    if (distance_now <= 4.0 * std::sqrt(static_cast<double>(model.node_count())) + 16.0) return {};
+    try {  // the walk needs node references in range; validate() reports the rest
+        validate(model);
+    } catch (const Error&) {
+        return {};
+    }
     // The builders' grids and lattices: most springs in runs already, which the
     // kernel streams without index arrays; no walk would do better.
-    if (now.run_share >= 0.5) return {};
+    const double share_now = run_share(model, nullptr);
+    if (share_now >= 0.5) return {};
     std::vector<std::uint32_t> new_index = reverse_cuthill_mckee(model);
-    const OrderQuality then = quality(model, &new_index);
-    if (then.run_share <= now.run_share && then.mean_distance >= now.mean_distance) return {};
+    if (run_share(model, &new_index) <= share_now && mean_distance(model, &new_index) >= distance_now) return {};
     remap(model, new_index);
     return new_index;
 }

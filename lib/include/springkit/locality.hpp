@@ -24,8 +24,8 @@ namespace springkit {
 /// numbered row by row; most springs in runs of consecutive nodes, as the
 /// builders' grids; or springs already at least as close as the new order would
 /// put them), or when it has beads (their chains must stay consecutive nodes).
-/// Otherwise returns the new index of each old node. A model with node
-/// references out of range is left as it is too (validate() reports them).
+/// Otherwise returns the new index of each old node. An invalid model is left
+/// as it is too (validate() says why).
 std::vector<std::uint32_t> reorder_for_locality(Model& model);
 
 /// Renumbers the nodes of `model`: old node i becomes new_index[i] (a
