@@ -349,15 +349,9 @@ JsonText json_text(const Model& model, bool with_arrays) {
     w.number(p.air_friction);
     w.raw(",\n    \"ground\": ");
     if (p.ground) {
-        w.raw("{\"height\": ");
-        w.number(p.ground->height);
-        w.raw(", \"repulsion\": ");
-        w.number(p.ground->repulsion);
-        w.raw(", \"friction\": ");
-        w.number(p.ground->friction);
-        w.raw(", \"absorption\": ");
-        w.number(p.ground->absorption);
-        w.raw("}");
+        const Ground& g = *p.ground;
+        w.object(Writer::field("height", g.height), Writer::field("repulsion", g.repulsion),
+                 Writer::field("friction", g.friction), Writer::field("absorption", g.absorption));
     } else {
         w.raw("null");
     }
