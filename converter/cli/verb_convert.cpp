@@ -55,6 +55,9 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
     sub->add_flag("--keep-order", o->import.keep_order,
                   "Keep the welded node order even when scattered (by default such meshes are renumbered to step faster)");
+    sub->add_flag("!--assimp-obj", o->import.fast_obj,
+                  "Read OBJ files with Assimp too (by default springkit reads plain OBJ files itself, several "
+                  "times faster, into the same model)");
     sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 4)")
         ->check(CLI::Range(1, 64));
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,

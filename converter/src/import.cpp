@@ -4,12 +4,15 @@
 // baked in (a "soup" of corners) -> weld corners into nodes by position ->
 // triangulate polygons into faces -> one spring per unique edge -> optional
 // bend, shear and volume springs -> parameters and anchors -> validate.
+#include <assimp/DefaultIOSystem.h>
 #include <assimp/Importer.hpp>
+#include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
 #include <bit>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <future>
@@ -31,18 +34,7 @@ namespace {
 
 std::uint64_t mix(std::uint64_t x);
 
-/// Every mesh instance of the scene in world space, before welding. Flat arrays:
-/// a million-triangle mesh must not cost a million small allocations.
-struct Soup {
-    std::vector<Vec3> positions;         ///< one per source vertex (all instances)
-    std::vector<TexCoord> uvs;           ///< per source vertex if any mesh has UVs ({0, 0} where a mesh has none)
-    std::vector<std::uint32_t> corners;  ///< source vertex indices of every polygon (>= 3 corners), back to back
-    std::vector<std::uint32_t> polygon_start{0};  ///< polygon p is corners[polygon_start[p], polygon_start[p + 1])
-    std::vector<std::array<std::uint32_t, 2>> lines;
-    std::vector<std::string> textures;   ///< diffuse textures met, in order
-
-    std::size_t polygon_count() const { return polygon_start.size() - 1; }
-};
+using detail::Soup;
 
 /// Makes room for `more` elements, growing geometrically (a scene of many small
 /// meshes must not reallocate on each).
@@ -666,12 +658,12 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     const bool any_uv = !soup.uvs.empty();
     DistinctUvs uvs = uv_job.valid() ? uv_job.get() : DistinctUvs{};
     std::vector<std::uint32_t> texcoord_of_uv(uvs.values.size(), HashIndex::none);
-    auto texcoord = [&](std::uint32_t vertex) -> std::uint32_t {
+    auto texcoord = [&](std::uint32_t uv) -> std::uint32_t {
         if (!any_uv) return 0;
-        std::uint32_t& t = texcoord_of_uv[uvs.of_vertex[vertex]];
+        std::uint32_t& t = texcoord_of_uv[uvs.of_vertex[uv]];
         if (t == HashIndex::none) {
             t = static_cast<std::uint32_t>(model.texcoords.size());
-            model.texcoords.push_back(uvs.values[uvs.of_vertex[vertex]]);
+            model.texcoords.push_back(uvs.values[uvs.of_vertex[uv]]);
         }
         return t;
     };
@@ -683,12 +675,14 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     const std::size_t polygons = soup.polygon_count();
     model.faces.reserve(soup.corners.size() - 2 * polygons);  // a polygon of k corners makes k - 2 triangles
     model.texcoords.reserve(uvs.values.size());
-    auto add_face = [&](const std::uint32_t* polygon, std::size_t c0, std::size_t c1, std::size_t c2) {
+    // A corner's UV: that of its source vertex, or the one the file gives it.
+    const std::vector<std::uint32_t>& uv_of_corner = soup.corner_uvs.empty() ? soup.corners : soup.corner_uvs;
+    auto add_face = [&](std::size_t first, std::size_t c0, std::size_t c1, std::size_t c2) {
         Face f;
-        const std::size_t corner[3] = {c0, c1, c2};
+        const std::size_t corner[3] = {first + c0, first + c1, first + c2};
         for (int c = 0; c < 3; ++c) {
-            f.node[c] = node_of[polygon[corner[c]]];
-            f.texcoord[c] = texcoord(polygon[corner[c]]);
+            f.node[c] = node_of[soup.corners[corner[c]]];
+            f.texcoord[c] = texcoord(uv_of_corner[corner[c]]);
         }
         if (f.node[0] == f.node[1] || f.node[1] == f.node[2] || f.node[0] == f.node[2])
             ++degenerate;
@@ -696,15 +690,16 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             model.faces.push_back(f);
     };
     for (std::size_t p = 0; p < polygons; ++p) {
-        const std::uint32_t* polygon = soup.corners.data() + soup.polygon_start[p];
-        const std::size_t size = soup.polygon_start[p + 1] - soup.polygon_start[p];
+        const std::size_t first = soup.polygon_start[p];
+        const std::uint32_t* polygon = soup.corners.data() + first;
+        const std::size_t size = soup.polygon_start[p + 1] - first;
         if (size == 3) {
-            add_face(polygon, 0, 1, 2);
+            add_face(first, 0, 1, 2);
             continue;
         }
         pts.clear();
         for (std::size_t c = 0; c < size; ++c) pts.push_back(model.positions[node_of[polygon[c]]]);
-        for (const auto& t : triangulate(pts)) add_face(polygon, t[0], t[1], t[2]);
+        for (const auto& t : triangulate(pts)) add_face(first, t[0], t[1], t[2]);
         if (size == 4 && options.shear)
             quads.push_back({node_of[polygon[0]], node_of[polygon[1]], node_of[polygon[2]], node_of[polygon[3]]});
     }
@@ -730,7 +725,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.bend) report.bend_springs = add_bend_springs(model, extra_k);
     if (options.volume) report.volume_springs = add_volume_springs(model, options.volume_springs, extra_k);
 
-    report.welded_vertices = soup.positions.size() - model.positions.size();
+    report.welded_vertices = report.input_vertices - model.positions.size();
 
     if (!soup.textures.empty()) {
         std::string name = soup.textures.front();
@@ -778,10 +773,49 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
 
 namespace {
 
+/// Serves one file's path from memory and every other path from the disk.
+class OneFileInMemory : public Assimp::DefaultIOSystem {
+public:
+    OneFileInMemory(std::string path, std::string text) : path_(std::move(path)), text_(std::move(text)) {}
+    bool Exists(const char* file) const override { return path_ == file || DefaultIOSystem::Exists(file); }
+    Assimp::IOStream* Open(const char* file, const char* mode) override {
+        if (path_ != file) return DefaultIOSystem::Open(file, mode);
+        return new Assimp::MemoryIOStream(reinterpret_cast<const std::uint8_t*>(text_.data()), text_.size());
+    }
+
+private:
+    std::string path_, text_;
+};
+
+/// The meshes and the texture of a file read by read_plain_obj: Assimp reads
+/// the file's statements (o, g, usemtl, mtllib, in order) followed by one
+/// triangle, served under the file's own path so that the material library is
+/// found and read exactly as for the whole file; that triangle lands in the mesh
+/// the file's faces would. false if Assimp cannot read it (the caller then lets
+/// Assimp read the whole file and say why).
+bool resolve_meshes_and_texture(const std::filesystem::path& path, const std::string& statements, Soup& soup,
+                                ImportReport& report) {
+    Assimp::Importer importer;
+    importer.SetIOHandler(new OneFileInMemory(path.string(), statements + "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"));
+    const aiScene* scene = importer.ReadFile(path.string(), 0);
+    if (scene == nullptr || scene->mRootNode == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) return false;
+    ImportReport probe;
+    soup.textures = gather_scene(path, *scene, probe).textures;
+    report.meshes = probe.meshes;
+    return true;
+}
+
+bool has_obj_extension(const std::filesystem::path& path) {
+    std::string extension = path.extension().string();
+    std::transform(extension.begin(), extension.end(), extension.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return extension == ".obj";
+}
+
 /// in_child: for a child process that answers its parent and exits (see
 /// detail::import_mesh_then_exit).
-Model import_with_assimp(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report,
-                         bool in_child) {
+Model import_file(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report,
+                  bool in_child) {
     const bool free_scene = !in_child;
     report = {};
     if (!(options.scale > 0.0) || !std::isfinite(options.scale)) fail(path, "scale must be a positive number");
@@ -789,6 +823,17 @@ Model import_with_assimp(const std::filesystem::path& path, const ImportOptions&
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) fail(path, "no such file");
     if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a mesh file");
+
+    // (Without welding every corner is a node: Assimp's one vertex per corner.)
+    if (options.fast_obj && options.weld >= 0.0 && has_obj_extension(path)) {
+        if (std::optional<detail::PlainObj> obj = detail::read_plain_obj(path);
+            obj && resolve_meshes_and_texture(path, obj->statements, obj->soup, report)) {
+            report.reader = "obj";
+            report.input_vertices = obj->assimp_vertices;
+            return soup_to_model(path, obj->soup, options, report, in_child);
+        }
+        report = {};
+    }
 
     // Freeing the scene of a million-triangle OBJ (a small array per face) takes
     // ~20 ms that a process about to exit can leave to the exit.
@@ -817,12 +862,12 @@ Model import_with_assimp(const std::filesystem::path& path, const ImportOptions&
 }  // namespace
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
-    return import_with_assimp(path, options, report, /*in_child=*/false);
+    return import_file(path, options, report, /*in_child=*/false);
 }
 
 Model detail::import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options,
                                     ImportReport& report) {
-    return import_with_assimp(path, options, report, /*in_child=*/true);
+    return import_file(path, options, report, /*in_child=*/true);
 }
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options) {

@@ -61,6 +61,7 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"volume_springs", r.volume_springs},
             {"anchors", r.anchors},
             {"unit_scale", r.unit_scale},
+            {"reader", r.reader},
             {"warnings", r.warnings}};
 }
 
@@ -77,6 +78,7 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.volume_springs = j.at("volume_springs");
     r.anchors = j.at("anchors");
     r.unit_scale = j.at("unit_scale");
+    r.reader = j.at("reader");
     r.warnings = j.at("warnings").get<std::vector<std::string>>();
     return r;
 }

@@ -65,6 +65,11 @@ struct ImportOptions {
     /// scattered (by default reorder_for_locality() renumbers such meshes: they
     /// step several times faster).
     bool keep_order = false;
+    /// Read OBJ files that keep to the common subset (what nearly every exporter
+    /// writes) with springkit's own reader, several times faster than Assimp's
+    /// and giving the identical model; other files, and every file when false,
+    /// go through Assimp.
+    bool fast_obj = true;
     /// The folder the model file will be in: the texture path is written
     /// relative to it. Empty: relative to the current folder (or absolute), as
     /// the mesh names it from its own folder.
@@ -89,6 +94,7 @@ struct ImportReport {
     std::size_t volume_springs = 0;
     std::size_t anchors = 0;
     double unit_scale = 1.0;          ///< file unit -> metres factor that was applied
+    std::string reader = "assimp";    ///< what read the file: "assimp", or "obj" (springkit's OBJ reader)
     std::vector<std::string> warnings;  ///< one line each, without file name
 };
 
