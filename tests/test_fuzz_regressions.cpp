@@ -45,4 +45,9 @@ TEST(FuzzRegressions, MeshImportInputs) {
     if (inputs_of("import").empty()) GTEST_SKIP() << "the importer fuzzer has found nothing to keep yet";
     replay("import", springkit::fuzz::mesh_import);
 }
+
+TEST(FuzzRegressions, ObjBothReadersInputs) {
+    if (inputs_of("obj").empty()) GTEST_SKIP() << "the OBJ readers' fuzzer has found nothing to keep yet";
+    replay("obj", springkit::fuzz::obj_both_readers);
+}
 #endif

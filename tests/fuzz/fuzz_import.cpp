@@ -90,4 +90,35 @@ void mesh_import(const std::uint8_t* data, std::size_t size) {
     if (!(model_from_json(model_to_json(model)) == model)) broken("imported model round-trips");
 }
 
+void obj_both_readers(const std::uint8_t* data, std::size_t size) {
+    static const std::filesystem::path dir =
+        std::filesystem::exists("/dev/shm") ? "/dev/shm" : std::filesystem::temp_directory_path();
+    const std::filesystem::path file = dir / ("springkit-fuzz-" + std::to_string(::getpid()) + ".obj");
+    {
+        std::ofstream out(file, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+    }
+    // springkit's reader first: a file it hands to Assimp has nothing to compare.
+    ImportOptions options;
+    ImportReport fast_report, assimp_report;
+    std::string fast, assimp, fast_error, assimp_error;
+    try {
+        fast = model_to_binary(import_mesh(file, options, fast_report));
+    } catch (const Error& e) {
+        fast_error = e.what();
+    }
+    if (fast_report.reader != "obj") return;
+    options.fast_obj = false;
+    try {
+        assimp = model_to_binary(import_mesh(file, options, assimp_report));
+    } catch (const Error& e) {
+        assimp_error = e.what();
+    }
+    if (fast_error != assimp_error) broken("both readers fail alike", fast_error + " | " + assimp_error);
+    if (fast != assimp) broken("both readers give the same model");
+    if (fast_report.input_vertices != assimp_report.input_vertices || fast_report.meshes != assimp_report.meshes ||
+        fast_report.welded_vertices != assimp_report.welded_vertices || fast_report.warnings != assimp_report.warnings)
+        broken("both readers give the same report");
+}
+
 }  // namespace springkit::fuzz

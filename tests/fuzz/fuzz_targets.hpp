@@ -19,4 +19,9 @@ void model_file(const std::uint8_t* data, std::size_t size);
 /// must be valid and round-trip through the model file.
 void mesh_import(const std::uint8_t* data, std::size_t size);
 
+/// An OBJ file read by springkit's own OBJ reader and by Assimp: whenever
+/// springkit's reader takes the file (rather than handing it to Assimp), both
+/// must give the same model bytes and report, or fail with the same message.
+void obj_both_readers(const std::uint8_t* data, std::size_t size);
+
 }  // namespace springkit::fuzz
