@@ -100,6 +100,18 @@ TEST(ObjReader, EveryFormOfTheSubsetReadsAsAssimpReadsIt) {
                              "f 1/1 2/1 3/1\n"},
         {"missing_library", "mtllib none.mtl\nusemtl skin\nv 0 0 0\nv 1 0 0\nv 0 1 0\nvt 0 0\nf 1/1 2/1 3/1\n"},
         {"objects_before_faces", "o a\no b\ng c\ng c\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"},
+        // Several meshes: Assimp orders them by object, then by material change,
+        // and a revisited object or group does not reopen its mesh.
+        {"materials_interleaved", "mtllib skin.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 0 0\nv 2 1 0\n"
+                                  "vt 0 0\nvt 1 1\nusemtl skin\nf 1/1 2/1 3/2\nusemtl other\nf 2/2 4/1 3/1\n"
+                                  "usemtl skin\nf 2/1 5/2 4/1\nusemtl skin\nf 5/1 6/1 4/2\n"},
+        {"objects_revisited", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 0 0\nv 2 1 0\no a\nf 1 2 3\no b\n"
+                              "f 2 4 3\no a\nf 2 5 4\ng c\nf 5 6 4\ng d\nf 6 4 5\ng c\nf 1 3 2\n"},
+        {"groups_and_materials", "mtllib skin.mtl\ng top\nusemtl other\nv 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\n"
+                                 "f -4 -3 -2\ng bottom\nf 2 4 3\nusemtl skin\ng top\nf 1 2 4\n"},
+        {"mesh_added_to_a_revisited_object", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 0 0\nusemtl m1\no a\n"
+                                             "f 1 2 3\no b\nf 2 4 3\no a\nusemtl m2\nf 2 5 4\n"},
+        {"material_after_faces", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nusemtl a\nf 3 2 4\n"},
     };
     // Scaled by 2^-40 (exact) so that 18-digit coordinates fit a model.
     ImportOptions options;
@@ -129,8 +141,6 @@ TEST(ObjReader, FilesOutsideTheSubsetAreReadByAssimp) {
         {"leading_zero_index", tri + "f 01 2 3\n"},
         {"two_corner_face", tri + "f 1 2\nf 1 2 3\n"},
         {"mixed_uv_corners", tri + "vt 0 0\nf 1/1 2 3\n"},
-        {"material_after_faces", tri + "f 1 2 3\nusemtl a\nf 3 2 1\n"},
-        {"object_after_faces", tri + "f 1 2 3\no b\nf 3 2 1\n"},
         {"indented", tri + " f 1 2 3\nf 1 2 3\n"},
         {"trailing_comment", "v 0 0 0 # origin\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"},
         {"fraction_without_sign", "v .5 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\n"},

@@ -787,22 +787,35 @@ private:
     std::string path_, text_;
 };
 
-/// The meshes and the texture of a file read by read_plain_obj: Assimp reads
-/// the file's statements (o, g, usemtl, mtllib, in order) followed by one
-/// triangle, served under the file's own path so that the material library is
-/// found and read exactly as for the whole file; that triangle lands in the mesh
-/// the file's faces would. false if Assimp cannot read it (the caller then lets
-/// Assimp read the whole file and say why).
-bool resolve_meshes_and_texture(const std::filesystem::path& path, const std::string& statements, Soup& soup,
-                                ImportReport& report) {
+/// Where Assimp would put each run of faces of a file read by read_plain_obj:
+/// it reads the file's outline (its o, g, usemtl and mtllib lines, with one
+/// triangle at x = r standing for run r), served under the file's own path so
+/// that material libraries are found and read exactly as for the whole file.
+/// Returns the runs in the order Assimp's meshes hold them, and sets the
+/// textures and the mesh count; nullopt if Assimp cannot read the outline or
+/// leaves out a run (the caller then lets Assimp read the whole file).
+std::optional<std::vector<std::uint32_t>> place_runs(const std::filesystem::path& path, const detail::PlainObj& obj,
+                                                     std::vector<std::string>& textures, ImportReport& report) {
     Assimp::Importer importer;
-    importer.SetIOHandler(new OneFileInMemory(path.string(), statements + "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"));
+    importer.SetIOHandler(new OneFileInMemory(path.string(), obj.outline));
     const aiScene* scene = importer.ReadFile(path.string(), 0);
-    if (scene == nullptr || scene->mRootNode == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE)) return false;
-    ImportReport probe;
-    soup.textures = gather_scene(path, *scene, probe).textures;
-    report.meshes = probe.meshes;
-    return true;
+    if (scene == nullptr || scene->mRootNode == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
+        return std::nullopt;
+    ImportReport outline_report;
+    Soup outline = gather_scene(path, *scene, outline_report);
+    std::vector<std::uint32_t> order;
+    std::vector<bool> placed(obj.run_count(), false);
+    for (std::size_t p = 0; p < outline.polygon_count(); ++p) {
+        const float x = outline.positions[outline.corners[outline.polygon_start[p]]].x;
+        const auto run = static_cast<std::uint32_t>(x);
+        if (!(x >= 0.0f) || run >= placed.size() || float(run) != x || placed[run]) return std::nullopt;
+        placed[run] = true;
+        order.push_back(run);
+    }
+    if (order.size() != obj.run_count() || !outline.lines.empty()) return std::nullopt;
+    textures = std::move(outline.textures);
+    report.meshes = outline_report.meshes;
+    return order;
 }
 
 bool has_obj_extension(const std::filesystem::path& path) {
@@ -826,11 +839,15 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
 
     // (Without welding every corner is a node: Assimp's one vertex per corner.)
     if (options.fast_obj && options.weld >= 0.0 && has_obj_extension(path)) {
-        if (std::optional<detail::PlainObj> obj = detail::read_plain_obj(path);
-            obj && resolve_meshes_and_texture(path, obj->statements, obj->soup, report)) {
-            report.reader = "obj";
-            report.input_vertices = obj->assimp_vertices;
-            return soup_to_model(path, obj->soup, options, report, in_child);
+        if (std::optional<detail::PlainObj> obj = detail::read_plain_obj(path)) {
+            std::vector<std::string> textures;
+            if (const auto order = place_runs(path, *obj, textures, report)) {
+                report.reader = "obj";
+                report.input_vertices = obj->corners.size();  // Assimp's one vertex per corner
+                Soup soup = detail::plain_obj_soup(std::move(*obj), *order);
+                soup.textures = std::move(textures);
+                return soup_to_model(path, soup, options, report, in_child);
+            }
         }
         report = {};
     }

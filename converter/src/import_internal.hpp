@@ -35,29 +35,39 @@ struct Soup {
     std::size_t polygon_count() const { return polygon_start.size() - 1; }
 };
 
-/// An OBJ file read by read_plain_obj: its geometry, and the statements that
-/// decide its material (for Assimp to resolve the texture exactly as it would).
+/// An OBJ file read by read_plain_obj, its faces in file order. Its o, g, usemtl
+/// and mtllib lines cut the faces into runs (faces with none of those lines
+/// between them): Assimp puts each run whole into one mesh, and decides which
+/// mesh, and the meshes' order and materials, from those lines alone.
 struct PlainObj {
-    Soup soup;
-    /// The corners as Assimp would hand them back (one vertex per face corner):
-    /// what ImportReport::input_vertices counts.
-    std::size_t assimp_vertices = 0;
-    /// The file's o, g, usemtl and mtllib lines (all before its first face), each
-    /// ending in '\n': they decide the meshes and the material of the faces.
-    std::string statements;
+    std::vector<Vec3> positions;            ///< the v lines
+    std::vector<TexCoord> texcoords;        ///< the vt lines
+    std::vector<std::uint32_t> corners;     ///< the position index of each face corner
+    std::vector<std::uint32_t> corner_uvs;  ///< the texcoord index of each corner; empty: no corner names one
+    std::vector<std::uint32_t> face_start{0};  ///< face f is corners[face_start[f], face_start[f + 1])
+    std::vector<std::uint32_t> run_start{0};   ///< run r is faces [run_start[r], run_start[r + 1])
+    /// The o, g, usemtl and mtllib lines in file order, each run replaced by one
+    /// triangle whose vertices have x = the run's number: read by Assimp, it tells
+    /// where each run goes.
+    std::string outline;
+
+    std::size_t run_count() const { return run_start.size() - 1; }
 };
 
 /// Reads an OBJ file that keeps to the subset nearly every exporter writes
 /// (v with 3 numbers, vt with 2 or 3, vn; f with 3 or more corners in the forms
-/// v, v/t, v//n, v/t/n, with UVs on all corners or none; comments, s lines, and
-/// o, g, usemtl, mtllib lines before the first face), and gives the same
-/// geometry as Assimp's OBJ importer: the same numbers bit for bit (its way of
-/// reading decimals, reproduced), and the nodes in the order of their first use
-/// by the faces (Assimp hands back one vertex per corner in face order; the weld
-/// numbers distinct positions by first appearance). Returns nullopt for any
-/// file outside the subset, or not readable, or with an index out of range:
-/// Assimp then reads it (and names any error). Never throws for the file's
-/// content.
+/// v, v/t, v//n, v/t/n, with UVs on all corners or none; comments, s, o, g,
+/// usemtl and mtllib lines) in one pass. Returns nullopt for any file outside
+/// the subset, or not readable, or with an index out of range: Assimp then reads
+/// it (and names any error). Never throws for the file's content.
 std::optional<PlainObj> read_plain_obj(const std::filesystem::path& path);
+
+/// The soup Assimp's OBJ importer would give for `obj` when its meshes hold the
+/// runs in `order` (each run once): the same numbers bit for bit (Assimp's way of
+/// reading decimals is reproduced), and the corners in the same order. Assimp
+/// hands back one vertex per corner; the weld numbers distinct positions by
+/// first appearance, so the soup lists each position once, at its first use,
+/// which gives the same nodes in the same order.
+Soup plain_obj_soup(PlainObj&& obj, const std::vector<std::uint32_t>& order);
 
 }  // namespace springkit::detail

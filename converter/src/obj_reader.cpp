@@ -21,7 +21,10 @@
 //     positions by first appearance, so listing each position once, at its first
 //     use by a corner, gives the same nodes in the same order (and vertices no
 //     face uses are left out, as Assimp leaves them);
-//   - the scene's identity node transform, which turns -0 coordinates into +0.
+//   - the scene's identity node transform, which turns -0 coordinates into +0;
+//   - which mesh each face goes into, in which order, with which material: that
+//     follows from the o, g, usemtl and mtllib lines alone, so Assimp itself reads
+//     those lines with one stand-in triangle per run of faces (import.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -87,33 +90,17 @@ public:
             }
             if (!ok) return false;
         }
-        return polygon_start_.size() > 1 && indices_in_range();
+        // Run numbers are floats in the outline: exact below 2^24.
+        return obj_.face_start.size() > 1 && indices_in_range() && obj_.run_count() < (1u << 23);
     }
 
     PlainObj result() {
-        PlainObj out;
-        Soup& soup = out.soup;
-        out.assimp_vertices = corners_.size();
-        out.statements = std::move(statements_);
-        // Positions listed once each, at their first use (see the file comment).
-        std::vector<std::uint32_t> node(positions_.size(), kUnused);
-        soup.positions.reserve(positions_.size());
-        soup.corners.resize(corners_.size());
-        for (std::size_t c = 0; c < corners_.size(); ++c) {
-            std::uint32_t& n = node[corners_[c]];
-            if (n == kUnused) {
-                n = static_cast<std::uint32_t>(soup.positions.size());
-                const Vec3 p = positions_[corners_[c]];
-                soup.positions.push_back({p.x + 0.0f, p.y + 0.0f, p.z + 0.0f});  // -0 -> +0, as Assimp's transform
-            }
-            soup.corners[c] = n;
+        close_run();
+        if (uv_corners_ != Corners::all) {
+            obj_.texcoords.clear();
+            obj_.corner_uvs.clear();
         }
-        soup.polygon_start = std::move(polygon_start_);
-        if (uv_corners_ == Corners::all) {
-            soup.uvs = std::move(texcoords_);
-            soup.corner_uvs = std::move(corner_uvs_);
-        }
-        return out;
+        return std::move(obj_);
     }
 
 private:
@@ -125,7 +112,7 @@ private:
         Vec3 v;
         if (!number(v.x) || !number(v.y) || !number(v.z) || !end_of_line()) return false;
         if (!is_finite(v)) return false;  // Assimp's path names the problem
-        positions_.push_back(v);
+        obj_.positions.push_back(v);
         return true;
     }
 
@@ -135,7 +122,7 @@ private:
         if (!number(t.u) || !number(t.v)) return false;
         if (!at_line_end() && !number(w)) return false;
         if (!end_of_line() || !std::isfinite(t.u) || !std::isfinite(t.v) || !std::isfinite(w)) return false;
-        texcoords_.push_back(t);
+        obj_.texcoords.push_back(t);
         return true;
     }
 
@@ -155,13 +142,13 @@ private:
             if (at_line_end()) break;
             if (!blank) return false;  // corners are separated by blanks
             std::uint32_t v = 0, t = 0, n = 0;
-            if (!index(positions_.size(), v)) return false;
+            if (!index(obj_.positions.size(), v)) return false;
             bool has_uv = false;
             if (*p_ == '/') {
                 ++p_;
                 if (*p_ != '/') {
                     // Assimp reads "v/x" as a normal when no vt came before: not ours.
-                    if (texcoords_.empty() || !index(texcoords_.size(), t)) return false;
+                    if (obj_.texcoords.empty() || !index(obj_.texcoords.size(), t)) return false;
                     has_uv = true;
                 }
                 if (*p_ == '/') {
@@ -173,31 +160,42 @@ private:
             const Corners kind = has_uv ? Corners::all : Corners::none;
             if (uv_corners_ != Corners::unknown && uv_corners_ != kind) return false;
             uv_corners_ = kind;
-            corners_.push_back(v);
+            obj_.corners.push_back(v);
             max_position_ = std::max<std::size_t>(max_position_, v + std::size_t{1});
             if (has_uv) {
-                corner_uvs_.push_back(t);
+                obj_.corner_uvs.push_back(t);
                 max_texcoord_ = std::max<std::size_t>(max_texcoord_, t + std::size_t{1});
             }
             ++count;
         }
-        if (count < 3 || corners_.size() >= 0xF0000000u) return false;
-        polygon_start_.push_back(static_cast<std::uint32_t>(corners_.size()));
+        if (count < 3 || obj_.corners.size() >= 0xF0000000u) return false;
+        obj_.face_start.push_back(static_cast<std::uint32_t>(obj_.corners.size()));
         return end_of_line();
     }
 
-    /// o, g, usemtl and mtllib lines: kept for Assimp to resolve the material
-    /// (only before the first face: afterwards they would start another mesh).
+    /// o, g, usemtl and mtllib lines: they end a run of faces, and go into the
+    /// outline for Assimp to read.
     bool statement() {
         std::string_view line;
-        if (polygon_start_.size() > 1 || !skip_line(&line)) return false;
+        if (!skip_line(&line)) return false;
         const std::size_t word = line.find_first_of(" \t");
         if (word == std::string_view::npos) return false;
         const std::string_view keyword = line.substr(0, word);
         if (keyword != "o" && keyword != "g" && keyword != "usemtl" && keyword != "mtllib") return false;
-        statements_.append(line);
-        statements_ += '\n';
+        close_run();
+        obj_.outline.append(line);
+        obj_.outline += '\n';
         return true;
+    }
+
+    /// Ends the current run of faces, if it has any: a triangle at x = its number
+    /// stands for it in the outline.
+    void close_run() {
+        const auto faces = static_cast<std::uint32_t>(obj_.face_start.size() - 1);
+        if (faces == obj_.run_start.back()) return;
+        const std::string x = std::to_string(obj_.run_count());
+        obj_.outline += "v " + x + " 0 0\nv " + x + " 1 0\nv " + x + " 0 1\nf -3 -2 -1\n";
+        obj_.run_start.push_back(faces);
     }
 
     // --- tokens ------------------------------------------------------------
@@ -306,22 +304,17 @@ private:
 
     /// Indices may point forward; they are checked once everything is read.
     bool indices_in_range() const {
-        return max_position_ <= positions_.size() && max_texcoord_ <= texcoords_.size() &&
+        return max_position_ <= obj_.positions.size() && max_texcoord_ <= obj_.texcoords.size() &&
                max_normal_ <= normal_count_;
     }
 
     const char* p_;
     const char* end_;  // *end_ is readable: the text is a std::string's, ended by '\0'
 
-    std::vector<Vec3> positions_;
-    std::vector<TexCoord> texcoords_;
+    PlainObj obj_;
     std::size_t normal_count_ = 0;
-    std::vector<std::uint32_t> corners_;     // position index of each corner
-    std::vector<std::uint32_t> corner_uvs_;  // texcoord index of each corner
-    std::vector<std::uint32_t> polygon_start_{0};  // as Soup::polygon_start
     Corners uv_corners_ = Corners::unknown;
     std::size_t max_position_ = 0, max_texcoord_ = 0, max_normal_ = 0;  // largest index + 1
-    std::string statements_;
 };
 
 }  // namespace
@@ -338,6 +331,35 @@ std::optional<PlainObj> read_plain_obj(const std::filesystem::path& path) {
     PlainObjParser parser(text);
     if (!parser.parse()) return std::nullopt;
     return parser.result();
+}
+
+Soup plain_obj_soup(PlainObj&& obj, const std::vector<std::uint32_t>& order) {
+    Soup soup;
+    const bool uvs = !obj.corner_uvs.empty();
+    soup.corners.reserve(obj.corners.size());
+    if (uvs) soup.corner_uvs.reserve(obj.corners.size());
+    soup.polygon_start.reserve(obj.face_start.size());
+    soup.positions.reserve(obj.positions.size());
+    // Positions listed once each, at their first use (see the header).
+    std::vector<std::uint32_t> node(obj.positions.size(), kUnused);
+    for (const std::uint32_t run : order) {
+        const std::uint32_t first = obj.face_start[obj.run_start[run]], last = obj.face_start[obj.run_start[run + 1]];
+        for (std::uint32_t c = first; c < last; ++c) {
+            std::uint32_t& n = node[obj.corners[c]];
+            if (n == kUnused) {
+                n = static_cast<std::uint32_t>(soup.positions.size());
+                const Vec3 p = obj.positions[obj.corners[c]];
+                soup.positions.push_back({p.x + 0.0f, p.y + 0.0f, p.z + 0.0f});  // -0 -> +0, as Assimp's transform
+            }
+            soup.corners.push_back(n);
+        }
+        if (uvs) soup.corner_uvs.insert(soup.corner_uvs.end(), obj.corner_uvs.begin() + first,
+                                        obj.corner_uvs.begin() + last);
+        for (std::uint32_t f = obj.run_start[run]; f < obj.run_start[run + 1]; ++f)
+            soup.polygon_start.push_back(soup.polygon_start.back() + (obj.face_start[f + 1] - obj.face_start[f]));
+    }
+    if (uvs) soup.uvs = std::move(obj.texcoords);
+    return soup;
 }
 
 }  // namespace springkit::detail
