@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "springkit/simulation.hpp"
@@ -52,11 +53,27 @@ inline ItemRange owned_items(std::uint32_t first, std::uint32_t count, std::uint
 }
 
 // A thread's scratch for the values of one run (forces of springs, normals of
-// faces): x, y, z, each with kWindow readable floats before the run's first item
-// (loops that add shifted copies read there), room for two windows after it and
-// a block of padding (whole-block loops read past the end).
+// faces): x, y, z and a fourth array (the picks of a paired face run), each with
+// kWindow readable floats before the run's first item (loops that add shifted
+// copies read there), room for two windows after it and a block of padding
+// (whole-block loops read past the end).
 inline constexpr std::size_t kScratchLead = kWindow;
 inline constexpr std::size_t kScratchStride = kScratchLead + 2 * kWindow + kBlock;
+inline constexpr std::size_t kScratchArrays = 4;
+
+// Calls f(std::bool_constant<flag>{}...) for the runtime flags, so that each
+// combination gets its own loop, vectorised without tests of the flags inside.
+template <class F>
+inline void with_flags(F&& f) {
+    f();
+}
+template <class F, class... Rest>
+inline void with_flags(F&& f, bool flag, Rest... rest) {
+    if (flag)
+        with_flags([&](auto... done) { f(std::true_type{}, done...); }, rest...);
+    else
+        with_flags([&](auto... done) { f(std::false_type{}, done...); }, rest...);
+}
 
 // target[i] += values[i] (or -=) for i in [begin, end), the three coordinates in
 // one loop: runs are short (a window at most), so fewer loops matter.

@@ -26,22 +26,9 @@ using detail::kWindow;
 using detail::owned_items;
 using detail::run_end;
 using detail::run_on;
+using detail::with_flags;
 
 namespace {
-
-// Calls f(std::bool_constant<flag>{}...) for the runtime flags, so that each
-// combination gets its own loop, vectorised without tests of the flags inside.
-template <class F>
-void with_flags(F&& f) {
-    f();
-}
-template <class F, class... Rest>
-void with_flags(F&& f, bool flag, Rest... rest) {
-    if (flag)
-        with_flags([&](auto... done) { f(std::true_type{}, done...); }, rest...);
-    else
-        with_flags([&](auto... done) { f(std::false_type{}, done...); }, rest...);
-}
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -184,6 +171,26 @@ void Simulation::build_spring_runs() {
                           run_k_rest_.back() == run_k_rest_[run.first];
             ++next;
         }
+        // A run with values per spring is padded with springs of no force to whole
+        // blocks, so that the fused loop of sum_springs() takes all of it instead
+        // of leaving a remainder to the buffer and two adds (Bullet's patch: rows
+        // of 63 springs, runs of 254 or 255). The padding stays in the run's
+        // window (build_partitions() and window_pass() rely on it), before the
+        // run's first spring if there is no room after its last, and among the
+        // model's nodes.
+        const std::uint32_t window_begin = run.a / kWindow * kWindow;
+        const auto extra = static_cast<std::uint32_t>((run.count + kBlock - 1) / kBlock * kBlock - run.count);
+        const std::uint32_t after = std::min(extra, window_begin + kWindow - (run.a + run.count));
+        const std::uint32_t before = extra - after;
+        if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
+            std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
+            for (auto* values : {&run_k_, &run_k_rest_, &run_damping_}) {
+                values->insert(values->begin() + run.first, before, 0.0f);  // only this run's values move
+                values->insert(values->end(), after, 0.0f);
+            }
+            run.a -= before;
+            run.count += extra;
+        }
         if (run.uniform) {  // one value for all: kept in the run, not per spring
             run.k = run_k_[run.first];
             run.k_rest = run_k_rest_[run.first];
@@ -279,7 +286,7 @@ void Simulation::build_partitions() {
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
         build_face_pieces(p);
-        p.scratch.assign(3 * kScratchStride, 0.0f);
+        p.scratch.assign(detail::kScratchArrays * kScratchStride, 0.0f);
     }
 }
 

@@ -174,20 +174,24 @@ private:
         std::vector<std::uint32_t> a, b;
         std::vector<float> k, k_rest;  ///< k and k * rest
     };
-    /// Faces (first + i, first + i + o1, first + i + o2) for i in [0, count), each
-    /// face turned to start at its lowest node (simulation_normals.cpp). With gaps,
-    /// face_run_open_[open + i] says which are in the model.
+    /// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
+    /// [0, count) (simulation_normals.cpp). With gaps, face_run_open_[open + i]
+    /// says which are in the model. A paired run holds two shapes that alternate
+    /// (a grid whose cells alternate their diagonal): where face_run_pick_[pick + i]
+    /// is 1, the face's third corner is first + i + o[3] instead.
     struct FaceRun {
-        std::uint32_t first = 0, o1 = 0, o2 = 0, count = 0;
-        std::uint32_t open = 0;
-        bool gaps = false;
+        std::uint32_t first = 0, count = 0;
+        std::uint32_t o[4] = {0, 0, 0, 0};
+        std::uint32_t open = 0, pick = 0;
+        bool gaps = false, paired = false;
     };
     /// What one thread does with one face run: compute the normals of faces
-    /// [begin, end) and add those of [corner_begin[c], corner_end[c]) to corner c.
+    /// [begin, end) and add those of [corner_begin[c], corner_end[c]) to corner c
+    /// (corner 3: the third corner of a paired run's picked faces).
     struct FacePiece {
         std::uint32_t item = 0;  ///< index into face_runs_
         std::uint32_t begin = 0, end = 0;
-        std::uint32_t corner_begin[3] = {0, 0, 0}, corner_end[3] = {0, 0, 0};
+        std::uint32_t corner_begin[4] = {0, 0, 0, 0}, corner_end[4] = {0, 0, 0, 0};
     };
     /// The springs whose first node lies in one window of the node order
     /// (window_pass()), as one thread sees them: pieces and loose springs up to
@@ -260,6 +264,7 @@ private:
     Vec3Array normal_sums_;              ///< per node, before normalising
     std::vector<FaceRun> face_runs_;
     std::vector<float> face_run_open_;    ///< 1 for a face of the model, 0 for a gap
+    std::vector<float> face_run_pick_;    ///< paired runs: 1 where the face takes corner o[3]
     std::vector<std::array<std::uint32_t, 3>> loose_faces_;  ///< faces in no run
     std::vector<std::uint32_t> hooke_;   ///< indices of Hooke springs in the model
     std::vector<std::uint32_t> ropes_;   ///< indices of rope constraints
