@@ -1,9 +1,11 @@
 // Attachments with known answers: Builderboy's single-segment rope (tethers),
-// Garrido's sliding bead, constant forces and gusts of wind.
+// Garrido's sliding bead, constant forces and gusts of wind; and their state
+// carried over to a simulation of an edited model (Simulation::carry_state_from).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "springkit/springkit.hpp"
 #include "support/test_files.hpp"
@@ -36,6 +38,18 @@ Model rigid_incline(int segments, float degrees) {
     }
     return m;
 }
+
+// Garrido's jump rope with a bead on it in gusting air: every kind of state that
+// carry_state_from() takes over. The first gust blows from 0.5 s to 1 s.
+Model jump_rope_with_bead_in_gusts() {
+    Model m = make_jump_rope();
+    m.beads = {{.first = 0, .last = 40, .mass = 0.05f, .start = 12.0f, .friction = 0.05f}};
+    m.params.air_friction = 0.02f;
+    m.params.gust = {.velocity = {0, 0, 3}, .period = 2.0f, .duration = 0.5f, .start = 0.5f};
+    return m;
+}
+
+std::vector<Vec3> positions_of(const Simulation& sim) { return {sim.positions().begin(), sim.positions().end()}; }
 
 std::string load_error(const std::string& text) {
     return springkit::test::error_of([&] { model_from_json(text, "bad.json"); });
@@ -235,4 +249,146 @@ TEST(AttachmentsFile, BadAttachmentsAreRefusedWithTheirPlace) {
               "bad.json: /constant_forces/0/node: node index 3 out of range (model has 3 nodes)");
     EXPECT_EQ(load_error(head + R"("parameters": {"gust": {"period": 1, "duration": 2}}})"),
               "bad.json: /parameters/gust/duration: must be in (0, period] (got 2 for a period of 1 s)");
+}
+
+TEST(CarryState, UnchangedModelStepsOnBitForBitAsTheRunningSimulation) {
+    for (const Integrator integrator : {Integrator::symplectic_euler, Integrator::verlet}) {
+        SCOPED_TRACE(integrator_name(integrator));
+        Model m = jump_rope_with_bead_in_gusts();
+        m.params.integrator = integrator;
+        Simulation running(m);
+        for (int i = 0; i < 41; ++i) running.step(kFrame);  // t = 0.68 s: in the first gust
+        running.set_anchor_circle(0, 0.3f, 9.0f);
+        running.set_anchor_circle(1, 0.2f, -7.0f);
+        running.apply_force(20, {0, 0, 0.5f});
+        ASSERT_NE(running.current_wind(), m.params.wind);
+        const Model copy = m;
+        Simulation carried(copy, {.threads = 2});  // results do not depend on the thread count
+        carried.carry_state_from(running);
+        EXPECT_EQ(carried.time(), running.time());
+        EXPECT_EQ(carried.substeps_taken(), running.substeps_taken());
+        for (int i = 0; i < 90; ++i) {
+            running.step(kFrame);
+            carried.step(kFrame);
+            ASSERT_EQ(positions_of(carried), positions_of(running)) << "frame " << i;
+            ASSERT_EQ(carried.bead_places()[0], running.bead_places()[0]) << "frame " << i;
+        }
+    }
+}
+
+TEST(CarryState, EditOfKKeepsTheBeadsPlaceTheTimeAndTheCirclesPhaseRadiusAndSpeed) {
+    const Model m = jump_rope_with_bead_in_gusts();
+    Simulation running(m);
+    for (int i = 0; i < 41; ++i) running.step(kFrame);
+    running.set_anchor_circle(0, 0.3f, 9.0f);
+    running.step(kFrame);
+    ASSERT_NE(running.bead_places()[0], m.beads[0].start);
+    Model stiffer = m;
+    stiffer.params.k *= 1.5f;
+    Simulation carried(stiffer);
+    carried.carry_state_from(running);
+    EXPECT_EQ(carried.time(), running.time());
+    EXPECT_EQ(carried.bead_places()[0], running.bead_places()[0]);
+    EXPECT_EQ(carried.bead_positions()[0], running.bead_positions()[0]);
+    EXPECT_EQ(carried.anchor_circle_radius(0), running.anchor_circle_radius(0));
+    EXPECT_EQ(carried.anchor_angular_speed(0), 9.0f);
+    // The drive and the air depend on the time alone, not on k: one frame on, the
+    // turning end is at the same point of its circle and the same gust blows.
+    running.step(kFrame);
+    carried.step(kFrame);
+    const std::uint32_t end = m.anchors[0].node;
+    EXPECT_EQ(carried.positions()[end], running.positions()[end]);
+    EXPECT_EQ(carried.current_wind(), running.current_wind());
+}
+
+TEST(CarryState, VelocityDriveKeepsTheVelocitySetWhileItRuns) {
+    const Model m = make_sample("tunca-rope");
+    ASSERT_EQ(m.anchors[0].drive, AnchorDrive::velocity);
+    Simulation running(m);
+    running.set_anchor_velocity(0, {1, 0, 0.5f});
+    for (int i = 0; i < 20; ++i) running.step(kFrame);
+    Model heavier = m;
+    heavier.params.mass *= 2.0f;
+    Simulation carried(heavier);
+    carried.carry_state_from(running);
+    for (int i = 0; i < 20; ++i) {
+        running.step(kFrame);
+        carried.step(kFrame);
+    }
+    EXPECT_EQ(carried.positions()[m.anchors[0].node], running.positions()[m.anchors[0].node]);
+}
+
+TEST(CarryState, DriveValueChangedByTheEditWinsAndThePhaseStays) {
+    const Model m = jump_rope_with_bead_in_gusts();
+    Simulation running(m);
+    for (int i = 0; i < 30; ++i) running.step(kFrame);
+    running.set_anchor_circle(0, 0.3f, 9.0f);
+    running.set_anchor_circle(1, 0.3f, 9.0f);
+    running.step(kFrame);
+    Model faster = m;
+    faster.anchors[0].angular_speed = 20.0f;
+    Simulation carried(faster);
+    carried.carry_state_from(running);
+    EXPECT_EQ(carried.anchor_angular_speed(0), 20.0f);
+    EXPECT_EQ(carried.anchor_angular_speed(1), 9.0f);  // this end's model value is unchanged
+    EXPECT_EQ(carried.anchor_circle_radius(0), running.anchor_circle_radius(0));
+    // From the same point of its circle, 20/9 times as far round in one frame.
+    const Anchor& a = m.anchors[0];
+    const Vec3 from = running.positions()[a.node] - a.center;
+    running.step(kFrame);
+    carried.step(kFrame);
+    const Vec3 slow = running.positions()[a.node] - a.center, fast = carried.positions()[a.node] - a.center;
+    const float slow_turn = std::atan2(length(cross(from, slow)), dot(from, slow));
+    const float fast_turn = std::atan2(length(cross(from, fast)), dot(from, fast));
+    EXPECT_NEAR(slow_turn, 9.0f * kFrame, 1e-4f);
+    EXPECT_NEAR(fast_turn, 20.0f * kFrame, 1e-4f);
+}
+
+TEST(CarryState, AnchorsAreMatchedByTheirNodeNotTheirIndex) {
+    Model m = jump_rope_with_bead_in_gusts();
+    m.anchors.insert(m.anchors.begin(), Anchor{.node = 30});  // removed by the edit below
+    Simulation running(m);
+    for (int i = 0; i < 30; ++i) running.step(kFrame);
+    running.set_anchor_circle(1, 0.3f, 9.0f);
+    Model edited = m;
+    edited.anchors.erase(edited.anchors.begin());
+    ASSERT_EQ(edited.anchors[0].node, m.anchors[1].node);
+    Simulation carried(edited);
+    carried.carry_state_from(running);
+    EXPECT_EQ(carried.anchor_angular_speed(0), 9.0f);
+    EXPECT_EQ(carried.anchor_circle_radius(0), running.anchor_circle_radius(1));
+}
+
+TEST(CarryState, BeadsStartAtTheirStartWhenTheBeadCountChanges) {
+    const Model m = jump_rope_with_bead_in_gusts();
+    Simulation running(m);
+    for (int i = 0; i < 30; ++i) running.step(kFrame);
+    ASSERT_NE(running.bead_places()[0], m.beads[0].start);
+    Model two_beads = m;
+    two_beads.beads.push_back({.first = 0, .last = 40, .mass = 0.05f, .start = 30.0f});
+    Simulation carried(two_beads);
+    carried.carry_state_from(running);
+    EXPECT_EQ(carried.bead_places()[0], m.beads[0].start);
+    EXPECT_EQ(carried.bead_places()[1], 30.0f);
+    EXPECT_EQ(carried.time(), running.time());  // the rest carries over
+}
+
+TEST(CarryState, ModelWithOtherNodesIsRefusedAndNothingChanges) {
+    const Model m = jump_rope_with_bead_in_gusts();
+    Simulation running(m);
+    for (int i = 0; i < 10; ++i) running.step(kFrame);
+    const Model other = make_string({.nodes = 6});
+    Simulation sim(other);
+    EXPECT_THROW(sim.carry_state_from(running), Error);
+    EXPECT_EQ(sim.time(), 0.0);
+    EXPECT_EQ(positions_of(sim), other.positions);
+}
+
+TEST(CarryState, FailedSimulationIsRefused) {
+    Model m = make_string({.nodes = 6});
+    m.params.k = 1e7f;  // k dt^2 / m = 800: explodes at once
+    Simulation exploded(m);
+    EXPECT_THROW(for (int i = 0; i < 30; ++i) exploded.step(kFrame), SimulationError);
+    Simulation sim(m);
+    EXPECT_THROW(sim.carry_state_from(exploded), Error);
 }

@@ -1,7 +1,10 @@
 // The editor's run-time drives for the samples (app/editing/live_simulation):
 // Tunca's keys move his rope's connection point at a velocity, Garrido's keys
-// change the jump rope's circles. Plain C++, no window.
+// change the jump rope's circles, and both go on through edits of the model.
+// Plain C++, no window.
 #include <gtest/gtest.h>
+
+#include <vector>
 
 #include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
@@ -53,6 +56,81 @@ TEST(EditingSamples, JumpRopeSlidersChangeBothEndsWhileItTurnsAndResetRestoresTh
     live.reset();
     EXPECT_FLOAT_EQ(live.simulation().anchor_circle_radius(0), spec.radius);
     EXPECT_FLOAT_EQ(live.simulation().anchor_angular_speed(0), spec.angular_speed);
+}
+
+namespace {
+
+// The jump rope with a bead sliding on it in gusting air (gusts from 0.5 s to 1 s).
+Model jump_rope_with_bead() {
+    Model m = make_sample("jump-rope");
+    m.beads = {{.first = 0, .last = 40, .mass = 0.05f, .start = 12.0f, .friction = 0.05f}};
+    m.params.air_friction = 0.02f;
+    m.params.gust = {.velocity = {0, 0, 3}, .period = 2.0f, .duration = 0.5f, .start = 0.5f};
+    return m;
+}
+
+std::vector<Vec3> positions_of(const LiveSimulation& live) {
+    return {live.simulation().positions().begin(), live.simulation().positions().end()};
+}
+
+}  // namespace
+
+TEST(EditingSamples, EditKeepsTheJumpRopeTurningAndTheBeadWhereItIs) {
+    springkit::editor::Document doc(jump_rope_with_bead(), "jump-rope.json", false);
+    LiveSimulation live;
+    live.restart(doc.model());
+    for (int i = 0; i < 40; ++i) live.step(1.0f / 60.0f);
+    ASSERT_TRUE(live.set_circle_drives(0.4f, 6.0f));
+    live.step(1.0f / 60.0f);
+    const double time = live.simulation().time();
+    const float bead = live.simulation().bead_places()[0];
+    ASSERT_NE(bead, doc.model().beads[0].start);
+    const std::vector<Vec3> moving = positions_of(live);
+
+    Parameters p = doc.model().params;
+    p.k *= 1.5f;  // a slider drag
+    ASSERT_TRUE(doc.set_parameters(p));
+    live.update_model(doc.model());
+    ASSERT_EQ(live.model().params.k, p.k);
+    EXPECT_EQ(live.simulation().time(), time);
+    EXPECT_EQ(live.simulation().bead_places()[0], bead);
+    EXPECT_EQ(positions_of(live), moving);
+    for (std::size_t a : {0u, 1u}) {
+        EXPECT_FLOAT_EQ(live.simulation().anchor_circle_radius(a), 0.4f);
+        EXPECT_EQ(live.simulation().anchor_angular_speed(a), 6.0f);
+    }
+}
+
+TEST(EditingSamples, UpdateWithAnUnchangedModelGoesOnBitForBit) {
+    const Model m = jump_rope_with_bead();
+    LiveSimulation edited, untouched;
+    for (LiveSimulation* live : {&edited, &untouched}) {
+        live->restart(m);
+        for (int i = 0; i < 40; ++i) live->step(1.0f / 60.0f);
+        ASSERT_TRUE(live->set_circle_drives(0.4f, 6.0f));
+    }
+    edited.update_model(m);
+    for (int i = 0; i < 60; ++i) {
+        edited.step(1.0f / 60.0f);
+        untouched.step(1.0f / 60.0f);
+        ASSERT_EQ(positions_of(edited), positions_of(untouched)) << "frame " << i;
+    }
+    EXPECT_TRUE(edited.error().empty());
+}
+
+TEST(EditingSamples, TuncasConnectionPointKeepsMovingThroughAnEdit) {
+    springkit::editor::Document doc(make_sample("tunca-rope"), "tunca-rope.json", false);
+    LiveSimulation live;
+    live.restart(doc.model());
+    ASSERT_TRUE(live.drive_anchor(0, {1.0f, 0, 0}));
+    for (int i = 0; i < 30; ++i) live.step(1.0f / 60.0f);
+    const float x = live.simulation().positions()[0].x;
+    Parameters p = doc.model().params;
+    p.energy_loss = 0.98f;
+    ASSERT_TRUE(doc.set_parameters(p));
+    live.update_model(doc.model());
+    for (int i = 0; i < 30; ++i) live.step(1.0f / 60.0f);
+    EXPECT_NEAR(live.simulation().positions()[0].x - x, 0.5f, 1e-4);
 }
 
 TEST(EditingSamples, RopeSubdivisionsAreAnEditWithUndo) {

@@ -1,8 +1,6 @@
 // springkit-editor — the live simulation.
 #include "editing/live_simulation.hpp"
 
-#include <vector>
-
 #include "springkit/error.hpp"
 
 namespace springkit::editor {
@@ -22,16 +20,9 @@ void LiveSimulation::update_model(const Model& model) {
         restart(model);
         return;
     }
-    const std::vector<Vec3> positions(sim_->positions().begin(), sim_->positions().end());
-    const std::vector<Vec3> velocities(sim_->velocities().begin(), sim_->velocities().end());
     auto next_model = std::make_unique<Model>(model);
-    auto next_sim = std::make_unique<Simulation>(*next_model);
-    for (std::uint32_t i = 0; i < positions.size(); ++i) {
-        next_sim->set_position(i, positions[i]);
-        next_sim->set_velocity(i, velocities[i]);
-    }
-    for (std::size_t a = 0; a < next_model->anchors.size(); ++a)
-        next_sim->set_anchor_position(a, positions[next_model->anchors[a].node]);
+    auto next_sim = std::make_unique<Simulation>(*next_model);  // validates; may throw
+    next_sim->carry_state_from(*sim_);
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
 }

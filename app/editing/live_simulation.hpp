@@ -23,9 +23,12 @@ public:
 
     /// Starts `model` from rest. Throws springkit::Error for an invalid model.
     void restart(const Model& model);
-    /// Takes a changed model with the same nodes and keeps the motion: every node
-    /// keeps its position and velocity, and anchors are held where their nodes are
-    /// now. A different node count, or a simulation that had exploded, restarts.
+    /// Takes a changed model with the same nodes and keeps the motion
+    /// (Simulation::carry_state_from): every node keeps its position and velocity,
+    /// anchors are held where their nodes are now, and the time (gusts), the beads
+    /// on their ropes and the drives set while it runs (drive_anchor,
+    /// set_circle_drives) go on. A different node count, or a simulation that had
+    /// exploded, restarts.
     void update_model(const Model& model);
 
     /// Advances one frame; an explosion is caught and kept in error() (the state

@@ -1,7 +1,8 @@
 // springkit — Simulation: the per-instance state of one running Model.
 //
 // The Model is shared and must outlive the Simulation and stay unchanged while it
-// runs (to edit, change the Model and call reset()). Each step runs named stages
+// runs (to edit, change a copy of the Model, make a Simulation of it and
+// carry_state_from() the running one, or call reset()). Each step runs named stages
 // over flat arrays (Box2D/Jolt style):
 //   accumulate forces -> bead loads -> integrate -> rope constraints -> tethers
 //   -> beads slide -> anchors -> guard -> normals
@@ -86,6 +87,32 @@ public:
 
     /// Back to rest positions, zero velocity, time 0.
     void reset();
+
+    /// Takes over the running state of `previous`, a simulation of another version
+    /// of this model with the same nodes (the editor rebuilds the Simulation after
+    /// every edit and calls this, so the model swings on instead of starting over).
+    /// What carries over:
+    ///  - time() and substeps_taken(): gusts (Parameters::gust) keep their timing;
+    ///  - every node's position and velocity (and Verlet's previous position), and
+    ///    forces given with apply_force() for the next step;
+    ///  - each anchor's drive state, matched by node: an anchor on the same node
+    ///    with the same drive keeps where it holds its node; a circle drive with
+    ///    the same center and axis keeps its place on the circle and its radius
+    ///    (also one set with set_anchor_circle()); the angular speed of a circle
+    ///    drive and the velocity of a velocity drive stay as they are now (also
+    ///    when set at run time) unless the edit changed that value in the model,
+    ///    which then wins. Any other anchor (new, on another drive, or a circle
+    ///    with a new center or axis) starts afresh but from where its node is now,
+    ///    not its rest position: it holds the node there, a circle turning from
+    ///    there at the model's speed;
+    ///  - each bead's place and speed along its rope, when both models have as
+    ///    many beads and this one sits on the same chain (first, last) with the
+    ///    same start; otherwise it starts at its start, at rest.
+    /// Threads and kernel stay as this simulation was made with. With an unchanged
+    /// model, stepping on gives bit for bit what stepping `previous` on would
+    /// (with the same kernel, any thread counts). Throws springkit::Error, changing
+    /// nothing, when the node counts differ or `previous` has failed (see step()).
+    void carry_state_from(const Simulation& previous);
 
     const Model& model() const { return *model_; }
     double time() const { return time_; }
@@ -231,6 +258,9 @@ private:
     void apply_tethers(float dt);
     void slide_beads(float dt, float velocity_keep);
     void update_bead_positions();
+    // Parts of carry_state_from() (simulation_carry.cpp).
+    void carry_anchors(const Simulation& previous);
+    void carry_beads(const Simulation& previous);
     void recompute_normals();
     void check_state();
     void build_face_runs();
