@@ -16,6 +16,7 @@ namespace springkit {
 
 using detail::add_ranges;
 using detail::hooke_scale;
+using detail::mul_add;
 using detail::ItemRange;
 using detail::kBlock;
 using detail::kMinRun;
@@ -524,9 +525,9 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
             float gx = dx * s, gy = dy * s, gz = dz * s;
             if constexpr (kDamped) {
                 const float c = kUniform ? damping[0] : damping[i];
-                gx += (bvx[i] - avx[i]) * c;
-                gy += (bvy[i] - avy[i]) * c;
-                gz += (bvz[i] - avz[i]) * c;
+                gx = mul_add(bvx[i] - avx[i], c, gx);
+                gy = mul_add(bvy[i] - avy[i], c, gy);
+                gz = mul_add(bvz[i] - avz[i], c, gz);
             }
             if constexpr (kFused) {
                 oax[i] += gx;
@@ -575,9 +576,9 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
             const float s = hooke_scale(dx, dy, dz, k[i], k_rest[i]);
             float gx = dx * s, gy = dy * s, gz = dz * s;
             if constexpr (kDamped) {
-                gx += (vx[ib] - vx[ia]) * damping;
-                gy += (vy[ib] - vy[ia]) * damping;
-                gz += (vz[ib] - vz[ia]) * damping;
+                gx = mul_add(vx[ib] - vx[ia], damping, gx);
+                gy = mul_add(vy[ib] - vy[ia], damping, gy);
+                gz = mul_add(vz[ib] - vz[ia], damping, gz);
             }
             fx[i] = gx;
             fy[i] = gy;
@@ -773,13 +774,13 @@ namespace {
 template <bool kUniformMass>
 void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
-        x[i] += vx[i] * dt;
-        y[i] += vy[i] * dt;
-        z[i] += vz[i] * dt;
+        x[i] = mul_add(vx[i], dt, x[i]);
+        y[i] = mul_add(vy[i], dt, y[i]);
+        z[i] = mul_add(vz[i], dt, z[i]);
         const float w = (kUniformMass ? im_all : im[i]) * dt;
-        vx[i] = (vx[i] + fx[i] * w) * keep;
-        vy[i] = (vy[i] + fy[i] * w) * keep;
-        vz[i] = (vz[i] + fz[i] * w) * keep;
+        vx[i] = mul_add(fx[i], w, vx[i]) * keep;
+        vy[i] = mul_add(fy[i], w, vy[i]) * keep;
+        vz[i] = mul_add(fz[i], w, vz[i]) * keep;
     }
 }
 
@@ -787,12 +788,12 @@ template <bool kUniformMass>
 void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
         const float w = (kUniformMass ? im_all : im[i]) * dt;
-        vx[i] = (vx[i] + fx[i] * w) * keep;
-        vy[i] = (vy[i] + fy[i] * w) * keep;
-        vz[i] = (vz[i] + fz[i] * w) * keep;
-        x[i] += vx[i] * dt;
-        y[i] += vy[i] * dt;
-        z[i] += vz[i] * dt;
+        vx[i] = mul_add(fx[i], w, vx[i]) * keep;
+        vy[i] = mul_add(fy[i], w, vy[i]) * keep;
+        vz[i] = mul_add(fz[i], w, vz[i]) * keep;
+        x[i] = mul_add(vx[i], dt, x[i]);
+        y[i] = mul_add(vy[i], dt, y[i]);
+        z[i] = mul_add(vz[i], dt, z[i]);
     }
 }
 
@@ -806,9 +807,9 @@ void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, f
     for (std::uint32_t i = begin; i < end; ++i) {
         const float w = (kUniformMass ? im_all : im[i]) * dt * dt;
         const float cx = x[i], cy = y[i], cz = z[i];
-        const float nx = cx + ((cx - ox[i]) * damping + fx[i] * w);
-        const float ny = cy + ((cy - oy[i]) * damping + fy[i] * w);
-        const float nz = cz + ((cz - oz[i]) * damping + fz[i] * w);
+        const float nx = cx + mul_add(cx - ox[i], damping, fx[i] * w);
+        const float ny = cy + mul_add(cy - oy[i], damping, fy[i] * w);
+        const float nz = cz + mul_add(cz - oz[i], damping, fz[i] * w);
         x[i] = nx;
         y[i] = ny;
         z[i] = nz;

@@ -25,6 +25,7 @@ using detail::kMinRun;
 using detail::kScratchLead;
 using detail::kScratchStride;
 using detail::kWindow;
+using detail::mul_add;
 using detail::owned_items;
 using detail::run_end;
 using detail::with_flags;
@@ -40,7 +41,7 @@ inline FaceNormal face_normal(float ax, float ay, float az, float bx, float by, 
                               float cz) {
     const float ux = bx - ax, uy = by - ay, uz = bz - az;
     const float vx = cx - ax, vy = cy - ay, vz = cz - az;
-    return {uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx};
+    return {mul_add(uy, vz, -(uz * vy)), mul_add(uz, vx, -(ux * vz)), mul_add(ux, vy, -(uy * vx))};
 }
 
 // The normals of the faces (i + o[0], i + o[1], i + o[2]) of one run, for i in
@@ -152,7 +153,7 @@ void normalize_all(float* __restrict sx, float* __restrict sy, float* __restrict
                    std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
         const float x = sx[i], y = sy[i], z = sz[i];
-        const float length_squared = x * x + y * y + z * z;
+        const float length_squared = mul_add(z, z, mul_add(y, y, x * x));
         const float inv = detail::inverse_sqrt(length_squared);
         const bool has_direction =
             length_squared > kShortestNormalSum * kShortestNormalSum && length_squared < INFINITY;
