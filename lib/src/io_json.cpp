@@ -558,30 +558,18 @@ public:
 
     bool parse(json& root, BigArrays& big) {
         skip_space();
-        if (!eat('{')) return false;
-        root = json::object();
-        skip_space();
-        if (eat('}')) return finish();
-        for (;;) {
-            std::string key;
-            skip_space();
-            if (!string(key) || root.contains(key)) return false;
-            skip_space();
-            if (!eat(':')) return false;
-            skip_space();
-            bool ok = true;
-            if (key == "positions") ok = floats(big.positions);
-            else if (key == "masses") ok = floats(big.masses);
-            else if (key == "texcoords") ok = floats(big.texcoords);
-            else if (key == "faces") ok = indices(big.faces);
-            else if (key == "springs" && peek('{')) ok = springs(root[key], big);
-            else ok = value(root[key], 0);
-            if (!ok) return false;
-            if (big_key(key) && !root.contains(key)) root[key] = json::array();  // placeholder for the Reader
-            skip_space();
-            if (eat('}')) return finish();
-            if (!eat(',')) return false;
-        }
+        const bool ok = members(root, [&](const std::string& key) {
+            bool read = true;
+            if (key == "positions") read = floats(big.positions);
+            else if (key == "masses") read = floats(big.masses);
+            else if (key == "texcoords") read = floats(big.texcoords);
+            else if (key == "faces") read = indices(big.faces);
+            else if (key == "springs" && peek('{')) read = springs(root[key], big);
+            else read = value(root[key], 0);
+            if (read && big_key(key)) root[key] = json::array();  // placeholder for the Reader
+            return read;
+        });
+        return ok && finish();
     }
 
 private:
@@ -605,7 +593,24 @@ private:
     // "springs": {"pairs": [...], "rest": [...], "k": [...], "kind": [...]}; other
     // members go to the DOM.
     bool springs(json& out, BigArrays& big) {
-        ++p_;
+        return members(out, [&](const std::string& key) {
+            bool read = true;
+            if (key == "pairs") read = indices(big.pairs);
+            else if (key == "rest") read = floats(big.rest);
+            else if (key == "k") read = floats(big.k);
+            else if (key == "kind") read = kinds(big.kind);
+            else return value(out[key], 1);
+            if (read) out[key] = json::array();  // placeholder for the Reader
+            return read;
+        });
+    }
+
+    // An object from its '{' to its '}': each member's key is read here (a key
+    // given twice gives up, as nlohmann would keep only one) and its value by
+    // read_value(key), which leaves the parser after the value.
+    template <class ReadValue>
+    bool members(json& out, ReadValue read_value) {
+        if (!eat('{')) return false;
         out = json::object();
         skip_space();
         if (eat('}')) return true;
@@ -616,14 +621,7 @@ private:
             skip_space();
             if (!eat(':')) return false;
             skip_space();
-            bool ok = true;
-            if (key == "pairs") ok = indices(big.pairs);
-            else if (key == "rest") ok = floats(big.rest);
-            else if (key == "k") ok = floats(big.k);
-            else if (key == "kind") ok = kinds(big.kind);
-            else ok = value(out[key], 1);
-            if (!ok) return false;
-            if (key == "pairs" || key == "rest" || key == "k" || key == "kind") out[key] = json::array();
+            if (!read_value(key)) return false;
             skip_space();
             if (eat('}')) return true;
             if (!eat(',')) return false;
@@ -762,24 +760,7 @@ private:
     bool value(json& out, int depth) {
         if (depth > 64 || p_ == end_) return false;
         switch (*p_) {
-            case '{': {
-                ++p_;
-                out = json::object();
-                skip_space();
-                if (eat('}')) return true;
-                for (;;) {
-                    std::string key;
-                    skip_space();
-                    if (!string(key) || out.contains(key)) return false;
-                    skip_space();
-                    if (!eat(':')) return false;
-                    skip_space();
-                    if (!value(out[key], depth + 1)) return false;
-                    skip_space();
-                    if (eat('}')) return true;
-                    if (!eat(',')) return false;
-                }
-            }
+            case '{': return members(out, [&](const std::string& key) { return value(out[key], depth + 1); });
             case '[': {
                 ++p_;
                 out = json::array();
