@@ -37,6 +37,25 @@ void edited(bool changed, Document& doc, Apply apply) {
     if (ImGui::IsItemDeactivatedAfterEdit()) doc.seal();
 }
 
+// Begins one of the fixed side panels: full height between the menu bar and the
+// status bar, `width` wide, its left edge `x` from the window's; end_side_panel()
+// closes it.
+void begin_side_panel(const char* name, float x, float width) {
+    const ImGuiViewport* main = ImGui::GetMainViewport();
+    const float top = ImGui::GetFrameHeight();
+    ImGui::SetNextWindowPos(ImVec2(main->Pos.x + x, main->Pos.y + top));
+    ImGui::SetNextWindowSize(ImVec2(width, main->Size.y - 2.0f * top));
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
+    ImGui::Begin(name, nullptr,
+                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                     ImGuiWindowFlags_NoTitleBar);
+}
+
+void end_side_panel() {
+    ImGui::End();
+    ImGui::PopStyleColor();
+}
+
 void help_marker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");
@@ -140,14 +159,7 @@ void EditorApp::draw_menu_bar() {
 }
 
 void EditorApp::draw_tools_panel() {
-    const ImGuiViewport* main = ImGui::GetMainViewport();
-    const float top = ImGui::GetFrameHeight();
-    ImGui::SetNextWindowPos(ImVec2(main->Pos.x, main->Pos.y + top));
-    ImGui::SetNextWindowSize(ImVec2(kToolsWidth, main->Size.y - 2.0f * top));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
-    ImGui::Begin("Tools", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                     ImGuiWindowFlags_NoTitleBar);
+    begin_side_panel("Tools", 0.0f, kToolsWidth);
     const Model& m = doc_.model();
     ImGui::Text("%s%s", doc_.display_name().c_str(), doc_.dirty() ? " *" : "");
 
@@ -312,8 +324,7 @@ void EditorApp::draw_tools_panel() {
         ImGui::PopItemWidth();
         if (!renderer_.texture_error().empty()) ImGui::TextColored(kWarn, "%s", renderer_.texture_error().c_str());
     }
-    ImGui::End();
-    ImGui::PopStyleColor();
+    end_side_panel();
 }
 
 void EditorApp::draw_drives_section() {
@@ -344,14 +355,7 @@ void EditorApp::draw_drives_section() {
 }
 
 void EditorApp::draw_insight_panel() {
-    const ImGuiViewport* main = ImGui::GetMainViewport();
-    const float top = ImGui::GetFrameHeight();
-    ImGui::SetNextWindowPos(ImVec2(main->Pos.x + main->Size.x - kInsightWidth, main->Pos.y + top));
-    ImGui::SetNextWindowSize(ImVec2(kInsightWidth, main->Size.y - 2.0f * top));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
-    ImGui::Begin("Insight", nullptr,
-                 ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                     ImGuiWindowFlags_NoTitleBar);
+    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - kInsightWidth, kInsightWidth);
     const Model& m = doc_.model();
     ImGui::TextUnformatted("Kinetic energy");
     const auto& energy = live_.energy_history();
@@ -398,8 +402,7 @@ void EditorApp::draw_insight_panel() {
         ImGui::PopTextWrapPos();
         if (ImGui::Button("Reset simulation", ImVec2(-1, 0))) live_.reset();
     }
-    ImGui::End();
-    ImGui::PopStyleColor();
+    end_side_panel();
 }
 
 void EditorApp::draw_status_bar() {
