@@ -154,6 +154,7 @@ bool EditorApp::open_model(const fs::path& path) {
 void EditorApp::adopt(Document doc) {
     doc_ = std::move(doc);
     seen_revision_ = doc_.revision();
+    frequency_.reset();  // another document: its revisions count anew
     selection_.clear();
     selection_.fit(doc_.model());
     live_.restart(doc_.model());

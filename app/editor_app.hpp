@@ -121,6 +121,12 @@ private:
 
     Document doc_;
     std::uint64_t seen_revision_ = 0;
+    /// frequency_stability() of the document's model at frequency_revision_: a
+    /// power iteration over the springs (tens of milliseconds on a big model), so
+    /// the insight panel works it out again only once a change is done (no widget
+    /// held), never every frame of a slider drag.
+    std::optional<FrequencyStability> frequency_;
+    std::uint64_t frequency_revision_ = 0;
     Selection selection_;
     LiveSimulation live_;
     SceneRenderer renderer_;

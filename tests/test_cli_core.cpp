@@ -2,7 +2,9 @@
 // one "error:" line on stderr naming the file and the problem.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <nlohmann/json.hpp>
 
 #include "springkit/springkit.hpp"
@@ -41,6 +43,12 @@ TEST(CliCore, InfoJsonReportsCountsAndStability) {
     EXPECT_EQ(j["anchors"], 1);
     EXPECT_EQ(j["attachments"]["tethers"], 0);
     EXPECT_NEAR(j["stability"]["k_dt2_over_m"].get<double>(), 1000 * 0.002 * 0.002 / 0.05, 1e-6);
+    // A hanging string of 4 free nodes below an anchor, springs at rest: a
+    // fixed-free chain, highest mode omega = 2 sqrt(k/m) sin(7 pi / 18).
+    EXPECT_NEAR(j["stability"]["omega_dt"].get<double>(), 2 * std::sqrt(1000 / 0.05) * std::sin(7 * std::numbers::pi / 18) * 0.002,
+                1e-3);
+    EXPECT_EQ(j["stability"]["omega_dt_limit"], 2.0);
+    EXPECT_EQ(j["stability"]["above_limit"], false);
 }
 
 TEST(CliCore, InfoCountsTheAttachmentsOfASample) {

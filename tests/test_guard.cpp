@@ -3,7 +3,9 @@
 // k dt^2/m warning names the worst spring; lively but stable models never trip it.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <numbers>
 #include <string>
 
 #include "springkit/springkit.hpp"
@@ -99,5 +101,118 @@ TEST(Guard, LivelyButStableModelsNeverTripIt) {
         } catch (const SimulationError& e) {
             ADD_FAILURE() << name << ": " << e.what();
         }
+    }
+}
+
+namespace {
+
+// n free nodes of mass m in a line along x between two anchored ones, every spring
+// k at its rest length 1 m, no gravity or damping: a chain whose highest mode has
+// omega^2 = 4 k/m sin^2(n pi / (2 (n + 1))).
+Model chain(int n, float k, float m, float dt) {
+    Model model;
+    model.params.k = k;
+    model.params.mass = m;
+    model.params.gravity = {0, 0, 0};
+    model.params.energy_loss = 1.0f;
+    model.params.max_substep = dt;
+    for (int i = 0; i <= n + 1; ++i) model.positions.push_back({static_cast<float>(i), 0, 0});
+    for (int i = 0; i <= n; ++i)
+        model.springs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), 1.0f});
+    model.anchors.push_back({.node = 0});
+    model.anchors.push_back({.node = static_cast<std::uint32_t>(n + 1)});
+    return model;
+}
+
+double chain_omega_max(int n, double k, double m) {
+    const double s = std::sin(n * std::numbers::pi / (2.0 * (n + 1)));
+    return 2.0 * std::sqrt(k / m) * s;
+}
+
+}  // namespace
+
+TEST(Guard, FrequencyOfAMassOnASpringIsTheSquareRootOfKOverM) {
+    // Node 1 on a spring from anchored node 0, at its rest length: k/m along the
+    // spring, nothing across it.
+    Model m = chain(1, 1000.0f, 0.05f, 0.002f);
+    m.anchors.pop_back();
+    m.springs.pop_back();
+    m.positions.pop_back();
+    const FrequencyStability f = frequency_stability(m);
+    const double expected = std::sqrt(1000.0 / static_cast<double>(0.05f)) * static_cast<double>(0.002f);
+    EXPECT_NEAR(f.omega_dt, expected, 1e-9 * expected);
+    EXPECT_EQ(f.limit, 2.0);  // symplectic Euler
+    EXPECT_FALSE(f.above_limit());
+}
+
+TEST(Guard, FrequencyOfAChainIsItsHighestMode) {
+    for (int n : {3, 10, 40}) {
+        const FrequencyStability f = frequency_stability(chain(n, 500.0f, 0.02f, 0.001f));
+        const double expected = chain_omega_max(n, 500.0, 0.02) * 0.001;
+        EXPECT_NEAR(f.omega_dt, expected, 1e-3 * expected) << n << " nodes";
+    }
+}
+
+TEST(Guard, SymplecticEulerExplodesJustPastTheFrequencyLimitAndNotBelowIt) {
+    // The same chain at dt * omega_max = 1.9 and 2.1, every node nudged along the
+    // chain: below the limit it swings for ever, above it blows up within a few
+    // dozen substeps (the top mode grows 1.9x a substep at 2.1).
+    const int n = 10;
+    const double omega = chain_omega_max(n, 500.0, 0.02);
+    for (double target : {1.9, 2.1}) {
+        const Model m = chain(n, 500.0f, 0.02f, static_cast<float>(target / omega));
+        const FrequencyStability f = frequency_stability(m);
+        EXPECT_NEAR(f.omega_dt, target, 1e-3 * target);
+        EXPECT_EQ(f.above_limit(), target > 2.0);
+        Simulation sim(m);
+        for (std::uint32_t i = 1; i <= n; ++i) sim.set_position(i, m.positions[i] + Vec3{i % 3 == 0 ? 1e-3f : -1e-3f, 0, 0});
+        bool exploded = false;
+        float largest = 0.0f;
+        try {
+            for (int substep = 0; substep < 3000; ++substep) {
+                sim.step(m.params.max_substep);
+                for (std::uint32_t i = 1; i <= n; ++i)
+                    largest = std::max(largest, std::abs(sim.positions()[i].x - m.positions[i].x));
+            }
+        } catch (const SimulationError&) {
+            exploded = true;
+        }
+        if (target < 2.0) {
+            EXPECT_FALSE(exploded);
+            EXPECT_LT(largest, 0.01f) << "the nudge is 1 mm; energy is kept, so it stays about that size";
+        } else {
+            EXPECT_TRUE(exploded || largest > 1.0f) << largest;
+        }
+    }
+}
+
+TEST(Guard, ExplicitEulerClothIsWarnedOfAndDoesExplode) {
+    // Oliveira's explicit Euler: the cloth sample's k dt^2/m is a harmless 0.08, but
+    // explicit Euler grows every mode by sqrt(1 + (omega dt)^2) a substep, far more
+    // than the energy loss of 0.99 a frame takes back.
+    Model m = make_sample("cloth");
+    m.params.integrator = Integrator::explicit_euler;
+    const FrequencyStability f = frequency_stability(m);
+    EXPECT_NEAR(f.limit, std::sqrt(1.0 / std::pow(0.99, 2 * 0.002 * 60.0) - 1.0), 1e-6);
+    EXPECT_TRUE(f.above_limit());
+    const std::string warning = stability_warning(m);
+    EXPECT_EQ(warning.rfind("dt * omega_max = ", 0), 0u) << warning;
+    EXPECT_NE(warning.find("the stability limit of explicit_euler: the model will explode; use a smaller "
+                           "max_substep or symplectic_euler"),
+              std::string::npos)
+        << warning;
+    Simulation sim(m);
+    EXPECT_THROW(
+        for (int frame = 0; frame < 600; ++frame) sim.step(1.0f / 60.0f), SimulationError);
+    // The same cloth with symplectic Euler is well inside its limit.
+    m.params.integrator = Integrator::symplectic_euler;
+    EXPECT_LT(frequency_stability(m).omega_dt, 1.0);
+    EXPECT_EQ(stability_warning(m), "");
+}
+
+TEST(Guard, EverySampleIsBelowItsFrequencyLimit) {
+    for (const SampleInfo& info : sample_catalogue()) {
+        const FrequencyStability f = frequency_stability(make_sample(info.name));
+        EXPECT_FALSE(f.above_limit()) << info.name << ": " << f.omega_dt << " of " << f.limit;
     }
 }

@@ -134,6 +134,7 @@ VerbRun register_info(CLI::App& app) {
         for (std::size_t i = 0; i < model.node_count(); ++i) total_mass += model.node_mass(i);
         const Bounds box = bounds(model);
         const Stability stability = stability_estimate(model);
+        const FrequencyStability frequency = frequency_stability(model);
         const Parameters& p = model.params;
         std::optional<double> shape;
         if (o->shape) {
@@ -163,7 +164,10 @@ VerbRun register_info(CLI::App& app) {
                            {"diagonal", box.diagonal()}};
             j["stability"] = {{"k_dt2_over_m", stability.worst},
                               {"worst_spring", stability.worst_spring},
-                              {"warning", stability.worst > kStabilityWarning}};
+                              {"warning", stability.worst > kStabilityWarning},
+                              {"omega_dt", frequency.omega_dt},
+                              {"omega_dt_limit", frequency.limit},
+                              {"above_limit", frequency.above_limit()}};
             j["parameters"] = {{"k", p.k},
                                {"energy_loss", p.energy_loss},
                                {"mass", p.mass},
@@ -191,6 +195,9 @@ VerbRun register_info(CLI::App& app) {
                     p.energy_loss, p.mass, p.max_substep, integrator_name(p.integrator));
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
                     stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
+        std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
+                    frequency.above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
+                    frequency.limit, integrator_name(p.integrator));
         if (shape)
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
         return kExitOk;

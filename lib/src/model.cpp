@@ -384,9 +384,90 @@ Stability stability_estimate(const Model& model) {
     return result;
 }
 
+FrequencyStability frequency_stability(const Model& model) {
+    FrequencyStability result;
+    const Parameters& p = model.params;
+    const double keep = std::pow(static_cast<double>(p.energy_loss), static_cast<double>(p.max_substep) * 60.0);
+    if (p.integrator == Integrator::explicit_euler) result.limit = keep < 1.0 ? std::sqrt(1.0 / (keep * keep) - 1.0) : 0.0;
+    // The stiffness of a Hooke spring about its current length L (d = b - a,
+    // u = d / L): the force at a is k (1 - rest/L) d, whose derivative in d is
+    // k [(1 - rest/L) I + (rest/L) u u^T] (along the spring k, across it the
+    // tension k (1 - rest/L), taken as 0 when compressed: buckling lowers, never
+    // raises, the frequencies).
+    struct Block {
+        std::uint32_t a, b;
+        double across, along;  // k s and k (1 - s), s = max(0, 1 - rest/L)
+        double u[3];
+    };
+    const std::size_t n = model.node_count();
+    std::vector<Block> blocks;
+    blocks.reserve(model.springs.size());
+    for (const Spring& spring : model.springs) {
+        if (spring.kind != SpringKind::hooke) continue;
+        const Vec3 d = model.positions[spring.b] - model.positions[spring.a];
+        const double length = std::sqrt(static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y +
+                                        static_cast<double>(d.z) * d.z);
+        if (!(length > 0.0)) continue;
+        const double k = model.spring_k(spring);
+        const double s = std::max(0.0, 1.0 - spring.rest / length);
+        blocks.push_back({spring.a, spring.b, k * s, k * (1.0 - s), {d.x / length, d.y / length, d.z / length}});
+    }
+    // Power iteration on A = M^-1/2 K M^-1/2 (symmetric), held nodes fixed at 0.
+    std::vector<double> inv_sqrt_mass(n), v(3 * n), w(3 * n);
+    for (std::size_t i = 0; i < n; ++i) inv_sqrt_mass[i] = 1.0 / std::sqrt(static_cast<double>(model.node_mass(i)));
+    for (const Anchor& anchor : model.anchors) inv_sqrt_mass[anchor.node] = 0.0;
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;  // a fixed start: the same answer every time
+    for (std::size_t i = 0; i < 3 * n; ++i) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (inv_sqrt_mass[i / 3] > 0.0 ? 1.0 : 0.0);
+    }
+    // At most about 4e6 spring visits (some 40 ms) unless that is under 20
+    // iterations: fewer iterations on big models, where the Rayleigh quotient is
+    // still within a few percent (the top modes of a mesh lie close together;
+    // cloth of 10k and 65k nodes: 0.899 and 0.886).
+    const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), 20, 200));
+    double lambda = 0.0;
+    for (int iteration = 0; iteration < iterations; ++iteration) {
+        double norm = 0.0;
+        for (double x : v) norm += x * x;
+        if (!(norm > 0.0)) break;
+        norm = std::sqrt(norm);
+        for (double& x : v) x /= norm;
+        std::fill(w.begin(), w.end(), 0.0);
+        for (const Block& b : blocks) {
+            const double sa = inv_sqrt_mass[b.a], sb = inv_sqrt_mass[b.b];
+            double r[3];
+            for (int c = 0; c < 3; ++c) r[c] = v[3 * b.a + c] * sa - v[3 * b.b + c] * sb;  // y_a - y_b, y = M^-1/2 v
+            const double along = b.along * (r[0] * b.u[0] + r[1] * b.u[1] + r[2] * b.u[2]);
+            for (int c = 0; c < 3; ++c) {
+                const double f = b.across * r[c] + along * b.u[c];
+                w[3 * b.a + c] += f * sa;
+                w[3 * b.b + c] -= f * sb;
+            }
+        }
+        double rayleigh = 0.0;
+        for (std::size_t i = 0; i < 3 * n; ++i) rayleigh += v[i] * w[i];
+        const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
+        lambda = rayleigh;
+        v.swap(w);
+        if (settled) break;
+    }
+    result.omega_dt = std::sqrt(std::max(0.0, lambda)) * static_cast<double>(p.max_substep);
+    return result;
+}
+
 std::string stability_warning(const Model& model) {
     const Stability s = stability_estimate(model);
-    if (!(s.worst > kStabilityWarning)) return {};
+    if (!(s.worst > kStabilityWarning)) {
+        const FrequencyStability f = frequency_stability(model);
+        if (!f.above_limit()) return {};
+        std::ostringstream out;
+        out.precision(3);
+        out << "dt * omega_max = " << f.omega_dt << " is at or above " << f.limit << ", the stability limit of "
+            << integrator_name(model.params.integrator) << ": the model will explode; use a smaller max_substep"
+            << (model.params.integrator == Integrator::explicit_euler ? " or symplectic_euler" : " or a lower k");
+        return out.str();
+    }
     const Spring& spring = model.springs[s.worst_spring];
     std::ostringstream out;
     out.precision(3);
