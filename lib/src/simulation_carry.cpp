@@ -33,9 +33,8 @@ void Simulation::carry_state_from(const Simulation& previous) {
         previous_ = previous.previous_;
     } else {
         // Only Verlet keeps its previous positions up to date, and they hold the
-        // velocity times its substep: derive them as set_velocity() does.
-        for (std::size_t i = 0; i < m.node_count(); ++i)
-            previous_.set(i, positions_[i] - velocities_[i] * m.params.max_substep);
+        // velocity times its substep: set_velocity() derives them.
+        for (std::uint32_t i = 0; i < m.node_count(); ++i) set_velocity(i, velocities_[i]);
     }
     external_applied_ = previous.external_applied_;
     if (external_applied_) {
