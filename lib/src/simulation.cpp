@@ -16,6 +16,7 @@ namespace springkit {
 
 using detail::add_ranges;
 using detail::hooke_scale;
+using detail::inverse_sqrt_block;
 using detail::mul_add;
 using detail::ItemRange;
 using detail::kBlock;
@@ -27,6 +28,7 @@ using detail::kWindow;
 using detail::owned_items;
 using detail::run_end;
 using detail::run_on;
+using detail::squared_length;
 using detail::with_flags;
 
 namespace {
@@ -472,6 +474,12 @@ void Simulation::accumulate_springs_reference() {
     }
 }
 
+namespace detail {
+void inverse_spring_lengths(const float* length_squared, float* inverse_length) {
+    inverse_sqrt_block<kBlock>(length_squared, inverse_length);
+}
+}  // namespace detail
+
 namespace {
 
 // The springs a+i -> b+i of one run, for i in [begin, end), with the force of
@@ -515,14 +523,20 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
     // Whole blocks: [begin, end) rounded up to kBlock springs (fused callers pass
     // whole blocks only).
     for (std::size_t block = begin; block < end; block += kBlock) {
+        float dx[kBlock], dy[kBlock], dz[kBlock], length_squared[kBlock], inverse_length[kBlock];
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            const float dx = bx[i] - ax[i];
-            const float dy = by[i] - ay[i];
-            const float dz = bz[i] - az[i];
-            const float s = kUniform ? hooke_scale(dx, dy, dz, k[0], k_rest[0])
-                                     : hooke_scale(dx, dy, dz, k[i], k_rest[i]);
-            float gx = dx * s, gy = dy * s, gz = dz * s;
+            dx[j] = bx[i] - ax[i];
+            dy[j] = by[i] - ay[i];
+            dz[j] = bz[i] - az[i];
+            length_squared[j] = squared_length(dx[j], dy[j], dz[j]);
+        }
+        inverse_sqrt_block<kBlock>(length_squared, inverse_length);
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            const float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
+                                     : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
             if constexpr (kDamped) {
                 const float c = kUniform ? damping[0] : damping[i];
                 gx = mul_add(bvx[i] - avx[i], c, gx);
@@ -567,14 +581,21 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
                   const float* __restrict k, const float* __restrict k_rest, float damping, std::size_t count,
                   float* __restrict fx, float* __restrict fy, float* __restrict fz) {
     for (std::size_t block = 0; block < count; block += kBlock) {
+        float dx[kBlock], dy[kBlock], dz[kBlock], length_squared[kBlock], inverse_length[kBlock];
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
             const std::uint32_t ia = a[i], ib = b[i];
-            const float dx = x[ib] - x[ia];
-            const float dy = y[ib] - y[ia];
-            const float dz = z[ib] - z[ia];
-            const float s = hooke_scale(dx, dy, dz, k[i], k_rest[i]);
-            float gx = dx * s, gy = dy * s, gz = dz * s;
+            dx[j] = x[ib] - x[ia];
+            dy[j] = y[ib] - y[ia];
+            dz[j] = z[ib] - z[ia];
+            length_squared[j] = squared_length(dx[j], dy[j], dz[j]);
+        }
+        inverse_sqrt_block<kBlock>(length_squared, inverse_length);
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            const std::uint32_t ia = a[i], ib = b[i];
+            const float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
             if constexpr (kDamped) {
                 gx = mul_add(vx[ib] - vx[ia], damping, gx);
                 gy = mul_add(vy[ib] - vy[ia], damping, gy);

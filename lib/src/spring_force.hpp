@@ -4,7 +4,11 @@
 
 #include <bit>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 
 namespace springkit::detail {
 
@@ -33,10 +37,11 @@ inline float mul_add(float a, float b, float c) {
 /// measures it). A first guess from the float's bits (the Quake III trick with
 /// Lomont's constant, "Fast inverse square root", 2003), then three Newton steps
 /// y <- y (1.5 - x/2 y^2), each squaring the relative error: 3.4% -> 1.7e-3 ->
-/// 4.6e-6 -> float rounding. Plain multiplies that vectorise: in the spring
-/// loops this replaces a square root and a division, which share one slow
-/// divider unit and bounded the loop (perf annotate: a third of its samples
-/// waited on vdivps).
+/// 4.6e-6 -> float rounding. Plain multiplies that vectorise on any CPU: in the
+/// normals (and, through inverse_sqrt_block(), in the spring loops of builds
+/// without AVX) this replaces a square root and a division, which share one
+/// slow divider unit and bounded the spring loop (perf annotate: a third of its
+/// samples waited on vdivps).
 inline float inverse_sqrt(float x) {
     float y = std::bit_cast<float>(0x5f375a86u - (std::bit_cast<std::uint32_t>(x) >> 1));
     const float minus_half_x = -0.5f * x;
@@ -46,13 +51,82 @@ inline float inverse_sqrt(float x) {
     return y;
 }
 
+#if defined(__AVX__) && !defined(__AVX512F__)
+/// a + b c and a - b c on 8 floats, rounded once where the CPU has FMA (as mul_add()).
+inline __m256 add_product(__m256 a, __m256 b, __m256 c) {
+#if defined(__FMA__)
+    return _mm256_fmadd_ps(b, c, a);
+#else
+    return _mm256_add_ps(a, _mm256_mul_ps(b, c));
+#endif
+}
+inline __m256 sub_product(__m256 a, __m256 b, __m256 c) {
+#if defined(__FMA__)
+    return _mm256_fnmadd_ps(b, c, a);
+#else
+    return _mm256_sub_ps(a, _mm256_mul_ps(b, c));
+#endif
+}
+#endif
+
+/// 1 / sqrt(x[j]) for the N values of a block (x[j] > 0), within 2.5 ulp
+/// everywhere, as tests/test_kernels.cpp measures. The spring loops compute
+/// their lengths a block at a time so that this can use what the build's CPU
+/// offers:
+/// - AVX-512 (vrsqrt14ps): a 14-bit estimate, whose bits Intel defines by a
+///   published reference implementation, and one Newton step written as a
+///   correction of the estimate, y + y/2 (1 - x y^2): 1.25 ulp.
+/// - AVX (vrsqrtps): a 12-bit estimate, whose bits differ between Intel and
+///   AMD, and one step of the third-order (Halley-type) iteration
+///   y + y (e/2 + 3e^2/8), e = 1 - x y^2, which cubes the error: 1.5 ulp.
+/// - otherwise inverse_sqrt() above, element by element (the same bits as
+///   before this function existed: portable builds step alike on every CPU).
+/// Either estimate with its correction is 5-6 vector operations where the
+/// bit trick's three Newton steps are 13; on the AVX2 machine of
+/// docs/PERFORMANCE.md the spring loops were bound by that arithmetic.
+/// The vector code covers whole blocks only, so a step's bits never depend on
+/// where a loop's remainder begins (nor on the thread split).
+template <std::size_t N>
+inline void inverse_sqrt_block(const float* __restrict x, float* __restrict y) {
+#if defined(__AVX512F__)
+    static_assert(N % 16 == 0);
+    for (std::size_t j = 0; j < N; j += 16) {
+        const __m512 v = _mm512_loadu_ps(x + j);
+        // (The masked form: GCC 12's unmasked one warns of an uninitialised
+        // operand inside its own header.)
+        const __m512 estimate = _mm512_maskz_rsqrt14_ps(0xffff, v);
+        const __m512 residual = _mm512_fnmadd_ps(_mm512_mul_ps(v, estimate), estimate, _mm512_set1_ps(1.0f));
+        _mm512_storeu_ps(y + j, _mm512_fmadd_ps(_mm512_mul_ps(estimate, _mm512_set1_ps(0.5f)), residual, estimate));
+    }
+#elif defined(__AVX__)
+    static_assert(N % 8 == 0);
+    for (std::size_t j = 0; j < N; j += 8) {
+        const __m256 v = _mm256_loadu_ps(x + j);
+        const __m256 estimate = _mm256_rsqrt_ps(v);
+        const __m256 vy = _mm256_mul_ps(v, estimate);
+        // e = 1 - x y^2; y + y (e/2 + 3e^2/8) = y + y e (1/2 + 3e/8)
+        const __m256 e = sub_product(_mm256_set1_ps(1.0f), vy, estimate);
+        const __m256 poly = add_product(_mm256_set1_ps(0.5f), _mm256_set1_ps(0.375f), e);
+        _mm256_storeu_ps(y + j, add_product(estimate, estimate, _mm256_mul_ps(e, poly)));
+    }
+#else
+    for (std::size_t j = 0; j < N; ++j) y[j] = inverse_sqrt(x[j]);
+#endif
+}
+
+/// inverse_sqrt_block() for a block of Simulation::kBlock springs, as compiled
+/// into springkit::core (simulation.cpp), which may be built for another CPU
+/// than its callers (SPRINGKIT_NATIVE): what tests measure.
+void inverse_spring_lengths(const float* length_squared, float* inverse_length);
+
 /// The Hooke force of a spring from a to b, d = b - a, is d * s at a and -d * s
-/// at b with s = k (|d| - rest) / |d| = k - k rest / |d|; k_rest = k * rest.
-/// Zero for a spring shorter than kSpringTolerance. Written without branches so
-/// that the loops calling it vectorise.
-inline float hooke_scale(float dx, float dy, float dz, float k, float k_rest) {
-    const float length_squared = mul_add(dz, dz, mul_add(dy, dy, dx * dx));
-    const float s = mul_add(-k_rest, inverse_sqrt(length_squared), k);
+/// at b with s = k (|d| - rest) / |d| = k - k rest / |d|; k_rest = k * rest,
+/// inverse_length = 1 / |d| (from inverse_sqrt_block()). Zero for a spring
+/// shorter than kSpringTolerance. Written without branches so that the loops
+/// calling it vectorise.
+inline float squared_length(float dx, float dy, float dz) { return mul_add(dz, dz, mul_add(dy, dy, dx * dx)); }
+inline float hooke_scale(float length_squared, float inverse_length, float k, float k_rest) {
+    const float s = mul_add(-k_rest, inverse_length, k);
     return length_squared > kSpringTolerance * kSpringTolerance ? s : 0.0f;
 }
 
