@@ -260,3 +260,38 @@ TEST(Kernels, NormalsOfPairedFaceRunsAreThoseOfEveryFace) {
     }
     EXPECT_GT(bent, 0.01) << "the patch must fold for the normals to differ from node to node";
 }
+
+TEST(Kernels, PortableBuildsStepToTheRecordedBitsOnAnyCpu) {
+    // A portable build compiles the step's stages for AVX-512, AVX2 and the
+    // x86-64 baseline, and the loader picks the one the CPU runs
+    // (batched_loops.hpp, SPRINGKIT_STAGE_CLONES). All must step to the same
+    // bits. The hashes were recorded by a portable build of main at ef91972,
+    // whose stages had one version (SSE2 loops): whichever clone this CPU runs
+    // must reproduce them. Builds for a given CPU (SPRINGKIT_NATIVE, -mavx,
+    // -mfma) fuse multiply-adds and estimate 1/sqrt by design, and other
+    // architectures may have another libm: they are not compared.
+#if defined(SPRINGKIT_NATIVE_BUILD) || defined(__AVX__) || defined(__FMA__) || !defined(__x86_64__)
+    GTEST_SKIP() << "the recorded bits are those of a portable x86-64 build";
+#endif
+    auto with_integrator = [](Model m, Integrator integrator) {
+        m.params.integrator = integrator;
+        if (integrator == Integrator::explicit_euler) m.params.max_substep = 0.0001f;
+        m.name += std::string(" ") + integrator_name(integrator);
+        return m;
+    };
+    const std::pair<Model, std::uint64_t> cases[] = {
+        {busy_cloth(), 0x6f10ce4600a29541ull},
+        {with_integrator(busy_cloth(), Integrator::verlet), 0x70c0d670edc5ecfeull},
+        {with_integrator(busy_cloth(), Integrator::explicit_euler), 0xc927c4dba794668bull},
+        {alternating_patch(40), 0x4585d7e888ad0b64ull},
+        {shuffled_cloth(), 0xcae1313654867f6aull},
+        {make_cloth({.columns = 70, .rows = 70}), 0x7bba98f160d21d6bull},
+        {make_jelly({.nx = 9, .ny = 7, .nz = 6}), 0x4b6e720848290279ull},
+        {make_balloon(), 0xd01076016a2ccaacull},
+        {make_tunca_rope(), 0x07b47ab6f8406677ull},
+    };
+    for (const auto& [model, recorded] : cases) {
+        const std::uint64_t hash = run_hash(model, 1, 30);
+        EXPECT_EQ(hash, recorded) << model.name << ": hash 0x" << std::hex << hash << "ull";
+    }
+}

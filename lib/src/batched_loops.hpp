@@ -11,6 +11,23 @@
 
 #include "springkit/simulation.hpp"
 
+// Portable x86-64 builds (GCC on ELF systems) compile each loop of the step
+// three times, for AVX-512 (x86-64-v4), AVX2 (x86-64-v3) and the x86-64
+// baseline, and the dynamic loader picks the one the CPU runs (function
+// multiversioning through an ifunc, resolved once): 1.6-1.9x faster than the
+// baseline alone on an AVX-512 Xeon (docs/PERFORMANCE.md). All three step to the
+// same bits: the core library is built with -ffp-contract=off, and mul_add() and
+// inverse_sqrt_block() (spring_force.hpp) choose fused or estimated forms by the
+// build's flags, not the clone's, so the clones differ only in vector width,
+// which loops over independent items and blocks of whole items do not see
+// (tests/test_kernels.cpp checks the bits recorded before there were clones).
+// Builds for a given CPU (SPRINGKIT_NATIVE, or any -mavx) compile one version.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && !defined(__AVX__)
+#define SPRINGKIT_STAGE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define SPRINGKIT_STAGE_CLONES
+#endif
+
 namespace springkit::detail {
 
 // Items (springs, faces) are computed in blocks of kBlock, one vector register
@@ -78,6 +95,7 @@ inline void with_flags(F&& f, bool flag, Rest... rest) {
 // target[i] += values[i] (or -=) for i in [begin, end), the three coordinates in
 // one loop: runs are short (a window at most), so fewer loops matter.
 template <bool kSubtract>
+SPRINGKIT_STAGE_CLONES
 inline void add_ranges(float* __restrict tx, float* __restrict ty, float* __restrict tz,
                        const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
                        std::size_t begin, std::size_t end) {

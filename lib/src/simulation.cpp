@@ -411,6 +411,7 @@ struct NodeForceTerms {
 // sums are the same bits), and with one mass for all nodes the mass array is
 // not read either: the node passes stream a quarter fewer bytes.
 template <bool kAir, bool kGround, bool kExternal, bool kUniformMass>
+SPRINGKIT_STAGE_CLONES
 void node_forces(const float* __restrict y, const float* __restrict vx, const float* __restrict vy,
                  const float* __restrict vz, const float* __restrict ex, const float* __restrict ey,
                  const float* __restrict ez, const float* __restrict mass, float mass_all, float* __restrict fx,
@@ -513,6 +514,7 @@ struct RunArrays {
 };
 
 template <bool kDamped, bool kFused, bool kUniform>
+SPRINGKIT_STAGE_CLONES
 void run_forces(const float* __restrict ax, const float* __restrict ay, const float* __restrict az,
                 const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
                 const float* __restrict avx, const float* __restrict avy, const float* __restrict avz,
@@ -575,6 +577,7 @@ void run_forces(const RunArrays& r, bool uniform, bool damped, std::size_t begin
 
 // The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
 template <bool kDamped>
+SPRINGKIT_STAGE_CLONES
 void loose_forces(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                   const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
                   const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
@@ -614,6 +617,7 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
 // [a_begin, a_end): the order and the sums of two passes (subtract, then add)
 // in one pass over the nodes, for runs whose a and b ends interleave (offset
 // below a block; g must have a block of readable floats before it).
+SPRINGKIT_STAGE_CLONES
 void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __restrict Fz,
                          const float* __restrict gx, const float* __restrict gy, const float* __restrict gz,
                          std::uint32_t offset, std::uint32_t a_begin, std::uint32_t a_end, std::uint32_t b_begin,
@@ -793,6 +797,7 @@ namespace {
 // With one mass for all (kUniformMass, im_all) anchored nodes move too; they
 // are put back by apply_anchors() before anything reads them.
 template <bool kUniformMass>
+SPRINGKIT_STAGE_CLONES
 void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
         x[i] = mul_add(vx[i], dt, x[i]);
@@ -806,6 +811,7 @@ void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
 }
 
 template <bool kUniformMass>
+SPRINGKIT_STAGE_CLONES
 void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     for (std::uint32_t i = begin; i < end; ++i) {
         const float w = (kUniformMass ? im_all : im[i]) * dt;
@@ -822,6 +828,7 @@ void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
 // scales accel by dt^2 / 2, which halves gravity at steady fall; we keep the
 // exact position-Verlet form.) Anchored nodes are set by apply_anchors() after.
 template <bool kUniformMass>
+SPRINGKIT_STAGE_CLONES
 void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, float* __restrict oz,
             float dt, float damping) {
     const float inv_dt = 1.0f / dt;
@@ -934,6 +941,7 @@ namespace {
 // whether every node is sound: a finite position and a speed within the bound
 // (a NaN fails both tests). One vectorised pass; the caller looks for the
 // culprit only when it fails.
+SPRINGKIT_STAGE_CLONES
 bool publish_sound(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                    const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
                    float* __restrict positions, float* __restrict velocities, std::size_t begin, std::size_t end,

@@ -51,6 +51,7 @@ inline FaceNormal face_normal(float ax, float ay, float az, float bx, float by, 
 // first). Paired, the third corner is i + o[3] where pick[i] is 1, and the picks
 // are copied to picked for the adds.
 template <bool kGaps, bool kPaired>
+SPRINGKIT_STAGE_CLONES
 void run_face_normals(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                       const std::uint32_t (&o)[4], const float* __restrict open, const float* __restrict pick,
                       float* __restrict nx, float* __restrict ny, float* __restrict nz, float* __restrict picked,
@@ -88,6 +89,7 @@ void run_face_normals(const float* __restrict x, const float* __restrict y, cons
 // the nodes (for o[c] <= the run's length; n must have that many readable
 // floats before it).
 template <bool kPaired, class Piece>
+SPRINGKIT_STAGE_CLONES
 void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict Sz, const float* __restrict nx,
                   const float* __restrict ny, const float* __restrict nz, const float* __restrict picked,
                   const std::uint32_t (&o)[4], const Piece& piece) {
@@ -149,6 +151,7 @@ constexpr float kShortestNormalSum = 1e-15f;
 
 // The sums are set back to 0 for the next step as they are read (no separate
 // clearing pass over them).
+SPRINGKIT_STAGE_CLONES
 void normalize_all(float* __restrict sx, float* __restrict sy, float* __restrict sz, float* __restrict out,
                    std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
