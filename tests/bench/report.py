@@ -103,6 +103,34 @@ def main():
                    seconds(b) / seconds(s1) >= 15)
         lines.append("")
 
+    _, portable = load(args.results, "runtime-portable")
+    _, portable_bullet = load(args.results, "bullet-portable")
+    if portable or portable_bullet:
+        lines.append("### The default build (no SPRINGKIT_NATIVE), same run\n")
+        lines.append("What a game shipping one binary gets: the step's loops compiled for AVX-512, AVX2 and the "
+                     "x86-64 baseline, the CPU's picked at load time, the same bits on every x86-64 CPU; no fused "
+                     "multiply-adds, 1/length by the bit trick. Not one of the issue's targets (those are for "
+                     "-march=native builds); for comparison.\n")
+        lines.append("| benchmark | default build | native build (above) |")
+        lines.append("|---|---:|---:|")
+        for model, threads in [("Cloth<256>", 1), ("Cloth<256>", 2), ("Jelly<32>", 1)]:
+            row = portable.get(f"BM_{model}/{threads}/real_time")
+            native = runtime.get(f"BM_{model}/{threads}/real_time") if runtime else None
+            if row:
+                label = f"{model.replace('<', ' ').replace('>', '')}, {threads} thread{'s' if threads > 1 else ''}"
+                lines.append(f"| {label}, spring-steps/s | {fmt_rate(row['spring_steps_per_s'])} | "
+                             f"{fmt_rate(native['spring_steps_per_s']) if native else '-'} |")
+        pb = portable_bullet.get("BM_BulletSoftBodyPatch/real_time")
+        ps = portable_bullet.get("BM_SpringkitSamePatch/1/real_time")
+        if pb and ps:
+            native = bullet.get("BM_SpringkitSamePatch/1/real_time") if bullet else None
+            nb = bullet.get("BM_BulletSoftBodyPatch/real_time") if bullet else None
+            lines.append(f"| Bullet patch, 1 thread: Bullet time / springkit time | {seconds(pb) / seconds(ps):.1f}x "
+                         f"({seconds(ps) * 1e6:.0f} us) | "
+                         + (f"{seconds(nb) / seconds(native):.1f}x ({seconds(native) * 1e6:.0f} us) |"
+                            if native and nb else "- |"))
+        lines.append("")
+
     _, convert = load(args.results, "convert")
     if convert:
         a = convert.get("BM_AssimpReadFile/iterations:3/real_time")
