@@ -114,12 +114,14 @@ inline void inverse_sqrt_block(const float* __restrict x, float* __restrict y) {
 /// than its callers (SPRINGKIT_NATIVE): what tests measure.
 void inverse_spring_lengths(const float* length_squared, float* inverse_length);
 
+/// |d|^2 for d = (dx, dy, dz).
+inline float squared_length(float dx, float dy, float dz) { return mul_add(dz, dz, mul_add(dy, dy, dx * dx)); }
+
 /// The Hooke force of a spring from a to b, d = b - a, is d * s at a and -d * s
 /// at b with s = k (|d| - rest) / |d| = k - k rest / |d|; k_rest = k * rest,
 /// inverse_length = 1 / |d| (from inverse_sqrt_block()). Zero for a spring
 /// shorter than kSpringTolerance. Written without branches so that the loops
 /// calling it vectorise.
-inline float squared_length(float dx, float dy, float dz) { return mul_add(dz, dz, mul_add(dy, dy, dx * dx)); }
 inline float hooke_scale(float length_squared, float inverse_length, float k, float k_rest) {
     const float s = mul_add(-k_rest, inverse_length, k);
     return length_squared > kSpringTolerance * kSpringTolerance ? s : 0.0f;
