@@ -51,7 +51,7 @@ inline float inverse_sqrt(float x) {
     return y;
 }
 
-#if defined(__AVX__) && !defined(__AVX512F__)
+#if defined(__AVX__) && !(defined(__AVX512F__) && defined(SPRINGKIT_512_BIT_LOOPS))
 /// a + b c (kSubtract: a - b c) on 8 floats, rounded once where the CPU has FMA
 /// (as mul_add()).
 template <bool kSubtract = false>
@@ -68,11 +68,14 @@ inline __m256 add_product(__m256 a, __m256 b, __m256 c) {
 /// everywhere, as tests/test_kernels.cpp measures. The spring loops compute
 /// their lengths a block at a time so that this can use what the build's CPU
 /// offers:
-/// - AVX-512 (vrsqrt14ps): a 14-bit estimate, whose bits Intel specifies
-///   exactly (a published reference implementation), and one Newton step as a
-///   correction of the estimate, y + y/2 (1 - x y^2): 1.25 ulp.
-/// - AVX (vrsqrtps): a 12-bit estimate, whose bits differ between Intel and
-///   AMD, and one step of the third-order (Halley-type) iteration
+/// - AVX-512 with 512-bit loops (SPRINGKIT_NATIVE: -mprefer-vector-width=512,
+///   lib/CMakeLists.txt; GCC's loops around a 512-bit block would otherwise be
+///   256 bits wide, and reloading their halves as one register stalls):
+///   vrsqrt14ps, a 14-bit estimate whose bits Intel specifies exactly (a
+///   published reference implementation), and one Newton step as a correction
+///   of the estimate, y + y/2 (1 - x y^2): 1.25 ulp.
+/// - other AVX builds (vrsqrtps): a 12-bit estimate, whose bits differ between
+///   Intel and AMD, and one step of the third-order (Halley-type) iteration
 ///   y + y (e/2 + 3e^2/8), e = 1 - x y^2, which cubes the error: 1.5 ulp.
 /// - otherwise inverse_sqrt() above, element by element (the same bits as
 ///   before this function existed: portable builds step alike on every CPU).
@@ -83,7 +86,7 @@ inline __m256 add_product(__m256 a, __m256 b, __m256 c) {
 /// where a loop's remainder begins (nor on the thread split).
 template <std::size_t N>
 inline void inverse_sqrt_block(const float* __restrict x, float* __restrict y) {
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(SPRINGKIT_512_BIT_LOOPS)
     static_assert(N % 16 == 0);
     for (std::size_t j = 0; j < N; j += 16) {
         const __m512 v = _mm512_loadu_ps(x + j);
