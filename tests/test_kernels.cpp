@@ -12,6 +12,7 @@
 
 #include "spring_force.hpp"
 #include "springkit/springkit.hpp"
+#include "support/build_arithmetic.hpp"
 
 using namespace springkit;
 
@@ -287,12 +288,15 @@ TEST(Kernels, PortableBuildsStepToTheRecordedBitsOnAnyCpu) {
     // (batched_loops.hpp, SPRINGKIT_STAGE_CLONES). All must step to the same
     // bits. The hashes were recorded by a portable build of main at ef91972,
     // whose stages had one version (SSE2 loops): whichever clone this CPU runs
-    // must reproduce them. Builds for a given CPU (SPRINGKIT_NATIVE, -mavx,
-    // -mfma) fuse multiply-adds and estimate 1/sqrt by design, and other
+    // must reproduce them. Builds for a given CPU fuse multiply-adds and
+    // estimate 1/sqrt by design (support/build_arithmetic.hpp), and other
     // architectures may have another libm: they are not compared.
-#if defined(SPRINGKIT_NATIVE_BUILD) || defined(__AVX__) || defined(__FMA__) || !defined(__x86_64__)
-    GTEST_SKIP() << "the recorded bits are those of a portable x86-64 build";
+#if defined(__x86_64__)
+    const bool compared = test::kStepsToPortableBits;
+#else
+    const bool compared = false;
 #endif
+    if (!compared) GTEST_SKIP() << "the recorded bits are those of a portable x86-64 build";
     auto with_integrator = [](Model m, Integrator integrator) {
         m.params.integrator = integrator;
         if (integrator == Integrator::explicit_euler) m.params.max_substep = 0.0001f;

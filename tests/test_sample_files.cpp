@@ -5,23 +5,17 @@
 
 #include "sample_files.hpp"
 #include "springkit/springkit.hpp"
+#include "support/build_arithmetic.hpp"
 
 using namespace springkit;
 
 namespace {
 const std::filesystem::path kSamples = std::filesystem::path(SPRINGKIT_SOURCE_DIR) / "samples";
 
-// A native build (SPRINGKIT_NATIVE, or flags such as -march=native given to the
-// whole build) steps with fused multiply-adds and the CPU's 1/sqrt estimate
-// where the CPU has them, so the samples the runtime presimulates come out a few
-// ulp off the committed files, which the portable build writes.
+// The samples the runtime presimulates come out a few ulp off the committed
+// files in a build for a given CPU (support/build_arithmetic.hpp).
 bool presimulated_differently(const std::string& path) {
-#if defined(SPRINGKIT_NATIVE_BUILD) || defined(__AVX__) || defined(__FMA__)
-    return path.find("source-rope") != std::string::npos;
-#else
-    (void)path;
-    return false;
-#endif
+    return !test::kStepsToPortableBits && path.find("source-rope") != std::string::npos;
 }
 }  // namespace
 
