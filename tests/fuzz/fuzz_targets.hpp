@@ -2,7 +2,8 @@
 // runs it through a part of springkit that reads untrusted bytes, and checks the
 // invariants that must hold for any input; a broken invariant aborts. libFuzzer
 // drives them (libfuzzer_main.cpp, built by tests/fuzz/run); the regression test
-// (test_fuzz_regressions.cpp) replays every input kept in tests/fuzz/regressions/.
+// (tests/reliability/test_fuzz_regressions.cpp) replays every input kept in
+// tests/fuzz/regressions/.
 #pragma once
 
 #include <cstddef>
