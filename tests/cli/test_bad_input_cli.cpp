@@ -6,6 +6,7 @@
 
 #include "springkit/springkit.hpp"
 #include "support/run_command.hpp"
+#include "support/test_files.hpp"
 
 using springkit::test::line_count;
 using springkit::test::run_command;
@@ -15,11 +16,7 @@ namespace {
 
 const std::string kCli = SPRINGKIT_CLI;
 
-fs::path work_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-bad-input-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path work_dir() { return springkit::test::scratch_dir("bad-input-cli"); }
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include "support/test_files.hpp"
 
 using namespace springkit;
+using springkit::test::load_error;
 
 namespace {
 
@@ -50,10 +51,6 @@ Model jump_rope_with_bead_in_gusts() {
 }
 
 std::vector<Vec3> positions_of(const Simulation& sim) { return {sim.positions().begin(), sim.positions().end()}; }
-
-std::string load_error(const std::string& text) {
-    return springkit::test::error_of([&] { model_from_json(text, "bad.json"); });
-}
 
 }  // namespace
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -13,25 +12,12 @@
 #include "spring_force.hpp"
 #include "springkit/springkit.hpp"
 #include "support/build_arithmetic.hpp"
+#include "support/state_hash.hpp"
 
 using namespace springkit;
+using springkit::test::state_hash;
 
 namespace {
-
-std::uint64_t hash_state(const Simulation& sim) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the raw bits
-    auto mix = [&](std::span<const Vec3> values) {
-        for (const Vec3& v : values) {
-            unsigned char bytes[sizeof(Vec3)];
-            std::memcpy(bytes, &v, sizeof v);
-            for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-        }
-    };
-    mix(sim.positions());
-    mix(sim.velocities());
-    mix(sim.normals());
-    return h;
-}
 
 // A model that uses every per-node force and the damped spring kernel.
 Model busy_cloth() {
@@ -49,7 +35,7 @@ std::uint64_t run_hash(const Model& m, int threads, int frames, SpringKernel ker
         if (i == 10) sim.apply_force(5, {0, 3.0f, 0});
         sim.step(1.0f / 60.0f);
     }
-    return hash_state(sim);
+    return state_hash(sim);
 }
 
 // Bullet's patch pattern (btSoftBodyHelpers::CreatePatch): each cell has one
@@ -212,12 +198,12 @@ TEST(Kernels, ChangingThreadsMidRunKeepsTheResult) {
         a.step(1.0f / 60.0f);
         b.step(1.0f / 60.0f);
     }
-    EXPECT_EQ(hash_state(a), hash_state(b));
+    EXPECT_EQ(state_hash(a), state_hash(b));
     Simulation c = b;  // a copy has its own threads and the same state
     a.step(1.0f / 60.0f);
     c.step(1.0f / 60.0f);
     EXPECT_EQ(c.threads(), 3);
-    EXPECT_EQ(hash_state(a), hash_state(c));
+    EXPECT_EQ(state_hash(a), state_hash(c));
     EXPECT_THROW(a.set_threads(0), Error);
 }
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 
@@ -17,12 +18,7 @@ Model two_nodes() {
 }
 
 std::string validation_error(const Model& m) {
-    try {
-        validate(m, "model.json");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return springkit::test::error_of([&] { validate(m, "model.json"); });
 }
 
 }  // namespace

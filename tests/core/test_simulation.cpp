@@ -2,13 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <numbers>
 
 #include "springkit/springkit.hpp"
+#include "support/state_hash.hpp"
 
 using namespace springkit;
+using springkit::test::positions_hash;
 
 namespace {
 
@@ -29,16 +30,6 @@ Model anchored_mass(float k, float mass, float rest) {
     m.springs = {{0, 1, rest}};
     m.anchors = {{.node = 0}};
     return m;
-}
-
-std::uint64_t hash_positions(const Simulation& sim) {
-    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the raw bits
-    for (const Vec3& p : sim.positions()) {
-        unsigned char bytes[sizeof(Vec3)];
-        std::memcpy(bytes, &p, sizeof p);
-        for (unsigned char b : bytes) h = (h ^ b) * 1099511628211ull;
-    }
-    return h;
 }
 
 }  // namespace
@@ -243,10 +234,10 @@ TEST(Simulation, TwoRunsGiveBitIdenticalPositions) {
         a.step(1.0f / 60.0f);
         b.step(1.0f / 60.0f);
     }
-    EXPECT_EQ(hash_positions(a), hash_positions(b)) << "hash " << std::hex << hash_positions(a);
+    EXPECT_EQ(positions_hash(a), positions_hash(b)) << "hash " << std::hex << positions_hash(a);
     a.reset();
     for (int i = 0; i < 200; ++i) a.step(1.0f / 60.0f);
-    EXPECT_EQ(hash_positions(a), hash_positions(b));
+    EXPECT_EQ(positions_hash(a), positions_hash(b));
 }
 
 TEST(Simulation, FlatClothNormalsPointAlongThePlaneNormalAndFollowABend) {

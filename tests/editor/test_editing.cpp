@@ -18,12 +18,14 @@
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "support/test_files.hpp"
 #include "view/camera.hpp"
 #include "view/picking.hpp"
 
 namespace fs = std::filesystem;
 using namespace springkit;
 using namespace springkit::editor;
+using springkit::test::TempDir;
 
 namespace {
 
@@ -33,22 +35,6 @@ Model small_cloth() {
     spec.rows = 4;
     return make_cloth(spec);
 }
-
-// A fresh folder per test, removed afterwards.
-class TempDir {
-public:
-    TempDir() {
-        path_ = fs::temp_directory_path() /
-                ("springkit-editing-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 // One random edit of any kind; returns whether the document took it.
 bool random_edit(Document& doc, std::mt19937& rng) {

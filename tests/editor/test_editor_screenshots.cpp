@@ -21,31 +21,19 @@
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
 #include "springkit/samples.hpp"
+#include "support/run_command.hpp"
+#include "support/test_files.hpp"
 
 namespace fs = std::filesystem;
 using namespace springkit;
+using springkit::test::slurp;
+using springkit::test::TempDir;
 
 namespace {
 
 constexpr int kWidth = 320, kHeight = 240;
 // The viewport's clear colour (scene_renderer.cpp kBackground: 0.16, 0.17, 0.19).
 constexpr int kBackground[3] = {41, 43, 48};
-
-class TempDir {
-public:
-    TempDir() {
-        path_ = fs::temp_directory_path() /
-                ("springkit-shots-" + std::to_string(::getpid()) + "-" +
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() { fs::remove_all(path_); }
-    const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
 
 struct EditorRun {
     int exit_code;
@@ -61,12 +49,6 @@ struct EditorRun {
 // Those are retried, never counted as the editor's result.
 EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
     const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-    auto slurp = [](const fs::path& p) {
-        std::ifstream in(p);
-        std::stringstream s;
-        s << in.rdbuf();
-        return s.str();
-    };
     EditorRun run{-1, {}, {}};
     for (int attempt = 0; attempt < 5; ++attempt) {
         std::ostringstream cmd;

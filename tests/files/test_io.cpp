@@ -9,14 +9,11 @@
 
 using namespace springkit;
 namespace fs = std::filesystem;
+using springkit::test::load_error;
 
 namespace {
 
 fs::path temp_dir() { return springkit::test::scratch_dir("test-io"); }
-
-std::string load_error(const std::string& text) {
-    return springkit::test::error_of([&] { model_from_json(text, "bad.json"); });
-}
 
 const char* kMinimal = R"({"format": "springkit", "version": 1, "positions": [0,0,0, 1,0,0],
   "springs": {"pairs": [0, 1], "rest": [1]}})";

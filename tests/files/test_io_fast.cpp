@@ -14,11 +14,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path temp_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-test-io-fast-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
+fs::path temp_dir() { return springkit::test::scratch_dir("test-io-fast"); }
 
 // A model using every field the file holds: masses, own k, rope kinds, anchor
 // drives, faces and texcoords, attachments, a texture and a name with escapes.
@@ -42,12 +38,7 @@ Model everything() {
 }
 
 std::string binary_error(std::string_view bytes) {
-    try {
-        model_from_binary(bytes, "m.skb");
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return test::error_of([&] { model_from_binary(bytes, "m.skb"); });
 }
 
 }  // namespace

@@ -2,13 +2,13 @@
 // one way each, through springkit::import_mesh. Refused with one line naming the
 // file, or converted with the documented outcome, and never a NaN.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
@@ -16,19 +16,11 @@ namespace fs = std::filesystem;
 namespace {
 
 fs::path mesh(const std::string& name, const std::string& text) {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-bad-mesh-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    write_file_atomically(dir / name, text);
-    return dir / name;
+    return springkit::test::scratch_file("bad-mesh", name, text);
 }
 
 std::string import_error(const fs::path& file) {
-    try {
-        import_mesh(file);
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
+    return springkit::test::error_of([&] { import_mesh(file); });
 }
 
 // Steps a converted model for one second: every position and normal stays finite.

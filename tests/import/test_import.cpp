@@ -27,9 +27,7 @@ namespace {
 fs::path temp_dir() { return springkit::test::scratch_dir("test-import"); }
 
 fs::path write(const std::string& name, const std::string& text) {
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
+    return springkit::test::scratch_file("test-import", name, text);
 }
 
 // A unit cube written as most exporters do: 24 vertices (4 per side, each side

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 
@@ -21,12 +20,8 @@ using springkit::test::error_of;
 
 namespace {
 
-fs::path temp_dir() { return springkit::test::scratch_dir("test-obj-reader"); }
-
 fs::path write(const std::string& name, const std::string& text) {
-    const fs::path p = temp_dir() / name;
-    std::ofstream(p, std::ios::binary) << text;
-    return p;
+    return springkit::test::scratch_file("test-obj-reader", name, text);
 }
 
 struct Converted {

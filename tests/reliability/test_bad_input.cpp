@@ -12,9 +12,11 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
+using springkit::test::error_of;
 
 namespace {
 
@@ -300,21 +302,7 @@ TEST(BadInputOutcome, HugeFrameTimeIsRefusedInsteadOfHanging) {
 
 namespace {
 
-fs::path work_dir() {
-    const fs::path dir = fs::temp_directory_path() / ("springkit-bad-input-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return dir;
-}
-
-template <class F>
-std::string error_of(F f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "";
-}
+fs::path work_dir() { return springkit::test::scratch_dir("bad-input"); }
 
 // Runs f as an unprivileged user in a child process (root ignores file
 // permissions) and returns the springkit::Error message it got.
