@@ -89,7 +89,7 @@ std::vector<SampleFile> sample_files() {
         "\n"
         "Every spring and rope system of springkit's source texts, as a model the editor opens\n"
         "(`springkit-editor samples/models/cloth.json`) and a game loads. They are built in one\n"
-        "place, `springkit::make_sample` (lib/src/samples.cpp, with the builders of\n"
+        "place, `springkit::make_sample` (lib/src/scenes/samples.cpp, with the builders of\n"
         "lib/include/springkit/builders.hpp), and saved here by `make_samples`; do not edit them by\n"
         "hand. After changing a builder, regenerate and commit:\n"
         "\n"

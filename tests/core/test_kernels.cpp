@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "spring_force.hpp"
+#include "simulation/spring_force.hpp"
 #include "springkit/springkit.hpp"
 #include "support/build_arithmetic.hpp"
 #include "support/state_hash.hpp"

@@ -1,5 +1,5 @@
 // springkit — fork-join pool for the step's stages (see worker_pool.hpp).
-#include "worker_pool.hpp"
+#include "simulation/worker_pool.hpp"
 
 #include <chrono>
 

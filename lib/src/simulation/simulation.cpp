@@ -7,10 +7,10 @@
 #include <sstream>
 #include <type_traits>
 
-#include "batched_loops.hpp"
-#include "spring_force.hpp"
+#include "simulation/batched_loops.hpp"
+#include "simulation/spring_force.hpp"
 #include "springkit/error.hpp"
-#include "worker_pool.hpp"
+#include "simulation/worker_pool.hpp"
 
 namespace springkit {
 

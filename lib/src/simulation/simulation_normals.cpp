@@ -11,10 +11,10 @@
 #include <optional>
 #include <vector>
 
-#include "batched_loops.hpp"
-#include "spring_force.hpp"
+#include "simulation/batched_loops.hpp"
+#include "simulation/spring_force.hpp"
 #include "springkit/simulation.hpp"
-#include "worker_pool.hpp"
+#include "simulation/worker_pool.hpp"
 
 namespace springkit {
 

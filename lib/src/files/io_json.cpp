@@ -25,7 +25,7 @@
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
-#include "io_internal.hpp"
+#include "files/io_internal.hpp"
 
 namespace springkit {
 

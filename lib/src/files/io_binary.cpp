@@ -6,7 +6,7 @@
 #include <cstring>
 #include <functional>
 
-#include "io_internal.hpp"
+#include "files/io_internal.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 
