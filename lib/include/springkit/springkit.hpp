@@ -14,6 +14,7 @@
 #include "springkit/io.hpp"
 #include "springkit/locality.hpp"
 #include "springkit/model.hpp"
+#include "springkit/parameters.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"
 #include "springkit/shape.hpp"

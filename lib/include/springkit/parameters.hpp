@@ -1,0 +1,89 @@
+// springkit — the table of physics parameters.
+//
+// Every field of springkit::Parameters has one row here: its JSON key, the label
+// tools show, its command-line option, unit, accepted range, default and a
+// one-line description. The model file's reader and writer, validation, the
+// JSON Schema test, the CLI's options, `springkit info` and the editor's panels
+// are driven from this table or checked against it, so a new parameter is added
+// in one place (a row here and a field in Parameters) plus its physics.
+//
+// Rules that tie two fields together (a gust's duration within its period) are
+// not ranges; validate_parameters() states them on top of the table's ranges.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "springkit/model.hpp"
+
+namespace springkit {
+
+/// How a parameter's value is held in Parameters.
+enum class ParameterType : std::uint8_t {
+    number,      ///< one float
+    vector,      ///< a Vec3
+    count,       ///< an int
+    integrator,  ///< an Integrator, saved by name (integrator_name)
+};
+
+/// Where a parameter sits. The optional sections are objects inside
+/// "parameters": "ground" is absent or null when the model has no ground plane,
+/// "gust" is written only when any of its fields is set.
+enum class ParameterSection : std::uint8_t {
+    main,    ///< a field of Parameters itself
+    ground,  ///< a field of Parameters::ground (only when there is a ground)
+    gust,    ///< a field of Parameters::gust
+};
+
+/// A closed or open bound; infinite when there is none.
+struct ParameterBound {
+    double value = 0.0;
+    bool included = true;  ///< false: the bound itself is refused ("(0, 1]" has an open 0)
+};
+
+struct ParameterInfo {
+    std::string_view key;         ///< JSON key inside its section ("k", "repulsion")
+    ParameterSection section;
+    std::string_view label;       ///< what tools show ("energy loss", "ground repulsion")
+    std::string_view cli_option;  ///< the option that sets it ("--energy-loss"); empty: none
+    std::string_view unit;        ///< SI unit as tools print it ("N/m"); empty: a plain factor
+    ParameterType type;
+    ParameterBound min;           ///< lower bound, for numbers, counts and each vector component
+    ParameterBound max;           ///< upper bound
+    std::string_view doc;         ///< one line: what it does and where the method comes from
+
+    /// Where validation errors put it: "/parameters/ground/repulsion".
+    std::string pointer() const;
+    /// True when `value` lies within [min, max] (open ends excluded); NaN is never within.
+    bool in_range(double value) const;
+    /// The range as messages and help texts write it: "[0, 1000]", "(0, 1]", ">= 0", "> 0".
+    std::string range_text() const;
+};
+
+/// Every parameter, in the order the model file writes them.
+std::span<const ParameterInfo> parameter_table();
+
+/// The row with this JSON pointer tail ("energy_loss", "ground/repulsion",
+/// "gust/period"); nullptr when there is none.
+const ParameterInfo* find_parameter(std::string_view path);
+
+/// The value a row reads from and writes to. Rows of the ground section give
+/// nullptr when `params` has no ground. Exactly one of these is non-null for a
+/// row (its type's); `integrator` rows use parameter_integrator().
+float* parameter_number(const ParameterInfo& row, Parameters& params);
+const float* parameter_number(const ParameterInfo& row, const Parameters& params);
+Vec3* parameter_vector(const ParameterInfo& row, Parameters& params);
+const Vec3* parameter_vector(const ParameterInfo& row, const Parameters& params);
+int* parameter_count(const ParameterInfo& row, Parameters& params);
+const int* parameter_count(const ParameterInfo& row, const Parameters& params);
+Integrator* parameter_integrator(const ParameterInfo& row, Parameters& params);
+const Integrator* parameter_integrator(const ParameterInfo& row, const Parameters& params);
+
+/// The defaults every builder and loader starts from, with a default ground
+/// (Ground{}) so that the ground rows have a default too.
+const Parameters& parameter_defaults();
+
+}  // namespace springkit

@@ -1,0 +1,187 @@
+// springkit — the table of physics parameters (parameters.hpp).
+#include "springkit/parameters.hpp"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace springkit {
+
+namespace {
+
+constexpr double kNone = std::numeric_limits<double>::infinity();
+constexpr ParameterBound kNoMin{-kNone, false};
+constexpr ParameterBound kNoMax{kNone, false};
+constexpr ParameterBound at_least(double v) { return {v, true}; }
+constexpr ParameterBound above(double v) { return {v, false}; }
+constexpr ParameterBound at_most(double v) { return {v, true}; }
+
+using T = ParameterType;
+using S = ParameterSection;
+
+// In the order the model file writes them (the writer and the schema test follow it).
+constexpr std::array kTable{
+    ParameterInfo{"k", S::main, "k", "--k", "N/m", T::number, at_least(0), kNoMax,
+                  "stiffness of springs without their own k: F = -k (|x| - rest) x/|x| (Oliveira, listing 1)"},
+    ParameterInfo{"energy_loss", S::main, "energy loss", "--energy-loss", "", T::number, above(0), at_most(1),
+                  "velocity kept per 1/60 s frame (Oliveira); pow(energy_loss, dt * 60) per substep; 1 = none"},
+    ParameterInfo{"mass", S::main, "mass", "--mass", "kg", T::number, above(0), kNoMax,
+                  "mass of nodes without their own mass"},
+    ParameterInfo{"gravity", S::main, "gravity", "--gravity", "m/s^2", T::vector, kNoMin, kNoMax,
+                  "acceleration of every node"},
+    ParameterInfo{"spring_damping", S::main, "spring damping", "--damping", "N s/m", T::number, at_least(0), kNoMax,
+                  "inner spring friction (Tunca): F_a += (v_b - v_a) * spring_damping"},
+    ParameterInfo{"air_friction", S::main, "air friction", "--air-friction", "N s/m", T::number, at_least(0), kNoMax,
+                  "drag -air_friction * (v - wind) on every node (Tunca)"},
+    ParameterInfo{"height", S::ground, "ground height", "--ground", "m", T::number, kNoMin, kNoMax,
+                  "height y of the ground plane (Tunca); no ground when absent"},
+    ParameterInfo{"repulsion", S::ground, "ground repulsion", "--ground-repulsion", "N/m", T::number, at_least(0),
+                  kNoMax, "pushes a node below the ground back up, per metre below (Tunca)"},
+    ParameterInfo{"friction", S::ground, "ground friction", "--ground-friction", "N s/m", T::number, at_least(0),
+                  kNoMax, "slows the sliding of a node touching the ground (Tunca)"},
+    ParameterInfo{"absorption", S::ground, "ground absorption", "--ground-absorption", "N s/m", T::number,
+                  at_least(0), kNoMax, "absorbs the downward speed of a node touching the ground (Tunca)"},
+    ParameterInfo{"wind", S::main, "wind", "--wind", "m/s", T::vector, kNoMin, kNoMax,
+                  "velocity of the air that air friction drags towards"},
+    ParameterInfo{"max_substep", S::main, "max substep", "--max-substep", "s", T::number, at_least(kMinSubstep),
+                  at_most(kMaxSubstep), "longest substep: a frame runs ceil(frame / max_substep) equal substeps (Tunca: 0.002)"},
+    ParameterInfo{"integrator", S::main, "integrator", "--integrator", "", T::integrator, kNoMin, kNoMax,
+                  "explicit_euler, symplectic_euler (the seeds' order) or verlet (the Source engine's ropes)"},
+    ParameterInfo{"rope_iterations", S::main, "rope iterations", "--rope-iterations", "", T::count, at_least(0),
+                  at_most(1000), "relaxation passes over rope constraints per substep (Source engine: 3)"},
+    ParameterInfo{"verlet_damping", S::main, "verlet damping", "--verlet-damping", "", T::number, above(0), at_most(1),
+                  "velocity kept per Verlet substep (Source engine: 0.98)"},
+    ParameterInfo{"velocity", S::gust, "gust velocity", "--gust-velocity", "m/s", T::vector, kNoMin, kNoMax,
+                  "peak air velocity a gust adds to the wind, rising and falling as sin^2"},
+    ParameterInfo{"period", S::gust, "gust period", "--gust-period", "s", T::number, at_least(0), kNoMax,
+                  "time from one gust's start to the next; 0 = no gusts"},
+    ParameterInfo{"duration", S::gust, "gust duration", "--gust-duration", "s", T::number, kNoMin, kNoMax,
+                  "length of one gust, in (0, period] when there are gusts"},
+    ParameterInfo{"start", S::gust, "gust start", "--gust-start", "s", T::number, kNoMin, kNoMax,
+                  "simulation time of the first gust"},
+};
+
+std::string number_text(double v) {
+    char buf[32];
+    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc{} ? std::string(buf, end) : std::string("?");
+}
+
+// The address of a row's field, or nullptr when its section is absent. Members
+// are picked by key: the table above is the only place that lists them.
+template <class P>
+auto field(const ParameterInfo& row, P& p) {
+    using Float = std::conditional_t<std::is_const_v<P>, const float, float>;
+    using Vector = std::conditional_t<std::is_const_v<P>, const Vec3, Vec3>;
+    using Int = std::conditional_t<std::is_const_v<P>, const int, int>;
+    using Choice = std::conditional_t<std::is_const_v<P>, const Integrator, Integrator>;
+    struct Field {
+        Float* number = nullptr;
+        Vector* vector = nullptr;
+        Int* count = nullptr;
+        Choice* integrator = nullptr;
+    } f;
+    const std::string_view k = row.key;
+    switch (row.section) {
+        case S::main:
+            if (k == "k") f.number = &p.k;
+            else if (k == "energy_loss") f.number = &p.energy_loss;
+            else if (k == "mass") f.number = &p.mass;
+            else if (k == "gravity") f.vector = &p.gravity;
+            else if (k == "spring_damping") f.number = &p.spring_damping;
+            else if (k == "air_friction") f.number = &p.air_friction;
+            else if (k == "wind") f.vector = &p.wind;
+            else if (k == "max_substep") f.number = &p.max_substep;
+            else if (k == "integrator") f.integrator = &p.integrator;
+            else if (k == "rope_iterations") f.count = &p.rope_iterations;
+            else if (k == "verlet_damping") f.number = &p.verlet_damping;
+            break;
+        case S::ground:
+            if (!p.ground) break;
+            if (k == "height") f.number = &p.ground->height;
+            else if (k == "repulsion") f.number = &p.ground->repulsion;
+            else if (k == "friction") f.number = &p.ground->friction;
+            else if (k == "absorption") f.number = &p.ground->absorption;
+            break;
+        case S::gust:
+            if (k == "velocity") f.vector = &p.gust.velocity;
+            else if (k == "period") f.number = &p.gust.period;
+            else if (k == "duration") f.number = &p.gust.duration;
+            else if (k == "start") f.number = &p.gust.start;
+            break;
+    }
+    return f;
+}
+
+}  // namespace
+
+std::span<const ParameterInfo> parameter_table() { return kTable; }
+
+std::string ParameterInfo::pointer() const {
+    switch (section) {
+        case S::main: return "/parameters/" + std::string(key);
+        case S::ground: return "/parameters/ground/" + std::string(key);
+        case S::gust: return "/parameters/gust/" + std::string(key);
+    }
+    return {};
+}
+
+bool ParameterInfo::in_range(double value) const {
+    if (std::isnan(value)) return false;
+    const bool above_min = min.included ? value >= min.value : value > min.value;
+    const bool below_max = max.included ? value <= max.value : value < max.value;
+    return above_min && below_max;
+}
+
+std::string ParameterInfo::range_text() const {
+    const bool has_min = std::isfinite(min.value);
+    const bool has_max = std::isfinite(max.value);
+    std::string text;
+    if (has_min && has_max) {
+        text += min.included ? '[' : '(';
+        text += number_text(min.value);
+        text += ", ";
+        text += number_text(max.value);
+        text += max.included ? ']' : ')';
+    } else if (has_min) {
+        text += min.included ? ">= " : "> ";
+        text += number_text(min.value);
+    } else if (has_max) {
+        text += max.included ? "<= " : "< ";
+        text += number_text(max.value);
+    } else {
+        text = "any finite value";
+    }
+    return text;
+}
+
+const ParameterInfo* find_parameter(std::string_view path) {
+    for (const ParameterInfo& row : kTable) {
+        const std::string pointer = row.pointer();
+        if (pointer.size() > 12 && std::string_view(pointer).substr(12) == path) return &row;  // after "/parameters/"
+    }
+    return nullptr;
+}
+
+float* parameter_number(const ParameterInfo& row, Parameters& p) { return field(row, p).number; }
+const float* parameter_number(const ParameterInfo& row, const Parameters& p) { return field(row, p).number; }
+Vec3* parameter_vector(const ParameterInfo& row, Parameters& p) { return field(row, p).vector; }
+const Vec3* parameter_vector(const ParameterInfo& row, const Parameters& p) { return field(row, p).vector; }
+int* parameter_count(const ParameterInfo& row, Parameters& p) { return field(row, p).count; }
+const int* parameter_count(const ParameterInfo& row, const Parameters& p) { return field(row, p).count; }
+Integrator* parameter_integrator(const ParameterInfo& row, Parameters& p) { return field(row, p).integrator; }
+const Integrator* parameter_integrator(const ParameterInfo& row, const Parameters& p) {
+    return field(row, p).integrator;
+}
+
+const Parameters& parameter_defaults() {
+    static const Parameters defaults = [] {
+        Parameters p;
+        p.ground = Ground{};
+        return p;
+    }();
+    return defaults;
+}
+
+}  // namespace springkit
