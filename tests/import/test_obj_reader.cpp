@@ -1,4 +1,4 @@
-// springkit's own OBJ reader (converter/src/obj_reader.cpp) against Assimp's:
+// springkit's own OBJ reader (converter/import/src/obj_reader.cpp) against Assimp's:
 // every file is converted both ways (ImportOptions::fast_obj on and off) and the
 // models must be the same bytes and the reports the same numbers. Files outside
 // the reader's subset must be handed to Assimp (report.reader says which read it).
