@@ -1,6 +1,6 @@
 // springkit CLI — shared pieces of the verbs.
 //
-// Contract (../shared/DESIGN.md): exit 0 on success, 1 on failure (bad input, a
+// Contract (tests/cli check it): exit 0 on success, 1 on failure (bad input, a
 // failed check), 2 on a usage error; errors are one line on stderr starting with
 // "error:" and naming the file and the problem.
 #pragma once

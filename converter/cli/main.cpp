@@ -1,4 +1,4 @@
-// springkit — the command-line tool. One subcommand per verb (DESIGN.md):
+// springkit — the command-line tool. One subcommand per verb:
 // convert, new, info, simulate, golden, check, diff.
 #include <exception>
 #include <iostream>

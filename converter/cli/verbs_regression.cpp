@@ -3,7 +3,7 @@
 // A studio's CI keeps a golden file next to each model: positions of every node
 // at a few times of a headless run plus a hash of the model. `check` re-runs
 // the model and fails when a node ends up elsewhere, so a re-converted or
-// re-tuned model that behaves differently breaks the build (DESIGN.md, case 4).
+// re-tuned model that behaves differently breaks the build.
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>

@@ -96,7 +96,7 @@ void BM_AssimpReadFile(benchmark::State& state) {
 }
 
 // `springkit convert` as a user runs it; `reader` "assimp" passes --assimp-obj
-// (Assimp reads the OBJ, as before springkit had its own OBJ reader).
+// (Assimp reads the OBJ, as for every file outside the plain OBJ subset).
 void BM_SpringkitConvert(benchmark::State& state, const char* output, const char* reader) {
     const std::string in = grid_obj().string(), out = (work_dir() / output).string();
     std::vector<std::string> command{SPRINGKIT_CLI, "convert", in, "-o", out};

@@ -181,8 +181,8 @@ def main():
         cpu = re.search(r"Model name:\s*(.*)", subprocess.run(["lscpu"], capture_output=True, text=True).stdout).group(1)
     except Exception:
         pass
-    # The vector width matters to the runtime figures: the same build ran cloth 256
-    # 1.8x faster on one core of an AVX-512 Xeon than of an AVX2 EPYC (PERFORMANCE.md).
+    # The vector width matters to the runtime figures: the step's loops take 16
+    # floats a vector with AVX-512 and 8 with AVX2 (PERFORMANCE.md, "The AMD EPYC").
     try:
         flags = set(re.search(r"^flags\s*:(.*)$", open("/proc/cpuinfo").read(), re.M).group(1).split())
         cpu += " (AVX-512)" if "avx512f" in flags else " (AVX2 + FMA, no AVX-512)" if "avx2" in flags else ""

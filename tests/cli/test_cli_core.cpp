@@ -1,4 +1,4 @@
-// The CLI contract of new/info/simulate (DESIGN.md): exit 0 ok, 1 failure, 2 usage;
+// The CLI contract of new/info/simulate (converter/cli/cli.hpp): exit 0 ok, 1 failure, 2 usage;
 // one "error:" line on stderr naming the file and the problem.
 #include <gtest/gtest.h>
 

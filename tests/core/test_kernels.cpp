@@ -272,9 +272,9 @@ TEST(Kernels, PortableBuildsStepToTheRecordedBitsOnAnyCpu) {
     // A portable build compiles the step's stages for AVX-512, AVX2 and the
     // x86-64 baseline, and the loader picks the one the CPU runs
     // (batched_loops.hpp, SPRINGKIT_STAGE_CLONES). All must step to the same
-    // bits. The hashes were recorded by a portable build of main at ef91972,
-    // whose stages had one version (SSE2 loops): whichever clone this CPU runs
-    // must reproduce them. Builds for a given CPU fuse multiply-adds and
+    // bits. The hashes are those of a portable build whose stages had one
+    // version, SSE2 loops (commit ef91972): whichever clone this CPU runs must
+    // reproduce them. Builds for a given CPU fuse multiply-adds and
     // estimate 1/sqrt by design (support/build_arithmetic.hpp), and other
     // architectures may have another libm: they are not compared.
 #if defined(__x86_64__)

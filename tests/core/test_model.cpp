@@ -1,4 +1,5 @@
-// Validation: each bad input is refused with a message naming the problem (STYLE.md 9).
+// Validation: each bad input is refused with a message naming the problem
+// and where it is, so that a person can fix the file.
 #include <gtest/gtest.h>
 
 #include <limits>

@@ -1,4 +1,6 @@
-// Runtime tests with known answers (STYLE.md 6, 7).
+// Runtime tests with known answers: each expected value is worked out from the
+// physics (free fall, an oscillator's period, momentum,
+// a hanging rope's stretch) and its tolerance stated.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,6 +1,6 @@
 // Every input the fuzzers found a problem with (tests/fuzz/regressions/<target>/)
 // replayed through the same target function, built without libFuzzer: each must
-// now pass the target's invariants (a broken one aborts the test).
+// pass the target's invariants (a broken one aborts the test).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -162,7 +162,7 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
 /// 8-byte slots (32 bits of the key's hash as a tag, and the value), grown at half
 /// load. The caller keeps the keys (a value indexes them) and says whether a
 /// value's key is the one looked for. std::unordered_map's node per entry and
-/// its pointer chasing made the weld the slowest stage after Assimp's parse.
+/// its pointer chasing would make the weld the slowest stage after the parse.
 /// Results never depend on the hash: only on the order of the calls.
 class HashIndex {
 public:
@@ -852,8 +852,8 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
         report = {};
     }
 
-    // Freeing the scene of a million-triangle OBJ (a small array per face) takes
-    // ~20 ms that a process about to exit can leave to the exit.
+    // Freeing the scene of a million-triangle OBJ means a small array per face
+    // handed back one by one: a process about to exit leaves that to the exit.
     std::unique_ptr<Assimp::Importer> owner = std::make_unique<Assimp::Importer>();
     Assimp::Importer& importer = *owner;
     if (!free_scene) static_cast<void>(owner.release());  // reclaimed when the process exits

@@ -1,14 +1,14 @@
 // springkit::import — running Assimp in a child process.
 //
 // Assimp 5.2 hangs on some corrupt files (mangled PLY headers spin forever) and
-// has had heap overflows on malformed OBJ, ASE, MD3 and FBX inputs
-// (../shared/DESIGN.md). So each import runs in a forked child with an
-// address-space limit; the parent waits with a wall-clock deadline and kills it
-// when the deadline passes. The child answers with one JSON line through a pipe
-// (the report or the error) and leaves the model in a memfd the parent maps, in
-// the binary model form (.skb, docs/FILE_FORMAT.md: raw arrays read in bulk; JSON
-// text would cost seconds for a million-triangle mesh). The parent validates it:
-// the child checks only the parameters.
+// has had heap overflows on malformed OBJ, ASE, MD3 and FBX inputs; our fuzzing
+// found more (tests/fuzz/regressions/import-isolated). So each import runs in a
+// forked child with an address-space limit; the parent waits with a wall-clock
+// deadline and kills it when the deadline passes. The child answers with one JSON
+// line through a pipe (the report or the error) and leaves the model in a memfd
+// the parent maps, in the binary model form (.skb, docs/FILE_FORMAT.md: raw arrays
+// read in bulk; JSON text would cost seconds for a million-triangle mesh). The
+// parent validates it: the child checks only the parameters.
 //
 // The child runs Assimp right after fork() without exec(): glibc's malloc is
 // fork-safe, and the child only touches Assimp, our own code and a pipe, then

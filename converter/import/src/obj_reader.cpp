@@ -2,13 +2,13 @@
 // import_internal.hpp).
 //
 // Why: a converted mesh is mostly an OBJ, and Assimp's OBJ importer spends most
-// of a convert's time (0.6-0.7 s of about 1 s for a million triangles, issue #5
-// d): it allocates a small array per face, a vertex per face corner, and reads
-// every number through a word copy. This reader makes one pass over the text
-// into flat arrays. It is strict on purpose: a line it does not know, a token
-// it does not expect or an index out of range hands the whole file back to
-// Assimp, so the two readers never disagree; tests/test_obj_reader.cpp converts
-// files both ways and compares the models byte for byte.
+// of a convert's time (docs/PERFORMANCE.md, "d"): it allocates a small array
+// per face, a vertex per face corner, and reads every number through a word
+// copy. This reader makes one pass over the text into flat arrays. It is strict
+// on purpose: a line it does not know, a token it does not expect or an index
+// out of range hands the whole file back to Assimp, so the two readers never
+// disagree; tests/import/test_obj_reader.cpp converts files both ways and
+// compares the models byte for byte.
 //
 // What it reproduces of Assimp 5.2's OBJ importer (ObjFileParser.cpp and
 // fast_atof.h, read as documentation):

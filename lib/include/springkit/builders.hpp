@@ -1,5 +1,6 @@
-// springkit — scenes built in one place (Box2D's shared/ idea): tests, samples,
-// benchmarks, the CLI's `new` verb and the editor all build models here.
+// springkit — scenes built in one place, as Box2D keeps its sample and benchmark
+// scenes in one library every tool shares: tests, samples, benchmarks, the CLI's
+// `new` verb and the editor all build models here.
 #pragma once
 
 #include <cstdint>
@@ -95,7 +96,7 @@ struct BalloonSpec {
 };
 Model make_balloon(const BalloonSpec& spec = {}, const Parameters& params = {});
 
-/// Tunca's rope (rope-physics-tutorial): 80 masses of 0.05 kg over 4 m, k 10000,
+/// Tunca's rope (his rope physics tutorial): 80 masses of 0.05 kg over 4 m, k 10000,
 /// inner friction 0.2, air friction 0.02, ground at y = -1.5 with repulsion 100,
 /// friction 0.2, absorption 2; the first mass is the velocity-driven connection
 /// point. The rope starts horizontal along +x from `start`.
@@ -108,7 +109,7 @@ struct TuncaRopeSpec {
 Parameters tunca_rope_parameters();
 Model make_tunca_rope(const TuncaRopeSpec& spec = {});
 
-/// Garrido's "improved rope" (realtime-rope-thesis IV.A): Tunca's rope without the
+/// Garrido's "improved rope" (real-time rope thesis, IV.A): Tunca's rope without the
 /// inner spring friction, k 20000 N/m and a 1 ms step; the rest as Tunca.
 /// k dt^2 / m = 0.4: above springkit's 0.3 warning, as Garrido ran it (he reports
 /// it "considerably stable at 0.05 kg per particle").

@@ -36,7 +36,7 @@ enum class Integrator : std::uint8_t {
 const char* integrator_name(Integrator integrator);
 std::optional<Integrator> integrator_from_name(std::string_view name);
 
-/// A ground plane y = height with Tunca's three constants (rope-physics-tutorial).
+/// A ground plane y = height with Tunca's three constants (rope physics tutorial).
 struct Ground {
     float height = 0.0f;       ///< m, the plane's y
     float repulsion = 100.0f;  ///< N/m, pushes a node below the plane back up
@@ -146,7 +146,7 @@ struct Tether {
     friend bool operator==(const Tether&, const Tether&) = default;
 };
 
-/// Garrido's heavy bead (realtime-rope-thesis, "a sliding weighted particle on a
+/// Garrido's heavy bead (real-time rope thesis, "a sliding weighted particle on a
 /// rope"): a body of `mass` that slides along the chain of nodes first, first+1,
 /// ..., last. Gravity along the rope moves it, `friction` slows it, and its weight
 /// across the rope loads the two nodes it sits between, so the rope sags under it.

@@ -1,6 +1,6 @@
 // springkit — how well a model keeps its shape, and a content hash of a model.
 //
-// Oliveira (exploring-spring-models.txt) shows that a jelly converted edge for
+// Oliveira (Exploring Spring Models) shows that a jelly converted edge for
 // edge "will morph into something unrecognizable" once perturbed (his Figure
 // 12), because springs only hold lengths and can turn freely about their ends
 // (his Figures 6 and 7). shape_error() measures exactly that, so converters,

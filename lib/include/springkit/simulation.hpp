@@ -25,7 +25,7 @@ namespace springkit {
 /// spring's force with the same formula, the batched kernel with a 1/length
 /// accurate to 2.5 ulp instead of a square root and a division; they add the
 /// forces into the nodes in a different order, so results differ only by float
-/// rounding (tests/test_kernels.cpp states the tolerance).
+/// rounding (tests/core/test_kernels.cpp states the tolerance).
 enum class SpringKernel : std::uint8_t {
     /// One pass over the model's springs in file order, +F on one end and -F on the
     /// other (Oliveira listing 1 and his optimisation note). Single-threaded.

@@ -421,7 +421,8 @@ FrequencyStability frequency_stability(const Model& model) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (inv_sqrt_mass[i / 3] > 0.0 ? 1.0 : 0.0);
     }
-    // At most about 4e6 spring visits (some 40 ms) unless that is under 20
+    // At most about 4e6 spring visits (the editor runs this once after each edit;
+    // docs/PERFORMANCE.md times it) unless that is under 20
     // iterations: fewer iterations on big models, where the Rayleigh quotient is
     // still within a few percent (the top modes of a mesh lie close together;
     // cloth of 10k and 65k nodes: 0.899 and 0.886).

@@ -14,13 +14,15 @@
 // Portable x86-64 builds (GCC on ELF systems) compile each loop of the step
 // three times, for AVX-512 (x86-64-v4), AVX2 (x86-64-v3) and the x86-64
 // baseline, and the dynamic loader picks the one the CPU runs (function
-// multiversioning through an ifunc, resolved once): 1.6-1.9x faster than the
-// baseline alone on an AVX-512 Xeon (docs/PERFORMANCE.md). All three step to the
+// multiversioning through an ifunc, resolved once), so that a binary shipped to
+// every player still gets the widest vectors the CPU has (measurements:
+// docs/PERFORMANCE.md, "Portable builds"). All three step to the
 // same bits: the core library is built with -ffp-contract=off, and mul_add() and
 // inverse_sqrt_block() (spring_force.hpp) choose fused or estimated forms by the
 // build's flags, not the clone's, so the clones differ only in vector width,
 // which loops over independent items and blocks of whole items do not see
-// (tests/test_kernels.cpp checks the bits recorded before there were clones).
+// (tests/core/test_kernels.cpp holds every clone to bits recorded by a build
+// whose loops had a single SSE2 version).
 // Builds for a given CPU (SPRINGKIT_NATIVE, or any -mavx) compile one version.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__ELF__) && !defined(__AVX__)
 #define SPRINGKIT_STAGE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))

@@ -663,8 +663,9 @@ void Simulation::window_pass(Partition& part, bool then_integrate, float dt, flo
     // reach (up to max_offset_ ahead), the window's springs are summed, and then
     // its own nodes are complete and may be integrated, since the springs of
     // later windows only touch nodes further on. The node arrays so pass through
-    // the cache once per substep instead of once per stage (it was the limit on
-    // large cloths: docs/PERFORMANCE.md). A node receives its forces in the same
+    // the cache once per substep instead of once per stage (a large model's node
+    // arrays outgrow the L2 cache; docs/PERFORMANCE.md, "One pass through the nodes
+    // per substep"). A node receives its forces in the same
     // order for any thread split, so results stay bit-identical.
     std::uint32_t initialised = part.node_begin;
     std::uint32_t pieces = 0, loose = 0;
@@ -796,6 +797,7 @@ namespace {
 
 // With one mass for all (kUniformMass, im_all) anchored nodes move too; they
 // are put back by apply_anchors() before anything reads them.
+// Forward Euler: x += v dt, then v += (F/m) dt, v *= keep (Integrator::explicit_euler).
 template <bool kUniformMass>
 SPRINGKIT_STAGE_CLONES
 void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
@@ -810,6 +812,8 @@ void explicit_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     }
 }
 
+// Semi-implicit Euler: v += (F/m) dt, v *= keep, then x += v dt, the order of
+// Oliveira's listing 7 and Tunca's Simulation::operate (energy stays bounded).
 template <bool kUniformMass>
 SPRINGKIT_STAGE_CLONES
 void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {

@@ -94,7 +94,7 @@ void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict 
                   const float* __restrict ny, const float* __restrict nz, const float* __restrict picked,
                   const std::uint32_t (&o)[4], const Piece& piece) {
     // 32-bit signed indices: the range tests vectorise with 16 lanes (64-bit
-    // ones took 8 and were the loop's most costly part), and j - o[c] may be negative.
+    // ones would take 8, half the width), and j - o[c] may be negative.
     constexpr int kCorners = kPaired ? 4 : 3;
     int begin[4] = {0, 0, 0, 0}, end[4] = {0, 0, 0, 0}, shift[4] = {0, 0, 0, 0}, first = INT32_MAX, last = 0;
     for (int c = 0; c < kCorners; ++c) {
@@ -140,13 +140,14 @@ void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict 
     }
 }
 
-// normalized() over a range, as a loop of selects that vectorises; out is Vec3s.
-// 1/length by inverse_sqrt() (spring_force.hpp, 2.5 ulp): a square root and a
-// division per node share the slow divider unit and took a sixth of the
-// normals' time. Like degenerate ones, sums shorter than kShortestNormalSum (a
-// face's normal is twice its area: sides under about 3e-8 m; it keeps the
-// squared length a normal float, where inverse_sqrt()'s first guess holds) and
-// sums whose squared length overflows get a zero normal.
+// normalized() over a range, as a loop of selects that vectorises; out is
+// Vec3s. 1/length by inverse_sqrt() (spring_force.hpp, 2.5 ulp): a square root
+// and a division per node would share the slow divider unit
+// (docs/PERFORMANCE.md, "Normals normalised without the divider"). Like
+// degenerate ones, sums shorter than kShortestNormalSum (a face's normal is
+// twice its area: sides under about 3e-8 m; it keeps the squared length a
+// normal float, where inverse_sqrt()'s first guess holds) and sums whose
+// squared length overflows get a zero normal.
 constexpr float kShortestNormalSum = 1e-15f;
 
 // The sums are set back to 0 for the next step as they are read (no separate

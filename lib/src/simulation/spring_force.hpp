@@ -18,13 +18,13 @@ inline constexpr float kSpringTolerance = 1e-9f;
 
 /// a * b + c, rounded once where the build's CPU has fused multiply-add (with
 /// -march=native on x86-64 since Haswell: one instruction instead of two, and a
-/// shorter dependency chain in the Newton steps below; on the AVX2 machine of
-/// docs/PERFORMANCE.md the spring loops ran 1.14-1.3x faster), a * b + c
+/// shorter dependency chain in the Newton steps below; docs/PERFORMANCE.md,
+/// "The AMD EPYC", has the measurements), a * b + c
 /// otherwise. Written out rather than left to -ffp-contract, so that a loop's
 /// vector body and its scalar remainder round the same way in every build: a
 /// step's result never depends on the vector width or on the thread split.
 /// Builds with and without FMA differ in the last bits; without, each use
-/// below computes what the plain expression did before.
+/// rounds the product and the sum separately, exactly as the plain expression.
 inline float mul_add(float a, float b, float c) {
 #if defined(__FMA__)
     return std::fma(a, b, c);
@@ -33,15 +33,15 @@ inline float mul_add(float a, float b, float c) {
 #endif
 }
 
-/// 1 / sqrt(x) for x > 0, within 2.5 ulp (1.5e-7 relative; tests/test_kernels.cpp
-/// measures it). A first guess from the float's bits (the Quake III trick with
+/// 1 / sqrt(x) for x > 0, within 2.5 ulp (1.5e-7 relative;
+/// tests/core/test_kernels.cpp checks it). A first guess from the float's bits (the Quake III trick with
 /// Lomont's constant, "Fast inverse square root", 2003), then three Newton steps
 /// y <- y (1.5 - x/2 y^2), each squaring the relative error: 3.4% -> 1.7e-3 ->
 /// 4.6e-6 -> float rounding. Plain multiplies that vectorise on any CPU: in the
 /// normals (and, through inverse_sqrt_block(), in the spring loops of builds
 /// without AVX) this replaces a square root and a division, which share one
-/// slow divider unit and bounded the spring loop (perf annotate: a third of its
-/// samples waited on vdivps).
+/// slow, poorly pipelined divider unit: a loop that needs both per spring waits
+/// on it (docs/PERFORMANCE.md, "1/length without the divider").
 inline float inverse_sqrt(float x) {
     float y = std::bit_cast<float>(0x5f375a86u - (std::bit_cast<std::uint32_t>(x) >> 1));
     const float minus_half_x = -0.5f * x;
@@ -65,7 +65,7 @@ inline __m256 add_product(__m256 a, __m256 b, __m256 c) {
 #endif
 
 /// 1 / sqrt(x[j]) for the N values of a block (x[j] > 0), within 2.5 ulp
-/// everywhere, as tests/test_kernels.cpp measures. The spring loops compute
+/// everywhere, as tests/core/test_kernels.cpp checks. The spring loops compute
 /// their lengths a block at a time so that this can use what the build's CPU
 /// offers:
 /// - AVX-512 with 512-bit loops (SPRINGKIT_NATIVE: -mprefer-vector-width=512,
@@ -77,11 +77,12 @@ inline __m256 add_product(__m256 a, __m256 b, __m256 c) {
 /// - other AVX builds (vrsqrtps): a 12-bit estimate, whose bits differ between
 ///   Intel and AMD, and one step of the third-order (Halley-type) iteration
 ///   y + y (e/2 + 3e^2/8), e = 1 - x y^2, which cubes the error: 1.5 ulp.
-/// - otherwise inverse_sqrt() above, element by element (the same bits as
-///   before this function existed: portable builds step alike on every CPU).
+/// - otherwise inverse_sqrt() above, element by element: the bit trick's own
+///   bits, so portable builds step alike on every CPU.
 /// Either estimate with its correction is 5-6 vector operations where the
-/// bit trick's three Newton steps take 13: the spring loops step 1.05-1.11x
-/// faster (docs/PERFORMANCE.md, "The CPU's reciprocal square root").
+/// bit trick's three Newton steps take 13, and the spring loops spend much of
+/// their time on this arithmetic (measurements: docs/PERFORMANCE.md, "The CPU's
+/// reciprocal square root estimate").
 /// The vector code covers whole blocks only, so a step's bits never depend on
 /// where a loop's remainder begins (nor on the thread split).
 template <std::size_t N>

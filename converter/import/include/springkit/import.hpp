@@ -1,6 +1,6 @@
 // springkit::import — mesh files (any format Assimp reads) to spring models.
 //
-// Oliveira's "Data Driven Spring Models" (exploring-spring-models.txt): each
+// Oliveira's "Data Driven Spring Models" (Exploring Spring Models): each
 // vertex of the geometry becomes a node and each edge a spring, and the texture
 // coordinates come along for free. Beyond his converter this one
 //   - takes every mesh of the scene with its node transform baked in,
