@@ -69,6 +69,9 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
                   ? PhysicsGroup::wind
                   : PhysicsGroup::main;
 
+    w.label = row.label;
+    if (w.group == PhysicsGroup::ground && w.label.starts_with("ground ")) w.label.erase(0, 7);
+
     const bool has_min = std::isfinite(row.min.value), has_max = std::isfinite(row.max.value);
     if (has_min || has_max) {
         w.min = has_min ? inside(row.min, 1.0f) : -FLT_MAX;

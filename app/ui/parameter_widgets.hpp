@@ -27,6 +27,8 @@ enum class PhysicsGroup : std::uint8_t { main, ground, wind };
 
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;
+    /// The row's label, less "ground " for the rows under the "ground" checkbox.
+    std::string label;
     ParameterControl control = ParameterControl::drag_float;
     PhysicsGroup group = PhysicsGroup::main;
     /// The clamp: the row's finite bounds (an open bound moved just inside it),
