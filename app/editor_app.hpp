@@ -1,6 +1,7 @@
 // springkit-editor — the editor itself: Oliveira's conversion and editing tool
 // (Figure 13) grown up. It owns the document (app/editing), the live simulation,
-// the camera and the renderer, and turns mouse, keys and ImGui panels into edits.
+// the camera and the renderer, and turns mouse, keys and what the panels (app/ui)
+// ask for into edits.
 // main.cpp is the thin GLFW/ImGui shell around it.
 #pragma once
 
