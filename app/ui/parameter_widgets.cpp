@@ -100,7 +100,7 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
     const bool unit_in_field = !row.unit.empty() && w.control == ParameterControl::drag_float;
     switch (w.control) {
         case ParameterControl::drag_float: w.format = "%.4g"; break;
-        case ParameterControl::drag_float3: w.format = "%.3g"; break;
+        case ParameterControl::drag_float3: w.format = "%.2f"; break;
         case ParameterControl::drag_int: w.format = "%d"; break;
         case ParameterControl::combo: break;
     }
