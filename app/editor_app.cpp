@@ -15,6 +15,10 @@
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "springkit/samples.hpp"
+#include "ui/dialogs.hpp"
+#include "ui/physics_panel.hpp"
+#include "ui/tools_panel.hpp"
+#include "ui/widgets.hpp"
 #include "view/picking.hpp"
 
 namespace springkit::editor {
@@ -61,10 +65,9 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     : window_(window),
       options_(std::move(options)),
       autosaver_(default_state_dir()),
-      recent_file_(default_state_dir() / "recent.txt"),
-      last_frame_(std::chrono::steady_clock::now()) {
+      recent_file_(default_state_dir() / "recent.txt") {
     recent_ = RecentFiles::load(recent_file_);
-    playing_ = !options_.paused;
+    playback_.playing = !options_.paused;
     show_ui_ = std::find(options_.hide.begin(), options_.hide.end(), "ui") == options_.hide.end();
 }
 
@@ -92,8 +95,8 @@ bool EditorApp::open_now(const fs::path& path) {
     if (is_mesh(path)) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
         // Headless runs take the converter's default options; people get the dialog.
-        if (options_.frames > 0) return import_now(path);
-        import_path_ = path;
+        if (options_.frames > 0) return import_now(path, import_.options);
+        import_.path = path;
         return true;
 #else
         report_error(path.string() + ": opening meshes needs springkit::import (convert it first with "
@@ -105,12 +108,12 @@ bool EditorApp::open_now(const fs::path& path) {
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-bool EditorApp::import_now(const fs::path& path) {
+bool EditorApp::import_now(const fs::path& path, const ImportOptions& options) {
     Model model;
     try {
         // In a child process with a time and memory limit: Assimp can hang or crash
         // on a corrupt file, and that must not take the editor (and its edits) down.
-        model = import_mesh_isolated(path, import_options_);
+        model = import_mesh_isolated(path, options);
     } catch (const std::exception& e) {
         report_error(e.what());
         return false;
@@ -217,6 +220,11 @@ bool EditorApp::save_as(const fs::path& path) {
     return true;
 }
 
+void EditorApp::show_open_dialog() {
+    file_dialog_.show(FileDialog::Mode::open, doc_.path().empty() ? fs::current_path() : doc_.path().parent_path(),
+                      {}, recent_.paths());
+}
+
 void EditorApp::request(CloseRequest request) {
     if (auto go = guard_.request(doc_, std::move(request))) carry_out(*go);
 }
@@ -241,13 +249,13 @@ void EditorApp::carry_out(const CloseRequest& request) {
 void EditorApp::request_quit() { request({CloseRequest::Kind::quit, {}, {}}); }
 
 void EditorApp::report_error(const std::string& message) {
-    last_error_ = message;
-    status_ = "error: " + message;
+    messages_.last_error = message;
+    messages_.status = "error: " + message;
     std::fprintf(stderr, "error: %s\n", message.c_str());
-    show_error_ = options_.frames == 0;
+    messages_.show_error = options_.frames == 0;
 }
 
-void EditorApp::set_status(std::string message) { status_ = std::move(message); }
+void EditorApp::set_status(std::string message) { messages_.status = std::move(message); }
 
 void EditorApp::sync_with_document() {
     if (doc_.revision() == seen_revision_) return;
@@ -262,6 +270,36 @@ void EditorApp::sync_with_document() {
 
 // ---------------------------------------------------------------------------
 // Edits
+
+void EditorApp::perform(const Action& action) {
+    switch (action.command) {
+        case Command::none: break;
+        case Command::new_model: request({CloseRequest::Kind::new_model, {}, action.builder}); break;
+        case Command::open: request({CloseRequest::Kind::open, action.path, {}}); break;
+        case Command::show_open: show_open_dialog(); break;
+        case Command::show_save_as: file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"}); break;
+        case Command::save: save(); break;
+        case Command::quit: request_quit(); break;
+        case Command::undo: undo(); break;
+        case Command::redo: redo(); break;
+        case Command::add_spring: add_spring_between_selected(); break;
+        case Command::delete_springs: delete_selected_springs(); break;
+        case Command::toggle_anchors: toggle_anchors_of_selection(); break;
+        case Command::anchor_selection: set_anchored_selection(true); break;
+        case Command::free_selection: set_anchored_selection(false); break;
+        case Command::select_all: select_all(); break;
+        case Command::select_none: selection_.clear(); break;
+        case Command::next_node: selection_.next_node(doc_.model().node_count()); break;
+        case Command::previous_node: selection_.previous_node(doc_.model().node_count()); break;
+        case Command::frame_model: camera_.frame(framing_bounds(doc_.model())); break;
+        case Command::play_pause: playback_.playing = !playback_.playing; break;
+        case Command::single_step:
+            playback_.playing = false;
+            playback_.step_once = true;
+            break;
+        case Command::reset_simulation: live_.reset(); break;
+    }
+}
 
 void EditorApp::add_spring_between_selected() {
     const auto pair = spring_candidate(selection_);
@@ -352,40 +390,25 @@ void EditorApp::handle_shortcuts() {
     auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
     const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
     if (ctrl) {
-        if (pressed(GLFW_KEY_Z)) shift ? redo() : undo();
-        if (pressed(GLFW_KEY_Y)) redo();
-        if (pressed(GLFW_KEY_S)) {
-            if (shift || doc_.path().empty())
-                file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
-            else
-                save();
-        }
-        if (pressed(GLFW_KEY_O))
-            file_dialog_.show(FileDialog::Mode::open, doc_.path().empty() ? fs::current_path() : doc_.path().parent_path(),
-                              {}, recent_.paths());
-        if (pressed(GLFW_KEY_Q)) request_quit();
+        if (pressed(GLFW_KEY_Z)) perform(shift ? Command::redo : Command::undo);
+        if (pressed(GLFW_KEY_Y)) perform(Command::redo);
+        if (pressed(GLFW_KEY_S)) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
+        if (pressed(GLFW_KEY_O)) perform(Command::show_open);
+        if (pressed(GLFW_KEY_Q)) perform(Command::quit);
         return;
     }
     if (io.WantCaptureKeyboard) return;
-    if (pressed(GLFW_KEY_SPACE)) playing_ = !playing_;
-    if (pressed(GLFW_KEY_PERIOD)) {
-        playing_ = false;
-        step_once_ = true;
-    }
-    if (pressed(GLFW_KEY_R)) live_.reset();
-    if (pressed(GLFW_KEY_HOME)) camera_.frame(framing_bounds(doc_.model()));
-    if (pressed(GLFW_KEY_F)) add_spring_between_selected();
-    if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) delete_selected_springs();
-    if (pressed(GLFW_KEY_P)) toggle_anchors_of_selection();
-    if (pressed(GLFW_KEY_A)) {
-        if (io.KeyAlt)
-            selection_.clear();
-        else
-            select_all();
-    }
-    if (pressed(GLFW_KEY_ESCAPE)) selection_.clear();
-    if (pressed(GLFW_KEY_RIGHT_BRACKET)) selection_.next_node(doc_.model().node_count());
-    if (pressed(GLFW_KEY_LEFT_BRACKET)) selection_.previous_node(doc_.model().node_count());
+    if (pressed(GLFW_KEY_SPACE)) perform(Command::play_pause);
+    if (pressed(GLFW_KEY_PERIOD)) perform(Command::single_step);
+    if (pressed(GLFW_KEY_R)) perform(Command::reset_simulation);
+    if (pressed(GLFW_KEY_HOME)) perform(Command::frame_model);
+    if (pressed(GLFW_KEY_F)) perform(Command::add_spring);
+    if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) perform(Command::delete_springs);
+    if (pressed(GLFW_KEY_P)) perform(Command::toggle_anchors);
+    if (pressed(GLFW_KEY_A)) perform(io.KeyAlt ? Command::select_none : Command::select_all);
+    if (pressed(GLFW_KEY_ESCAPE)) perform(Command::select_none);
+    if (pressed(GLFW_KEY_RIGHT_BRACKET)) perform(Command::next_node);
+    if (pressed(GLFW_KEY_LEFT_BRACKET)) perform(Command::previous_node);
 }
 
 void EditorApp::move_anchor_with_keys(float dt) {
@@ -432,13 +455,13 @@ void EditorApp::handle_viewport_mouse() {
 
     // ImGui keeps the mouse when it wants it (over a panel, dragging a slider),
     // except for a drag that started in the viewport.
-    if (drag_ == Drag::none && !io.WantCaptureMouse && inside) {
+    if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            press_x_ = mx;
-            press_y_ = my;
+            drag_.press_x = mx;
+            drag_.press_y = my;
             if (io.KeyAlt) {
-                drag_ = Drag::orbit;
+                drag_.kind = ViewportDrag::Kind::orbit;
             } else if (auto node = pick_node(positions, view_projection, vp, mx, my, kNodePickRadius)) {
                 const SelectMode mode = io.KeyShift ? SelectMode::toggle
                                         : io.KeyCtrl ? SelectMode::subtract
@@ -447,47 +470,47 @@ void EditorApp::handle_viewport_mouse() {
                 selection_.select_node(*node, mode);
                 if (mode == SelectMode::replace || mode == SelectMode::add) {
                     // Grab it: it follows the mouse on the plane facing the camera.
-                    drag_ = Drag::node;
-                    drag_node_ = *node;
-                    drag_target_ = positions[*node];
+                    drag_.kind = ViewportDrag::Kind::node;
+                    drag_.node = *node;
+                    drag_.target = positions[*node];
                 }
             } else {
-                drag_ = Drag::box;
+                drag_.kind = ViewportDrag::Kind::box;
             }
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
-            drag_ = io.KeyShift ? Drag::pan : Drag::orbit;
+            drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
     }
 
-    switch (drag_) {
-        case Drag::none:
+    switch (drag_.kind) {
+        case ViewportDrag::Kind::none:
             break;
-        case Drag::orbit:
+        case ViewportDrag::Kind::orbit:
             camera_.orbit(io.MouseDelta.x, io.MouseDelta.y);
-            if (!ImGui::IsAnyMouseDown()) drag_ = Drag::none;
+            if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
             break;
-        case Drag::pan:
+        case ViewportDrag::Kind::pan:
             camera_.pan(io.MouseDelta.x, io.MouseDelta.y, vp);
-            if (!ImGui::IsAnyMouseDown()) drag_ = Drag::none;
+            if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
             break;
-        case Drag::node: {
+        case ViewportDrag::Kind::node: {
             const Vec3 facing = normalized(camera_.eye() - camera_.target);
-            const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_target_, facing);
-            const Vec3 target = hit ? *hit : drag_target_;
-            const Vec3 velocity = (target - drag_target_) * (1.0f / kFrameDt);
-            drag_target_ = target;
-            live_.drag_node(drag_node_, target, velocity);
-            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_ = Drag::none;
+            const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_.target, facing);
+            const Vec3 target = hit ? *hit : drag_.target;
+            const Vec3 velocity = (target - drag_.target) * (1.0f / kFrameDt);
+            drag_.target = target;
+            live_.drag_node(drag_.node, target, velocity);
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_.kind = ViewportDrag::Kind::none;
             break;
         }
-        case Drag::box: {
+        case ViewportDrag::Kind::box: {
             ImDrawList* draw = ImGui::GetForegroundDrawList();
-            draw->AddRectFilled(ImVec2(press_x_, press_y_), ImVec2(mx, my), IM_COL32(255, 220, 60, 30));
-            draw->AddRect(ImVec2(press_x_, press_y_), ImVec2(mx, my), IM_COL32(255, 220, 60, 200));
+            draw->AddRectFilled(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 30));
+            draw->AddRect(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 200));
             if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
-            drag_ = Drag::none;
+            drag_.kind = ViewportDrag::Kind::none;
             const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
-            if (std::abs(mx - press_x_) < 3.0f && std::abs(my - press_y_) < 3.0f) {
+            if (std::abs(mx - drag_.press_x) < 3.0f && std::abs(my - drag_.press_y) < 3.0f) {
                 // A click, not a box: a spring under the mouse, or nothing.
                 const Model& m = live_.model();
                 if (auto spring = pick_spring(m.springs, positions, view_projection, vp, mx, my, kSpringPickRadius))
@@ -495,7 +518,7 @@ void EditorApp::handle_viewport_mouse() {
                 else if (mode == SelectMode::replace)
                     selection_.clear();
             } else {
-                selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, press_x_, press_y_, mx, my), mode);
+                selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my), mode);
             }
             break;
         }
@@ -503,12 +526,98 @@ void EditorApp::handle_viewport_mouse() {
 }
 
 // ---------------------------------------------------------------------------
+// Panels: app/ui draws them over the state each one needs; what they ask for is
+// carried out here, right after the panel that asked, so the panels below it in
+// the frame see the result.
+
+void EditorApp::draw_ui() {
+    perform(menu_bar({doc_, recent_, playback_.playing, renderer_.has_texture()}, view_));
+
+    begin_side_panel("Tools", 0.0f, kToolsWidth);
+    perform(simulation_controls(doc_, live_, playback_.playing));
+    perform(selection_section(doc_, selection_, live_));
+    physics_section(doc_);
+    drives_section(live_);
+    ropes_section(doc_);
+    view_section(view_, renderer_.texture_error());
+    end_side_panel();
+
+    perform(insight_panel(doc_, live_, frequency_));
+    status_bar(messages_.status, autosaver_.last_error());
+    draw_modals();
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (auto convert = import_dialog(import_)) import_now(convert->path, convert->options);
+#endif
+}
+
+void EditorApp::draw_modals() {
+    // The file dialog: open, save as, or save as on the way to closing.
+    if (auto chosen = file_dialog_.draw()) {
+        if (file_dialog_.mode() == FileDialog::Mode::open) {
+            request({CloseRequest::Kind::open, *chosen, {}});
+        } else {
+            save_as(*chosen);
+            if (saving_for_close_) {
+                saving_for_close_ = false;
+                if (auto go = guard_.saved(doc_)) carry_out(*go);
+            }
+        }
+    } else if (file_dialog_.take_cancelled() && saving_for_close_) {
+        saving_for_close_ = false;
+        guard_.saved(doc_);  // still dirty: forget the request, lose nothing
+    }
+
+    // Save changes before closing?
+    const bool asking = guard_.pending() && !saving_for_close_ && !file_dialog_.is_open();
+    if (auto answer = unsaved_changes_dialog(asking, doc_.display_name())) {
+        switch (*answer) {
+            case CloseAnswer::save:
+                guard_.answer(CloseAnswer::save);
+                if (doc_.path().empty()) {
+                    saving_for_close_ = true;
+                    file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
+                } else {
+                    save();
+                    if (auto go = guard_.saved(doc_)) carry_out(*go);
+                }
+                break;
+            case CloseAnswer::discard:
+                if (auto go = guard_.answer(CloseAnswer::discard)) carry_out(*go);
+                break;
+            case CloseAnswer::cancel:
+                guard_.answer(CloseAnswer::cancel);
+                break;
+        }
+    }
+
+    // An autosave newer than the file: the last session did not end cleanly.
+    if (auto answer = recovery_dialog(recovery_, doc_.display_name())) {
+        if (*answer == RecoveryAnswer::recover) {
+            try {
+                Document recovered = doc_;
+                recovered.recover(load_model(*recovery_));
+                adopt(std::move(recovered));
+                set_status("Recovered the autosave; save to keep it");
+            } catch (const std::exception& e) {
+                report_error(e.what());
+            }
+        } else if (*answer == RecoveryAnswer::delete_autosave) {
+            std::error_code ec;
+            fs::remove(*recovery_, ec);
+        }
+        recovery_.reset();
+    }
+
+    error_dialog(messages_.show_error, messages_.last_error);
+}
+
+// ---------------------------------------------------------------------------
 // The frame
 
 void EditorApp::frame(bool fixed_step) {
     const auto now = std::chrono::steady_clock::now();
-    const double real_dt = std::clamp(std::chrono::duration<double>(now - last_frame_).count(), 0.0, 0.1);
-    last_frame_ = now;
+    const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
+    playback_.last_frame = now;
 
     if (show_ui_) draw_ui();
     handle_shortcuts();
@@ -517,21 +626,21 @@ void EditorApp::frame(bool fixed_step) {
     move_anchor_with_keys(static_cast<float>(real_dt));
 
     int steps = 0;
-    if (step_once_) {
+    if (playback_.step_once) {
         steps = 1;
-        step_once_ = false;
-    } else if (playing_) {
+        playback_.step_once = false;
+    } else if (playback_.playing) {
         if (fixed_step) {
             steps = 1;
         } else {
             // Fixed 1/60 s frames at the wall clock's pace; a slow frame drops time
             // rather than piling up steps.
-            sim_clock_ += real_dt;
-            steps = static_cast<int>(sim_clock_ / kFrameDt);
-            sim_clock_ -= steps * static_cast<double>(kFrameDt);
+            playback_.clock += real_dt;
+            steps = static_cast<int>(playback_.clock / kFrameDt);
+            playback_.clock -= steps * static_cast<double>(kFrameDt);
             if (steps > 3) {
                 steps = 3;
-                sim_clock_ = 0.0;
+                playback_.clock = 0.0;
             }
         }
     }
@@ -540,7 +649,7 @@ void EditorApp::frame(bool fixed_step) {
         live_.step(kFrameDt);
         stats_.step_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        if (drag_ == Drag::node) live_.drag_node(drag_node_, drag_target_, {});
+        if (drag_.kind == ViewportDrag::Kind::node) live_.drag_node(drag_.node, drag_.target, {});
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
@@ -556,7 +665,7 @@ void EditorApp::frame(bool fixed_step) {
     glfwGetWindowSize(window_, &win_w, &win_h);
     glfwGetFramebufferSize(window_, &fb_w, &fb_h);
     glViewport(0, 0, fb_w, fb_h);
-    // The panels' background (they draw none themselves: see panels.cpp).
+    // The panels' background (they draw none themselves: see ui/widgets.cpp).
     glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     if (!live_.running()) return;

@@ -1,6 +1,7 @@
 // springkit-editor — the editor itself: Oliveira's conversion and editing tool
 // (Figure 13) grown up. It owns the document (app/editing), the live simulation,
-// the camera and the renderer, and turns mouse, keys and ImGui panels into edits.
+// the camera and the renderer, and turns mouse, keys and what the panels (app/ui)
+// ask for into edits.
 // main.cpp is the thin GLFW/ImGui shell around it.
 #pragma once
 
@@ -17,11 +18,14 @@
 #include "editing/selection.hpp"
 #include "editing/unsaved_changes.hpp"
 #include "render/scene_renderer.hpp"
+#include "ui/actions.hpp"
 #include "ui/file_dialog.hpp"
+#include "ui/insight_panel.hpp"
+#include "ui/menus.hpp"
 #include "view/camera.hpp"
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-#include "springkit/import.hpp"
+#include "ui/import_dialog.hpp"
 #endif
 
 struct GLFWwindow;
@@ -46,11 +50,33 @@ struct FrameStats {
     double cpu_ms_at_end = 0;      ///< and when they ended
 };
 
+/// Whether and how fast the simulation runs.
+struct Playback {
+    bool playing = true;
+    bool step_once = false;  ///< run one frame, then hold (Step, ".")
+    double clock = 0.0;      ///< s of wall time not yet simulated
+    std::chrono::steady_clock::time_point last_frame = std::chrono::steady_clock::now();
+};
+
+/// What the editor last had to say: the status bar's line and the error box.
+struct Messages {
+    std::string status;
+    std::string last_error;
+    bool show_error = false;  ///< open the error box in the next frame
+};
+
+/// A mouse drag that started in the viewport.
+struct ViewportDrag {
+    enum class Kind { none, orbit, pan, box, node };
+    Kind kind = Kind::none;
+    float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
+    std::uint32_t node = 0;          ///< Kind::node: the grabbed node
+    Vec3 target{};                   ///< Kind::node: where it is pulled to
+};
+
 class EditorApp {
 public:
-    static constexpr float kToolsWidth = 330.0f;    ///< px, the fixed left panel
-    static constexpr const char* kSamplePrefix = "sample/";  ///< new_model("sample/flag") builds a sample
-    static constexpr float kInsightWidth = 300.0f;  ///< px, the fixed right panel
+    static constexpr const char* kSamplePrefix = kSampleBuilderPrefix;  ///< new_model("sample/flag") builds a sample
 
     /// Needs a current OpenGL context and an ImGui context with its backends.
     EditorApp(GLFWwindow* window, EditorOptions options);
@@ -68,7 +94,7 @@ public:
     bool quit_confirmed() const { return quit_confirmed_; }
 
     FrameStats& stats() { return stats_; }
-    const std::string& last_error() const { return last_error_; }
+    const std::string& last_error() const { return messages_.last_error; }
     const ViewOptions& view() const { return view_; }
 
 private:
@@ -78,7 +104,7 @@ private:
     bool open_now(const std::filesystem::path& path);
     bool open_model(const std::filesystem::path& path);
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-    bool import_now(const std::filesystem::path& path);
+    bool import_now(const std::filesystem::path& path, const ImportOptions& options);
 #endif
     /// Makes `doc` the document: restarts the simulation, the renderer (a relative
     /// texture is found from doc.folder()), the camera and the selection.
@@ -86,6 +112,7 @@ private:
     void new_model(const std::string& builder);
     bool save();
     bool save_as(const std::filesystem::path& path);
+    void show_open_dialog();
     void report_error(const std::string& message);
     void set_status(std::string message);
     void sync_with_document();
@@ -96,6 +123,8 @@ private:
     void move_anchor_with_keys(float dt);
     Viewport viewport() const;
 
+    /// Carries out what a panel, menu or key asked for.
+    void perform(const Action& action);
     // Edits shared by buttons, menus and keys.
     void add_spring_between_selected();
     void delete_selected_springs();
@@ -105,15 +134,9 @@ private:
     void undo();
     void redo();
 
-    // Panels (ui/panels.cpp).
+    // The panels (app/ui) in their places, and the answers of the questions.
     void draw_ui();
-    void draw_menu_bar();
-    void draw_tools_panel();
-    void draw_drives_section();
-    void draw_insight_panel();
-    void draw_status_bar();
     void draw_modals();
-    void draw_import_dialog();
 
     GLFWwindow* window_;
     EditorOptions options_;
@@ -121,12 +144,7 @@ private:
 
     Document doc_;
     std::uint64_t seen_revision_ = 0;
-    /// frequency_stability() of the document's model at frequency_revision_: a
-    /// power iteration over the springs (tens of milliseconds on a big model), so
-    /// the insight panel works it out again only once a change is done (no widget
-    /// held), never every frame of a slider drag.
-    std::optional<FrequencyStability> frequency_;
-    std::uint64_t frequency_revision_ = 0;
+    FrequencyCache frequency_;
     Selection selection_;
     LiveSimulation live_;
     SceneRenderer renderer_;
@@ -138,36 +156,17 @@ private:
     std::filesystem::path recent_file_;
     FileDialog file_dialog_;
     bool saving_for_close_ = false;  ///< the Save As dialog answers "save changes before closing?"
-
-    bool playing_ = true;
-    bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
-    float circle_radius_ = 0.0f, circle_speed_ = 0.0f;  ///< the circle-drive sliders' values
-    bool step_once_ = false;
-    double sim_clock_ = 0.0;       ///< s of wall time not yet simulated
-    std::chrono::steady_clock::time_point last_frame_;
-    bool quit_confirmed_ = false;
-
-    std::string window_title_;     ///< what the title bar shows (set only when it changes)
-    std::string status_;
-    std::string last_error_;
-    bool show_error_ = false;
-    std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
-    Parameters editing_params_;    ///< what the parameter widgets edit
-    float selected_k_ = 0.0f;      ///< what the "k of selected springs" widget edits
-
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-    std::optional<std::filesystem::path> import_path_;  ///< a mesh waiting for the import dialog
-    ImportOptions import_options_;
-    std::string import_anchors_text_;  ///< the dialog's anchor selectors, one a line
+    ImportDialogState import_;
 #endif
+    std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
 
-    // Mouse interaction in the viewport.
-    enum class Drag { none, orbit, pan, box, node };
-    Drag drag_ = Drag::none;
-    float press_x_ = 0, press_y_ = 0;
-    std::uint32_t drag_node_ = 0;
-    Vec3 drag_target_{};
-    float drag_depth_ = 0;  ///< distance of the drag plane along the view direction
+    Playback playback_;
+    bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
+    ViewportDrag drag_;
+    bool quit_confirmed_ = false;
+    std::string window_title_;  ///< what the title bar shows (set only when it changes)
+    Messages messages_;
 
     FrameStats stats_;
 };

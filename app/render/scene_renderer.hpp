@@ -13,35 +13,15 @@
 
 #include "editing/selection.hpp"
 #include "render/gl_util.hpp"
+#include "render/view_options.hpp"
 #include "springkit/model.hpp"
 #include "springkit/simulation.hpp"
 #include "view/camera.hpp"
 
 namespace springkit::editor {
 
-/// What the viewport shows; each has a toggle in the View menu.
-struct ViewOptions {
-    bool surface = true;    ///< the faces
-    bool lighting = true;   ///< directional light on the faces; off: flat colour
-    bool texture = true;    ///< the model's texture when it has one
-    bool springs = true;    ///< lines coloured by strain
-    bool nodes = true;      ///< points
-    bool anchors = true;    ///< anchored nodes, larger and orange
-    bool ground = true;     ///< ground plane
-    bool shadow = true;     ///< the model's shadow on the ground
-    bool ropes = true;      ///< Model::tubes and tethers as lit tubes, beads as balls
-    float light_yaw = 0.5f;    ///< rad around +y of the direction towards the light
-    float light_pitch = 0.7f;  ///< rad above the horizon
-    float strain_full = 0.05f; ///< |strain| at which a spring is fully red (stretched) or blue (compressed)
-};
-
 /// The direction towards the light, unit length.
 Vec3 light_direction(const ViewOptions& view);
-
-/// Stretch of a spring relative to its rest length: (length - rest) / rest.
-inline float spring_strain(const Spring& s, std::span<const Vec3> positions) {
-    return (length(positions[s.b] - positions[s.a]) - s.rest) / s.rest;
-}
 
 class SceneRenderer {
 public:

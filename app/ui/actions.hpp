@@ -1,0 +1,48 @@
+// springkit-editor — what a panel, menu or dialog asks the editor to do. Panels
+// edit the document through its own methods; everything that needs the rest of
+// the editor (files, the selection, the simulation's clock, quitting) comes back
+// as an Action that EditorApp carries out.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace springkit::editor {
+
+enum class Command : std::uint8_t {
+    none,
+    new_model,        ///< Action::builder: a builder name or "sample/NAME"
+    open,             ///< Action::path: a file to open (a recent one)
+    show_open,        ///< the file dialog, to open
+    show_save_as,     ///< the file dialog, to save
+    save,
+    quit,
+    undo,
+    redo,
+    add_spring,       ///< between the last two selected nodes
+    delete_springs,   ///< the selected springs
+    toggle_anchors,   ///< of the selected nodes
+    anchor_selection,
+    free_selection,
+    select_all,
+    select_none,
+    next_node,
+    previous_node,
+    frame_model,      ///< point the camera at the whole model
+    play_pause,
+    single_step,
+    reset_simulation,
+};
+
+struct Action {
+    Command command = Command::none;
+    std::string builder;          ///< Command::new_model
+    std::filesystem::path path;   ///< Command::open
+
+    Action() = default;
+    Action(Command c) : command(c) {}  // implicit: a panel returns a bare Command
+    explicit operator bool() const { return command != Command::none; }
+};
+
+}  // namespace springkit::editor

@@ -1,0 +1,119 @@
+// springkit-editor — the main menu bar (menus.hpp).
+#include "ui/menus.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+#include "springkit/builders.hpp"
+#include "springkit/samples.hpp"
+
+namespace springkit::editor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Action file_menu(const MenuState& state) {
+    Action action;
+    if (!ImGui::BeginMenu("File")) return action;
+    if (ImGui::BeginMenu("New")) {
+        for (const char* name : kBuilderNames)
+            if (ImGui::MenuItem(name)) {
+                action = Command::new_model;
+                action.builder = name;
+            }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Samples")) {
+        // Every system of the source texts (samples/README.md), built by the library.
+        for (const SampleInfo& info : sample_catalogue()) {
+            if (ImGui::MenuItem(info.name)) {
+                action = Command::new_model;
+                action.builder = std::string(kSampleBuilderPrefix) + info.name;
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info.source, info.shows);
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Open...", "Ctrl+O")) action = Command::show_open;
+    if (ImGui::BeginMenu("Open Recent", !state.recent.paths().empty())) {
+        for (const fs::path& p : state.recent.paths())
+            if (ImGui::MenuItem(p.string().c_str())) {
+                action = Command::open;
+                action.path = p;
+            }
+        ImGui::EndMenu();
+    }
+    if (ImGui::MenuItem("Save", "Ctrl+S")) action = Command::save;
+    if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) action = Command::show_save_as;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) action = Command::quit;
+    ImGui::EndMenu();
+    return action;
+}
+
+Action edit_menu(const Document& doc) {
+    Action action;
+    if (!ImGui::BeginMenu("Edit")) return action;
+    const std::string undo_label = std::string("Undo ") + (doc.undo_name() ? doc.undo_name() : "");
+    const std::string redo_label = std::string("Redo ") + (doc.redo_name() ? doc.redo_name() : "");
+    if (ImGui::MenuItem(undo_label.c_str(), "Ctrl+Z", false, doc.can_undo())) action = Command::undo;
+    if (ImGui::MenuItem(redo_label.c_str(), "Ctrl+Shift+Z", false, doc.can_redo())) action = Command::redo;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Add spring between last two nodes", "F")) action = Command::add_spring;
+    if (ImGui::MenuItem("Delete selected springs", "Del")) action = Command::delete_springs;
+    if (ImGui::MenuItem("Toggle anchor", "P")) action = Command::toggle_anchors;
+    if (ImGui::MenuItem("Anchor selected nodes")) action = Command::anchor_selection;
+    if (ImGui::MenuItem("Free selected nodes")) action = Command::free_selection;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Select all nodes", "A")) action = Command::select_all;
+    if (ImGui::MenuItem("Select none", "Alt+A / Esc")) action = Command::select_none;
+    if (ImGui::MenuItem("Next node", "]")) action = Command::next_node;
+    if (ImGui::MenuItem("Previous node", "[")) action = Command::previous_node;
+    ImGui::EndMenu();
+    return action;
+}
+
+Action view_menu(bool has_texture, ViewOptions& view) {
+    Action action;
+    if (!ImGui::BeginMenu("View")) return action;
+    ImGui::MenuItem("Surface", nullptr, &view.surface);
+    ImGui::MenuItem("Lighting", nullptr, &view.lighting);
+    ImGui::MenuItem("Texture", nullptr, &view.texture, has_texture);
+    ImGui::MenuItem("Springs (strain colours)", nullptr, &view.springs);
+    ImGui::MenuItem("Nodes", nullptr, &view.nodes);
+    ImGui::MenuItem("Anchors", nullptr, &view.anchors);
+    ImGui::MenuItem("Ground", nullptr, &view.ground);
+    ImGui::MenuItem("Shadow", nullptr, &view.shadow);
+    ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view.ropes);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Frame model", "Home")) action = Command::frame_model;
+    ImGui::EndMenu();
+    return action;
+}
+
+Action simulation_menu(bool playing) {
+    Action action;
+    if (!ImGui::BeginMenu("Simulation")) return action;
+    if (ImGui::MenuItem(playing ? "Pause" : "Play", "Space")) action = Command::play_pause;
+    if (ImGui::MenuItem("Single step", ".")) action = Command::single_step;
+    if (ImGui::MenuItem("Reset", "R")) action = Command::reset_simulation;
+    ImGui::EndMenu();
+    return action;
+}
+
+}  // namespace
+
+Action menu_bar(const MenuState& state, ViewOptions& view) {
+    if (!ImGui::BeginMainMenuBar()) return {};
+    // One menu is open at a time, so at most one of them answers.
+    Action action = file_menu(state);
+    if (Action a = edit_menu(state.doc)) action = std::move(a);
+    if (Action a = view_menu(state.has_texture, view)) action = std::move(a);
+    if (Action a = simulation_menu(state.playing)) action = std::move(a);
+    ImGui::EndMainMenuBar();
+    return action;
+}
+
+}  // namespace springkit::editor

@@ -1,0 +1,99 @@
+// springkit-editor — the Physics section (physics_panel.hpp).
+#include "ui/physics_panel.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#include "ui/widgets.hpp"
+
+namespace springkit::editor {
+
+namespace {
+
+int to_int(float bound) { return static_cast<int>(std::clamp<double>(bound, INT_MIN, INT_MAX)); }
+
+}  // namespace
+
+bool parameter_input(const ParameterWidget& w, Parameters& params) {
+    const char* label = w.label.c_str();
+    const ImGuiSliderFlags flags = (w.clamped() ? ImGuiSliderFlags_AlwaysClamp : ImGuiSliderFlags_None) |
+                                   (w.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
+    switch (w.control) {
+        case ParameterControl::drag_float:
+            if (float* v = parameter_number(*w.row, params))
+                return ImGui::DragFloat(label, v, w.speed_at(*v), w.min, w.max, w.format.c_str(), flags);
+            return false;
+        case ParameterControl::drag_float3:
+            if (Vec3* v = parameter_vector(*w.row, params))
+                return ImGui::DragFloat3(label, &v->x, w.speed, w.min, w.max, w.format.c_str(), flags);
+            return false;
+        case ParameterControl::drag_int:
+            if (int* v = parameter_count(*w.row, params))
+                return ImGui::DragInt(label, v, w.speed, to_int(w.min), to_int(w.max), w.format.c_str(), flags);
+            return false;
+        case ParameterControl::combo:
+            if (Integrator* v = parameter_integrator(*w.row, params)) {
+                const auto labels = integrator_labels();
+                int chosen = static_cast<int>(*v);
+                if (!ImGui::Combo(label, &chosen, labels.data(), static_cast<int>(labels.size())))
+                    return false;
+                *v = static_cast<Integrator>(chosen);
+                return true;
+            }
+            return false;
+    }
+    return false;
+}
+
+void physics_section(Document& doc) {
+    if (!ImGui::CollapsingHeader("Physics", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    // The widgets edit a copy of the document's parameters; a change becomes an
+    // edit (one undo entry per drag) and the running simulation takes it at once.
+    const Model& m = doc.model();
+    Parameters p = m.params;
+    auto commit = [&](bool continuing) {
+        fit_gust(p);  // a gust's duration is tied to its period, which no row's range says
+        doc.set_parameters(p, continuing);
+    };
+    auto rows = [&](PhysicsGroup group) {
+        for (const ParameterWidget& w : physics_widgets(group)) {
+            const bool changed = parameter_input(w, p);
+            if (w.control == ParameterControl::combo) {
+                if (changed) commit(false);  // a choice, not a drag: its own undo entry
+            } else {
+                edited(changed, doc, commit);
+            }
+            help_marker(w.help.c_str());
+        }
+    };
+    // The View section has a "ground" checkbox too.
+    ImGui::PushID("physics");
+    ImGui::PushItemWidth(150);
+    rows(PhysicsGroup::main);
+    bool has_ground = p.ground.has_value();
+    if (ImGui::Checkbox("ground", &has_ground)) {
+        if (has_ground) {
+            p.ground = Ground{};
+            p.ground->height = bounds(m).min.y;  // where the model stands now
+        } else {
+            p.ground.reset();
+        }
+        doc.set_parameters(p);
+    }
+    if (p.ground) {
+        ImGui::Indent();
+        rows(PhysicsGroup::ground);
+        ImGui::Unindent();
+    }
+    if (ImGui::TreeNode("Wind and gusts")) {
+        rows(PhysicsGroup::wind);
+        ImGui::TreePop();
+    }
+    ImGui::PopItemWidth();
+    ImGui::PopID();
+}
+
+}  // namespace springkit::editor

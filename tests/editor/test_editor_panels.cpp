@@ -1,0 +1,253 @@
+// The editor's panels (app/ui) without a window: the Physics section's widget
+// plan covers the parameter table, and the panels draw in a headless Dear ImGui
+// context (no backend, no OpenGL) without editing anything on their own, with
+// one undo entry per drag.
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "editing/document.hpp"
+#include "editing/live_simulation.hpp"
+#include "editing/selection.hpp"
+#include "springkit/builders.hpp"
+#include "springkit/parameters.hpp"
+#include "ui/insight_panel.hpp"
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+#include "ui/import_dialog.hpp"
+#endif
+#include "ui/parameter_widgets.hpp"
+#include "ui/physics_panel.hpp"
+#include "ui/tools_panel.hpp"
+
+using namespace springkit;
+using namespace springkit::editor;
+
+namespace {
+
+constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind};
+
+Model small_cloth() {
+    ClothSpec spec;
+    spec.columns = 5;
+    spec.rows = 4;
+    return make_cloth(spec);
+}
+
+// A Dear ImGui context of its own with a built font atlas: enough to run frames
+// and lay out widgets with nothing drawn anywhere.
+class HeadlessImGui {
+public:
+    HeadlessImGui() {
+        context_ = ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.IniFilename = nullptr;
+        io.DisplaySize = ImVec2(1280, 720);
+        io.DeltaTime = 1.0f / 60.0f;
+        unsigned char* pixels = nullptr;
+        int width = 0, height = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    }
+    ~HeadlessImGui() { ImGui::DestroyContext(context_); }
+    HeadlessImGui(const HeadlessImGui&) = delete;
+    HeadlessImGui& operator=(const HeadlessImGui&) = delete;
+
+    // One frame with `draw` inside a fixed window at the top left.
+    template <class Draw>
+    void frame(Draw draw) {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(330, 700));
+        ImGui::Begin("Tools", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove);
+        draw();
+        ImGui::End();
+        ImGui::Render();
+    }
+
+private:
+    ImGuiContext* context_;
+};
+
+}  // namespace
+
+TEST(PhysicsWidgets, everyRowOfTheTableHasExactlyOneWidget) {
+    std::set<const ParameterInfo*> shown;
+    std::set<std::string> labels;  // ImGui tells widgets apart by label
+    std::size_t widgets = 0;
+    for (PhysicsGroup group : kGroups)
+        for (const ParameterWidget& w : physics_widgets(group)) {
+            ++widgets;
+            EXPECT_EQ(w.group, group);
+            EXPECT_TRUE(shown.insert(w.row).second) << w.row->label << " is shown twice";
+            EXPECT_FALSE(w.label.empty());
+            EXPECT_TRUE(labels.insert(w.label).second) << w.label << " labels two widgets";
+        }
+    const auto table = parameter_table();
+    EXPECT_EQ(widgets, table.size());
+    for (const ParameterInfo& row : table) EXPECT_TRUE(shown.count(&row)) << row.label << " has no widget";
+}
+
+TEST(PhysicsWidgets, groupsFollowTheTableSections) {
+    for (const ParameterInfo& row : parameter_table()) {
+        const ParameterWidget w = parameter_widget(row);
+        if (row.section == ParameterSection::ground) {
+            EXPECT_EQ(w.group, PhysicsGroup::ground) << row.label;
+        }
+        if (row.section == ParameterSection::gust) {
+            EXPECT_EQ(w.group, PhysicsGroup::wind) << row.label;
+        }
+    }
+    EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, PhysicsGroup::wind);
+    EXPECT_EQ(parameter_widget(*find_parameter("k")).group, PhysicsGroup::main);
+    // Under the "ground" checkbox the rows need not say "ground" again.
+    EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
+    EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
+}
+
+TEST(PhysicsWidgets, controlsFitTheRowTypes) {
+    for (const ParameterInfo& row : parameter_table()) {
+        const ParameterWidget w = parameter_widget(row);
+        switch (row.type) {
+            case ParameterType::number: EXPECT_EQ(w.control, ParameterControl::drag_float) << row.label; break;
+            case ParameterType::vector: EXPECT_EQ(w.control, ParameterControl::drag_float3) << row.label; break;
+            case ParameterType::count: EXPECT_EQ(w.control, ParameterControl::drag_int) << row.label; break;
+            case ParameterType::integrator: EXPECT_EQ(w.control, ParameterControl::combo) << row.label; break;
+        }
+        if (row.type == ParameterType::number && !row.unit.empty()) {
+            EXPECT_NE(w.format.find(std::string(row.unit)), std::string::npos) << row.label;
+        }
+        EXPECT_NE(w.help.find(std::string(row.doc)), std::string::npos) << row.label;
+        if (row.type != ParameterType::integrator) {
+            EXPECT_GT(w.speed_at(0.0f), 0.0f) << row.label;
+        }
+    }
+    const Parameters& defaults = parameter_defaults();
+    EXPECT_EQ(integrator_labels().size(), static_cast<std::size_t>(defaults.integrator) + 2)
+        << "explicit Euler, symplectic Euler (the default) and Verlet";
+}
+
+TEST(PhysicsWidgets, clampsStayWithinTheRowBoundsAndHoldTheDefaults) {
+    for (const ParameterInfo& row : parameter_table()) {
+        const ParameterWidget w = parameter_widget(row);
+        const bool bounded = std::isfinite(row.min.value) || std::isfinite(row.max.value);
+        EXPECT_EQ(w.clamped(), bounded) << row.label;
+        if (!bounded) continue;
+        // Whatever the widget lets through is a valid value, open bounds included.
+        if (std::isfinite(row.min.value)) {
+            EXPECT_TRUE(row.in_range(w.min)) << row.label << " min " << w.min;
+        }
+        if (std::isfinite(row.max.value)) {
+            EXPECT_TRUE(row.in_range(w.max)) << row.label << " max " << w.max;
+        }
+        const Parameters& defaults = parameter_defaults();
+        if (const float* v = parameter_number(row, defaults)) {
+            EXPECT_GE(*v, w.min) << row.label;
+            EXPECT_LE(*v, w.max) << row.label;
+        }
+        if (const int* v = parameter_count(row, defaults)) {
+            EXPECT_GE(static_cast<float>(*v), w.min) << row.label;
+            EXPECT_LE(static_cast<float>(*v), w.max) << row.label;
+        }
+    }
+}
+
+TEST(PhysicsWidgets, stiffnessAndMassDragByAShareOfTheirValue) {
+    const ParameterWidget k = parameter_widget(*find_parameter("k"));
+    EXPECT_FLOAT_EQ(k.speed_at(1000.0f), 10.0f);
+    EXPECT_FLOAT_EQ(k.speed_at(100000.0f), 1000.0f);
+    const ParameterWidget mass = parameter_widget(*find_parameter("mass"));
+    EXPECT_FLOAT_EQ(mass.speed_at(0.05f), 0.0005f);
+    EXPECT_GT(mass.speed_at(0.0f), 0.0f);
+}
+
+TEST(PhysicsWidgets, fitGustKeepsTheDurationWithinThePeriod) {
+    Parameters p;
+    fit_gust(p);
+    EXPECT_EQ(p.gust, Gust{}) << "no gusts: nothing to fit";
+    p.gust.period = 2.0f;  // dragged up from 0, duration still 0
+    fit_gust(p);
+    EXPECT_FLOAT_EQ(p.gust.duration, 1.0f);
+    p.gust.period = 0.5f;  // dragged below the duration
+    fit_gust(p);
+    EXPECT_FLOAT_EQ(p.gust.duration, 0.5f);
+    Model m = small_cloth();
+    m.params = p;
+    EXPECT_NO_THROW(validate(m));
+}
+
+TEST(PanelsHeadless, drawingEditsNothing) {
+    HeadlessImGui imgui;
+    Model model = small_cloth();
+    model.params.ground = Ground{};
+    model.params.gust.period = 3.0f;
+    model.params.gust.duration = 1.0f;
+    Document doc(model, "cloth.json", false);
+    LiveSimulation live;
+    live.restart(doc.model());
+    Selection selection;
+    selection.fit(doc.model());
+    ViewOptions view;
+    FrequencyCache frequency;
+    for (int i = 0; i < 3; ++i)
+        imgui.frame([&] {
+            // The closed "Wind and gusts" group opened, as a click would.
+            ImGui::PushID("physics");
+            ImGui::GetStateStorage()->SetInt(ImGui::GetID("Wind and gusts"), 1);
+            ImGui::PopID();
+            EXPECT_FALSE(simulation_controls(doc, live, true));
+            EXPECT_FALSE(selection_section(doc, selection, live));
+            physics_section(doc);
+            drives_section(live);
+            ropes_section(doc);
+            view_section(view, {});
+            EXPECT_FALSE(insight_panel(doc, live, frequency));
+        });
+    EXPECT_EQ(doc.history_size(), 0u);
+    EXPECT_FALSE(doc.dirty());
+    EXPECT_TRUE(frequency.value.has_value());
+}
+
+TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    const float k_before = doc.model().params.k;
+    // The first widget under the open Physics header is k; aim at its middle.
+    ImVec2 at{};
+    imgui.frame([&] {
+        const ImVec2 start = ImGui::GetCursorScreenPos();
+        at = ImVec2(start.x + 75.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
+        physics_section(doc);
+    });
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    imgui.frame([&] { physics_section(doc); });
+    io.MouseDown[0] = true;
+    for (int i = 0; i < 6; ++i) {
+        imgui.frame([&] { physics_section(doc); });
+        io.MousePos.x += 10.0f;
+    }
+    io.MouseDown[0] = false;
+    imgui.frame([&] { physics_section(doc); });
+    imgui.frame([&] { physics_section(doc); });
+    EXPECT_GT(doc.model().params.k, k_before) << "dragging right stiffens";
+    EXPECT_EQ(doc.history_size(), 1u) << "a whole drag is one edit";
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().params.k, k_before);
+}
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+TEST(PanelsHeadless, importDialogWaitsForConvert) {
+    HeadlessImGui imgui;
+    ImportDialogState state;
+    state.path = "mesh.obj";
+    state.options.k = 500.0f;
+    state.options.anchors = {"top:10%"};
+    for (int i = 0; i < 3; ++i) imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
+    EXPECT_TRUE(state.path.has_value()) << "still open";
+    EXPECT_EQ(state.options.k, 500.0f) << "drawing leaves the options alone";
+    EXPECT_EQ(state.anchors_text, "top:10%\n") << "the anchors, one a line, to edit";
+}
+#endif
