@@ -63,6 +63,11 @@ struct ParameterInfo {
     std::string range_text() const;
 };
 
+/// What validation says of a value outside a row's range, after its pointer:
+/// "energy loss must be in (0, 1] (got 1.5)", "mass must be > 0 kg (got 0)".
+/// `got` is the value as the message shows it.
+std::string parameter_range_message(const ParameterInfo& row, std::string_view got);
+
 /// Every parameter, in the order the model file writes them.
 std::span<const ParameterInfo> parameter_table();
 

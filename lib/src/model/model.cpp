@@ -5,11 +5,13 @@
 #include <cmath>
 #include <future>
 #include <numbers>
+#include <span>
 #include <sstream>
 #include <system_error>
 #include <unordered_map>
 
 #include "springkit/error.hpp"
+#include "springkit/parameters.hpp"
 
 namespace springkit {
 
@@ -70,54 +72,29 @@ void check_finite(const Vec3& v, const std::string& context, const std::string& 
 
 }  // namespace
 
+// Finiteness and ranges come from the parameter table (one message shape for
+// every row, at the row's pointer); what ties two fields together is stated
+// below it.
 void validate_parameters(const Parameters& p, const std::string& context) {
-    const std::string at = "/parameters/";
-    check_finite(p.k, context, at + "k");
-    check_finite(p.energy_loss, context, at + "energy_loss");
-    check_finite(p.mass, context, at + "mass");
-    check_finite(p.gravity, context, at + "gravity");
-    check_finite(p.spring_damping, context, at + "spring_damping");
-    check_finite(p.air_friction, context, at + "air_friction");
-    check_finite(p.wind, context, at + "wind");
-    check_finite(p.max_substep, context, at + "max_substep");
-    check_finite(p.verlet_damping, context, at + "verlet_damping");
-    if (p.k < 0) fail(context, at + "k", "stiffness must not be negative (got " + str(p.k) + ")");
-    if (p.mass <= 0) fail(context, at + "mass", "mass must be > 0 kg (got " + str(p.mass) + ")");
-    if (p.energy_loss <= 0 || p.energy_loss > 1)
-        fail(context, at + "energy_loss",
-             "energy loss must be in (0, 1] (velocity kept per 1/60 s frame; got " +
-                 str(p.energy_loss) + ")");
-    if (p.spring_damping < 0)
-        fail(context, at + "spring_damping", "must not be negative (got " + str(p.spring_damping) + ")");
-    if (p.air_friction < 0)
-        fail(context, at + "air_friction", "must not be negative (got " + str(p.air_friction) + ")");
-    if (!(p.max_substep >= kMinSubstep && p.max_substep <= kMaxSubstep))
-        fail(context, at + "max_substep",
-             "substep must be in [" + str(kMinSubstep) + ", " + str(kMaxSubstep) + "] s (got " +
-                 str(p.max_substep) + ")");
-    if (p.rope_iterations < 0 || p.rope_iterations > 1000)
-        fail(context, at + "rope_iterations",
-             "must be between 0 and 1000 (got " + std::to_string(p.rope_iterations) + ")");
-    if (p.verlet_damping <= 0 || p.verlet_damping > 1)
-        fail(context, at + "verlet_damping", "must be in (0, 1] (got " + str(p.verlet_damping) + ")");
-    check_finite(p.gust.velocity, context, at + "gust/velocity");
-    check_finite(p.gust.period, context, at + "gust/period");
-    check_finite(p.gust.duration, context, at + "gust/duration");
-    check_finite(p.gust.start, context, at + "gust/start");
-    if (p.gust.period < 0)
-        fail(context, at + "gust/period", "must not be negative (0 = no gusts; got " + str(p.gust.period) + ")");
-    if (p.gust.period > 0 && !(p.gust.duration > 0 && p.gust.duration <= p.gust.period))
-        fail(context, at + "gust/duration",
-             "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " +
-                 str(p.gust.period) + " s)");
-    if (p.ground) {
-        check_finite(p.ground->height, context, at + "ground/height");
-        check_finite(p.ground->repulsion, context, at + "ground/repulsion");
-        check_finite(p.ground->friction, context, at + "ground/friction");
-        check_finite(p.ground->absorption, context, at + "ground/absorption");
-        if (p.ground->repulsion < 0 || p.ground->friction < 0 || p.ground->absorption < 0)
-            fail(context, at + "ground", "repulsion, friction and absorption must not be negative");
+    const std::span<const ParameterInfo> rows = parameter_table();
+    for (const ParameterInfo& row : rows) {
+        if (const float* x = parameter_number(row, p)) check_finite(*x, context, row.pointer());
+        else if (const Vec3* v = parameter_vector(row, p)) check_finite(*v, context, row.pointer());
     }
+    for (const ParameterInfo& row : rows) {
+        if (const float* x = parameter_number(row, p)) {
+            if (!row.in_range(*x)) fail(context, row.pointer(), parameter_range_message(row, str(*x)));
+        } else if (const Vec3* v = parameter_vector(row, p)) {
+            for (const float c : {v->x, v->y, v->z})
+                if (!row.in_range(c)) fail(context, row.pointer(), parameter_range_message(row, str(c)));
+        } else if (const int* n = parameter_count(row, p)) {
+            if (!row.in_range(*n)) fail(context, row.pointer(), parameter_range_message(row, std::to_string(*n)));
+        }
+    }
+    if (p.gust.period > 0 && !(p.gust.duration > 0 && p.gust.duration <= p.gust.period))
+        fail(context, "/parameters/gust/duration",
+             "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " + str(p.gust.period) +
+                 " s)");
 }
 
 namespace {

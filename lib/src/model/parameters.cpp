@@ -62,9 +62,13 @@ constexpr std::array kTable{
                   "simulation time of the first gust"},
 };
 
+// Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
+// not as the double nearest to it.
 std::string number_text(double v) {
     char buf[32];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    const auto f = static_cast<float>(v);
+    const auto [end, ec] = static_cast<double>(f) == v ? std::to_chars(buf, buf + sizeof buf, f)
+                                                       : std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc{} ? std::string(buf, end) : std::string("?");
 }
 
@@ -153,6 +157,21 @@ std::string ParameterInfo::range_text() const {
     } else {
         text = "any finite value";
     }
+    return text;
+}
+
+std::string parameter_range_message(const ParameterInfo& row, std::string_view got) {
+    const bool interval = std::isfinite(row.min.value) && std::isfinite(row.max.value);
+    std::string text(row.label);
+    text += interval ? " must be in " : " must be ";
+    text += row.range_text();
+    if (!row.unit.empty()) {
+        text += ' ';
+        text += row.unit;
+    }
+    text += " (got ";
+    text += got;
+    text += ')';
     return text;
 }
 
