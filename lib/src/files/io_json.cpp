@@ -914,7 +914,8 @@ public:
             if (!v.is_number_integer()) fail(where, "expected an integer");
             // Checked here, not only by validation: beyond int it would not convert.
             const double n = v.get<double>();
-            if (!row.in_range(n)) fail(where, parameter_range_message(row, v.dump()));
+            if (!row.in_range(n) || std::abs(n) > std::numeric_limits<int>::max())
+                fail(where, parameter_range_message(row, v.dump()));
             *count = static_cast<int>(n);
         } else if (Integrator* integrator = parameter_integrator(row, p)) {
             const std::string name = text(v, where);

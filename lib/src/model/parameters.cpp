@@ -209,8 +209,8 @@ const Parameters& parameter_defaults() {
 
 namespace {
 
-// A float as CLI11 reads one (strtold, then to float), so values given as
-// options are the floats they were before options came from the table.
+// A float as CLI11 reads one (strtold, then to float): an option of the table
+// gives the same float as a plain CLI11 float option would.
 bool parse_float(std::string_view text, float& out) {
     const std::string s(text);
     if (s.empty()) return false;
