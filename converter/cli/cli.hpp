@@ -7,7 +7,11 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
+
+#include "springkit/parameters.hpp"
 
 namespace springkit::cli {
 
@@ -27,6 +31,17 @@ VerbRun register_convert(CLI::App& app);
 VerbRun register_golden(CLI::App& app);
 VerbRun register_check(CLI::App& app);
 VerbRun register_diff(CLI::App& app);
+
+/// One option per row of the parameter table that has a cli_option, setting
+/// that row in `overrides`: help text from the row (doc, unit, range, plus a
+/// note from `notes` by cli_option), values read and range-checked by
+/// parse_parameter (a bad value is a usage error).
+void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,
+                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes = {});
+
+/// Applies `overrides` to `params`; a ground constant without a ground is
+/// printed as a usage error and gives false.
+bool apply_parameter_options(const ParameterOverrides& overrides, Parameters& params);
 
 /// Prints "error: <message>" as one line on stderr (newlines folded).
 void print_error(const std::string& message);

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli.hpp"
+#include "springkit/error.hpp"
 
 namespace springkit::cli {
 
@@ -17,6 +18,51 @@ std::string one_line(std::string text) {
 
 void print_error(const std::string& message) { std::cerr << "error: " << one_line(message) << std::endl; }
 void print_warning(const std::string& message) { std::cerr << "warning: " << one_line(message) << std::endl; }
+void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,
+                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes) {
+    for (const ParameterInfo& row : parameter_table()) {
+        if (row.cli_option.empty()) continue;
+        std::string help(row.doc);
+        help += " (";
+        if (!row.unit.empty()) help += std::string(row.unit) + ", ";
+        help += row.type == ParameterType::integrator ? std::string("a name") : row.range_text();
+        help += ")";
+        for (const auto& [option, note] : notes)
+            if (option == row.cli_option) help += "; " + std::string(note);
+        const char* type_name = row.type == ParameterType::vector    ? "X,Y,Z"
+                                : row.type == ParameterType::count   ? "INT"
+                                : row.type == ParameterType::integrator ? "NAME"
+                                : row.section == ParameterSection::ground && row.key == "height" ? "HEIGHT"
+                                                                                                 : "FLOAT";
+        const ParameterInfo* r = &row;
+        sub.add_option_function<std::string>(
+               std::string(row.cli_option),
+               [overrides, r](const std::string& text) {
+                   ParameterValue value;
+                   parse_parameter(*r, text, value);  // checked by the validator below
+                   overrides->set(*r, value);
+               },
+               help)
+            ->type_name(type_name)
+            ->check(CLI::Validator(
+                [r](std::string& text) {
+                    ParameterValue value;
+                    return parse_parameter(*r, text, value);
+                },
+                ""));
+    }
+}
+
+bool apply_parameter_options(const ParameterOverrides& overrides, Parameters& params) {
+    try {
+        overrides.apply(params);
+        return true;
+    } catch (const Error& e) {
+        print_error(e.what());
+        return false;
+    }
+}
+
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 }  // namespace springkit::cli

@@ -37,6 +37,7 @@ VerbRun register_convert(CLI::App& app) {
         std::vector<std::string> inputs;
         std::string out;
         ImportOptions import;
+        std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
         unsigned jobs = 0;
         std::string extension = ".json";
     };
@@ -66,14 +67,9 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
                   "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");
-    sub->add_option("--k", o->import.k, "Spring stiffness, N/m")->check(CLI::NonNegativeNumber);
-    sub->add_option("--energy-loss", o->import.energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]")
-        ->check(CLI::Range(0.0, 1.0));
-    sub->add_option("--mass", o->import.mass, "Node mass, kg")->check(CLI::PositiveNumber);
-    sub->add_option("--damping", o->import.spring_damping,
-                    "Inner spring friction, N s/m (default 0.02: wobbling settles in about a second)")
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--ground", o->import.ground, "Add a ground plane at this height, m");
+    add_parameter_options(*sub, o->parameters,
+                          {{"--damping", "default 0.02: wobbling settles in about a second"},
+                           {"--ground", "adds a ground plane at this height; the other ground options need it"}});
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");
@@ -84,6 +80,9 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
     return [o]() {
+        // A mesh has no ground: the ground's constants need --ground.
+        Parameters with_options;
+        if (!apply_parameter_options(*o->parameters, with_options)) return kExitUsage;
         const fs::path out(o->out);
         std::error_code ec;
         const bool into_folder = o->inputs.size() > 1 || fs::is_directory(out, ec) ||
@@ -120,6 +119,7 @@ VerbRun register_convert(CLI::App& app) {
         };
         // The importer writes texture paths relative to the folder of the model files.
         ImportOptions import = o->import;
+        import.parameters = *o->parameters;
         if (!outputs.empty()) import.texture_folder = fs::absolute(outputs.front()).lexically_normal().parent_path();
         // A binary model file is the importer's answer as it is: it is written
         // while the answer is validated, and put in place if that passes.

@@ -1,4 +1,5 @@
 // springkit CLI — the verbs of the core library: new, info, simulate.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,30 @@ void warn_if_unstable(const Model& model, const std::string& name) {
     if (!warning.empty()) print_warning(name + ": " + warning);
 }
 
+// The parameters the "parameters" line of `info` leaves out, from the table:
+// one line for the main section, one for the ground, one for the gust.
+void print_other_parameters(const Parameters& p) {
+    static constexpr std::string_view on_first_line[] = {"k", "energy_loss", "mass", "max_substep", "integrator"};
+    std::string line[3];
+    for (const ParameterInfo& row : parameter_table()) {
+        if (row.section == ParameterSection::main &&
+            std::find(std::begin(on_first_line), std::end(on_first_line), row.key) != std::end(on_first_line))
+            continue;
+        char value[128] = "";
+        if (const float* x = parameter_number(row, p)) std::snprintf(value, sizeof value, "%.4g", *x);
+        else if (const Vec3* v = parameter_vector(row, p)) std::snprintf(value, sizeof value, "(%.4g, %.4g, %.4g)", v->x, v->y, v->z);
+        else if (const int* n = parameter_count(row, p)) std::snprintf(value, sizeof value, "%d", *n);
+        else if (const Integrator* i = parameter_integrator(row, p)) std::snprintf(value, sizeof value, "%s", integrator_name(*i));
+        else continue;  // a ground row without a ground
+        std::string& text = line[static_cast<int>(row.section)];
+        text += text.empty() ? "" : ", ";
+        text += std::string(row.label) + " " + value + (row.unit.empty() ? "" : " " + std::string(row.unit));
+    }
+    if (!p.ground) line[static_cast<int>(ParameterSection::ground)] = "no ground";
+    if (p.gust == Gust{}) line[static_cast<int>(ParameterSection::gust)] = "no gusts";
+    for (const std::string& text : line) std::printf("              %s\n", text.c_str());
+}
+
 }  // namespace
 
 VerbRun register_new(CLI::App& app) {
@@ -26,7 +51,7 @@ VerbRun register_new(CLI::App& app) {
         std::string out;
         int resolution = 0;
         float size = 0.0f;
-        std::optional<float> k, energy_loss, mass;
+        std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
         std::string anchors = "top-corners";
         float slack = 0.5f;
     };
@@ -41,17 +66,17 @@ VerbRun register_new(CLI::App& app) {
                     "balloon: segments, source-rope: segments)")
         ->check(CLI::Range(2, 4096));
     sub->add_option("--size", o->size, "Size in metres (length, width or edge)")->check(CLI::PositiveNumber);
-    sub->add_option("--k", o->k, "Spring stiffness, N/m")->check(CLI::NonNegativeNumber);
-    sub->add_option("--energy-loss", o->energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]");
-    sub->add_option("--mass", o->mass, "Node mass, kg")->check(CLI::PositiveNumber);
+    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the kind's own)"}});
     sub->add_option("--anchors", o->anchors, "Cloth anchors: none, top-corners, top-edge, center-square")
         ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"}));
     sub->add_option("--slack", o->slack, "Source rope slack, m")->check(CLI::NonNegativeNumber);
     return [o]() {
+        // The ropes are built with their source's parameters and get the options
+        // after building; the other kinds are built with them (a balloon's lift
+        // follows gravity).
         Parameters params;
-        if (o->k) params.k = *o->k;
-        if (o->energy_loss) params.energy_loss = *o->energy_loss;
-        if (o->mass) params.mass = *o->mass;
+        const bool own_parameters = o->kind == "rope" || o->kind == "source-rope";
+        if (!own_parameters && !apply_parameter_options(*o->parameters, params)) return kExitUsage;
         Model model;
         if (o->kind == "string") {
             StringSpec spec;
@@ -85,9 +110,7 @@ VerbRun register_new(CLI::App& app) {
             if (o->resolution) spec.masses = o->resolution;
             if (o->size > 0) spec.segment = o->size / static_cast<float>(spec.masses - 1);
             model = make_tunca_rope(spec);
-            if (o->k) model.params.k = *o->k;
-            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
-            if (o->mass) model.params.mass = *o->mass;
+            if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
         } else {
             SourceRopeSpec spec;
             if (o->resolution) spec.segments = o->resolution;
@@ -97,8 +120,7 @@ VerbRun register_new(CLI::App& app) {
             }
             spec.slack = o->slack;
             model = make_source_rope(spec);
-            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
-            if (o->mass) model.params.mass = *o->mass;
+            if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
             presimulate(model, 3.0f);  // Valve settles ropes for 3 s before showing them
         }
         validate(model, o->out);
@@ -174,6 +196,20 @@ VerbRun register_info(CLI::App& app) {
                                {"max_substep", p.max_substep},
                                {"integrator", integrator_name(p.integrator)},
                                {"ground", p.ground.has_value()}};
+            // The rest of the table: main rows by key, the others as
+            // <section>_<key> ("ground" says whether there is one), null
+            // without a ground.
+            for (const ParameterInfo& row : parameter_table()) {
+                std::string key(row.key);
+                if (row.section == ParameterSection::ground) key = "ground_" + key;
+                if (row.section == ParameterSection::gust) key = "gust_" + key;
+                nlohmann::json& value = j["parameters"][key];
+                if (!value.is_null()) continue;
+                if (const float* x = parameter_number(row, p)) value = *x;
+                else if (const Vec3* v = parameter_vector(row, p)) value = {v->x, v->y, v->z};
+                else if (const int* n = parameter_count(row, p)) value = *n;
+                else if (const Integrator* i = parameter_integrator(row, p)) value = integrator_name(*i);
+            }
             if (shape) j["shape_error"] = *shape;
             std::cout << j.dump(2) << "\n";
             return kExitOk;
@@ -193,6 +229,7 @@ VerbRun register_info(CLI::App& app) {
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
                     p.energy_loss, p.mass, p.max_substep, integrator_name(p.integrator));
+        print_other_parameters(p);
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
                     stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,

@@ -51,6 +51,33 @@ TEST(CliCore, InfoJsonReportsCountsAndStability) {
     EXPECT_EQ(j["stability"]["above_limit"], false);
 }
 
+// info prints every row of the parameter table: JSON by key (ground and gust
+// rows as ground_<key> and gust_<key>), text by label.
+TEST(CliCore, InfoPrintsEveryParameterOfTheTable) {
+    const std::string model = std::string(SPRINGKIT_SOURCE_DIR) + "/samples/models/tunca-rope.json";
+    const springkit::Model m = springkit::load_model(model);
+    const auto r = run_command(kCli + " info --json " + model);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto params = nlohmann::json::parse(r.out).at("parameters");
+    EXPECT_EQ(params.at("ground"), true);
+    const auto text = run_command(kCli + " info " + model);
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    for (const springkit::ParameterInfo& row : springkit::parameter_table()) {
+        std::string key(row.key);
+        if (row.section == springkit::ParameterSection::ground) key.insert(0, "ground_");
+        if (row.section == springkit::ParameterSection::gust) key.insert(0, "gust_");
+        ASSERT_TRUE(params.contains(key)) << key;
+        if (const float* x = springkit::parameter_number(row, m.params)) {
+            EXPECT_EQ(params.at(key).get<float>(), *x) << key;
+        }
+        if (row.section != springkit::ParameterSection::gust && row.key != "k" && row.key != "max_substep" &&
+            row.key != "integrator") {  // the first line has "substep" and the integrator's name
+            EXPECT_NE(text.out.find(std::string(row.label)), std::string::npos) << row.label;  // gusts: "no gusts"
+        }
+    }
+    EXPECT_NE(text.out.find("no gusts"), std::string::npos);
+}
+
 TEST(CliCore, InfoCountsTheAttachmentsOfASample) {
     const auto r = run_command(kCli + " info --json " + std::string(SPRINGKIT_SOURCE_DIR) +
                                "/samples/models/bead-rope.json");

@@ -15,6 +15,7 @@
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
+#include "support/parameter_values.hpp"
 #include "support/run_command.hpp"
 #include "support/test_files.hpp"
 
@@ -206,11 +207,12 @@ TEST(Convert, AnInvalidModelIsNamedByFileAndPlaceAndNothingIsWritten) {
         EXPECT_EQ(r.exit_code, 1);
         EXPECT_EQ(r.err, "error: " + mesh.string() + ": /springs/1/rest: rest length must be > 0 m (got 0)\n");
         EXPECT_TRUE(fs::is_empty(dir)) << extension;  // no model, no temp file
-        // A bad parameter is named the same way.
-        const auto p = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --energy-loss 0 -o " +
-                                   q(dir / (std::string("m") + extension)));
+        // A bad parameter is named the same way (out-of-range options are usage
+        // errors; a gust longer than its period is found by validation).
+        const auto p = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) +
+                                   " --gust-period 1 --gust-duration 2 -o " + q(dir / (std::string("m") + extension)));
         EXPECT_EQ(p.exit_code, 1);
-        EXPECT_EQ(p.err.rfind("error: " + sample_mesh("cube.obj").string() + ": /parameters/energy_loss: ", 0), 0u)
+        EXPECT_EQ(p.err.rfind("error: " + sample_mesh("cube.obj").string() + ": /parameters/gust/duration: ", 0), 0u)
             << p.err;
         EXPECT_TRUE(fs::is_empty(dir)) << extension;
     }
@@ -400,4 +402,76 @@ TEST(ConvertCli, ScatteredMeshesAreRenumberedUnlessKeepOrderIsGiven) {
     for (const Spring& s : a.springs) rest_a += s.rest;
     for (const Spring& s : b.springs) rest_b += s.rest;
     EXPECT_NEAR(rest_a, rest_b, 1e-3);
+}
+
+// Every row of the parameter table with an option: listed by convert and new,
+// refused just outside its range as a usage error naming the option, and set
+// in the written model (where the table and the options could disagree).
+TEST(ParameterOptions, ConvertAndNewListEveryRowsOption) {
+    for (const char* verb : {"convert", "new"}) {
+        const auto r = run_command(kCli + " " + verb + " --help");
+        EXPECT_EQ(r.exit_code, 0);
+        for (const springkit::ParameterInfo& row : springkit::parameter_table()) {
+            if (row.cli_option.empty()) continue;
+            std::string option(row.cli_option);  // " --k " (built in steps: GCC 12 warns on " " + s + " ")
+            option.insert(option.begin(), ' ');
+            option.push_back(' ');
+            EXPECT_NE(r.out.find(option), std::string::npos) << verb << option;
+            EXPECT_NE(r.out.find(row.range_text()), std::string::npos) << verb << " " << row.cli_option;
+        }
+    }
+}
+
+TEST(ParameterOptions, ValuesJustOutsideARowsRangeAreUsageErrors) {
+    const fs::path out = work_dir() / "outside.json";
+    int refused = 0;
+    for (const springkit::ParameterInfo& row : springkit::parameter_table()) {
+        if (row.cli_option.empty()) continue;
+        for (const std::string& text : springkit::test::outside_texts(row)) {
+            const std::string option = std::string(row.cli_option) + "=" + text;
+            for (const std::string& command : {kCli + " convert " + q(sample_mesh("cube.obj")) + " --ground=0 " + option,
+                                               kCli + " new cloth --ground=0 " + option}) {
+                const auto r = run_command(command + " -o " + q(out));
+                EXPECT_EQ(r.exit_code, 2) << command << "\n" << r.err;
+                EXPECT_EQ(r.err.rfind("error: " + std::string(row.cli_option) + ": " + std::string(row.label) + " must be ", 0), 0u)
+                    << r.err;
+                EXPECT_EQ(line_count(r.err), 1) << r.err;
+                ++refused;
+            }
+        }
+    }
+    EXPECT_FALSE(fs::exists(out));
+    EXPECT_GE(refused, 28);
+}
+
+TEST(ParameterOptions, EveryOptionSetsItsParameterInTheWrittenModel) {
+    std::string args;
+    // convert's model: the table's defaults with the converter's spring damping.
+    springkit::Parameters convert_base;
+    convert_base.spring_damping = 0.02f;
+    const springkit::Parameters expected = springkit::test::parameters_from_options(convert_base, args);
+    ASSERT_TRUE(expected.ground.has_value());
+    for (const char* extension : {".json", ".skb"}) {
+        const fs::path out = work_dir() / (std::string("every-option") + extension);
+        const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + args + " -o " + q(out));
+        ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
+        EXPECT_EQ(springkit::load_model(out).params, expected) << extension;
+    }
+    const fs::path out = work_dir() / "every-option-new.json";
+    const auto r = run_command(kCli + " new cloth --resolution 3" + args + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    std::string unused;
+    EXPECT_EQ(springkit::load_model(out).params, springkit::test::parameters_from_options({}, unused));
+}
+
+TEST(ParameterOptions, GroundConstantsNeedAGround) {
+    const fs::path out = work_dir() / "no-ground.json";
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --ground-friction 1 -o " + q(out));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --ground-friction: the model has no ground; add one with --ground HEIGHT\n");
+    EXPECT_FALSE(fs::exists(out));
+    // Tunca's rope has its own ground: its constants can be changed without --ground.
+    const auto rope = run_command(kCli + " new rope --ground-friction 0.5 -o " + q(out));
+    ASSERT_EQ(rope.exit_code, 0) << rope.err;
+    EXPECT_EQ(springkit::load_model(out).params.ground->friction, 0.5f);
 }

@@ -2,10 +2,15 @@
 // pointer, a range its default lies in.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <set>
 #include <string>
 
+#include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
+#include "support/parameter_values.hpp"
 
 namespace springkit {
 namespace {
@@ -92,6 +97,90 @@ TEST(ParameterTable, RangesAreWrittenAsIntervals) {
     EXPECT_EQ(find_parameter("rope_iterations")->range_text(), "[0, 1000]");
     EXPECT_EQ(find_parameter("wind")->range_text(), "any finite value");
     EXPECT_FALSE(find_parameter("wind")->in_range(std::nan("")));
+    EXPECT_EQ(find_parameter("max_substep")->range_text(), "[1e-06, 0.1]");  // the float bound, not its double
+}
+
+std::string validation_error(const Parameters& p) {
+    try {
+        validate_parameters(p, "m.json");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+// Validation refuses a value just outside each row's range and names the row,
+// its range and unit, and the value; it accepts the bound itself when the row
+// includes it.
+TEST(ParameterTable, ValidationRefusesEachRowJustOutsideItsRange) {
+    int checked = 0;
+    for (const ParameterInfo& row : parameter_table()) {
+        for (const std::string& text : test::outside_texts(row)) {
+            SCOPED_TRACE(row.pointer() + " = " + text);
+            Parameters p = parameter_defaults();
+            if (float* x = parameter_number(row, p)) *x = std::strtof(text.c_str(), nullptr);  // stof refuses denormals
+            else if (int* n = parameter_count(row, p)) *n = std::stoi(text);
+            const std::string message = validation_error(p);
+            EXPECT_EQ(message.rfind("m.json: " + row.pointer() + ": " + std::string(row.label) + " must be ", 0), 0u)
+                << message;
+            EXPECT_NE(message.find(row.range_text()), std::string::npos) << message;
+            EXPECT_NE(message.find(std::string(row.unit)), std::string::npos) << message;
+            ParameterValue value;
+            EXPECT_NE(parse_parameter(row, text, value), "");  // the CLI refuses it too
+            ++checked;
+        }
+        for (const ParameterBound& bound : {row.min, row.max}) {
+            if (!std::isfinite(bound.value) || !bound.included) continue;
+            Parameters p = parameter_defaults();
+            if (float* x = parameter_number(row, p)) *x = static_cast<float>(bound.value);
+            else if (int* n = parameter_count(row, p)) *n = static_cast<int>(bound.value);
+            EXPECT_EQ(validation_error(p), "") << row.pointer();
+        }
+    }
+    EXPECT_GE(checked, 14);
+}
+
+TEST(ParameterTable, ValidationRefusesNonFiniteValuesAtTheRow) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (const ParameterInfo& row : parameter_table()) {
+        Parameters p = parameter_defaults();
+        if (float* x = parameter_number(row, p)) *x = nan;
+        else if (Vec3* v = parameter_vector(row, p)) v->y = nan;
+        else continue;
+        EXPECT_EQ(validation_error(p), "m.json: " + row.pointer() + ": value is not a finite number");
+    }
+}
+
+TEST(ParameterTable, ParseReadsEachTypeAndRefusesMalformedText) {
+    ParameterValue v;
+    EXPECT_EQ(parse_parameter(*find_parameter("gravity"), "0,-1.5,2", v), "");
+    EXPECT_EQ(v.vector, (Vec3{0.0f, -1.5f, 2.0f}));
+    EXPECT_EQ(parse_parameter(*find_parameter("gravity"), "0,-1.5", v), "expected X,Y,Z, got \"0,-1.5\"");
+    EXPECT_EQ(parse_parameter(*find_parameter("gravity"), "0,1,2,3", v), "expected X,Y,Z, got \"0,1,2,3\"");
+    EXPECT_EQ(parse_parameter(*find_parameter("integrator"), "verlet", v), "");
+    EXPECT_EQ(v.integrator, Integrator::verlet);
+    EXPECT_EQ(parse_parameter(*find_parameter("rope_iterations"), "2.5", v), "expected an integer, got \"2.5\"");
+    EXPECT_EQ(parse_parameter(*find_parameter("k"), "stiff", v), "expected a number, got \"stiff\"");
+    EXPECT_EQ(parse_parameter(*find_parameter("ground/height"), "inf", v),
+              "ground height must be a finite number (got inf)");
+    EXPECT_EQ(parse_parameter(*find_parameter("energy_loss"), "0", v), "energy loss must be in (0, 1] (got 0)");
+}
+
+TEST(ParameterOverrides, ApplySetsOnlyWhatWasSetAndAGroundHeightAddsAGround) {
+    ParameterOverrides o;
+    ParameterValue v;
+    v.number = 7.0f;
+    o.set(*find_parameter("ground/friction"), v);
+    Parameters p;
+    EXPECT_THROW(o.apply(p), Error);  // a ground constant needs a ground
+    v.number = -1.0f;
+    o.set(*find_parameter("ground/height"), v);
+    o.apply(p);
+    ASSERT_TRUE(p.ground.has_value());
+    EXPECT_EQ(*p.ground, (Ground{.height = -1.0f, .repulsion = 100.0f, .friction = 7.0f, .absorption = 2.0f}));
+    Parameters expected;
+    expected.ground = p.ground;
+    EXPECT_EQ(p, expected);  // nothing else changed
 }
 
 }  // namespace

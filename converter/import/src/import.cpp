@@ -639,6 +639,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (options.mass) model.params.mass = *options.mass;
     model.params.spring_damping = options.spring_damping;
     if (options.ground) model.params.ground = Ground{.height = *options.ground};
+    options.parameters.apply(model.params);
 
     // Weld, relative to the bounding box of everything that was read.
     Bounds box{soup.positions[0], soup.positions[0]};

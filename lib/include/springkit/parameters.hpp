@@ -16,6 +16,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "springkit/model.hpp"
 
@@ -63,6 +65,11 @@ struct ParameterInfo {
     std::string range_text() const;
 };
 
+/// What validation says of a value outside a row's range, after its pointer:
+/// "energy loss must be in (0, 1] (got 1.5)", "mass must be > 0 kg (got 0)".
+/// `got` is the value as the message shows it.
+std::string parameter_range_message(const ParameterInfo& row, std::string_view got);
+
 /// Every parameter, in the order the model file writes them.
 std::span<const ParameterInfo> parameter_table();
 
@@ -85,5 +92,42 @@ const Integrator* parameter_integrator(const ParameterInfo& row, const Parameter
 /// The defaults every builder and loader starts from, with a default ground
 /// (Ground{}) so that the ground rows have a default too.
 const Parameters& parameter_defaults();
+
+/// A value for one row; the field of the row's type is the one used.
+struct ParameterValue {
+    float number = 0.0f;
+    Vec3 vector{};
+    int count = 0;
+    Integrator integrator = Integrator::symplectic_euler;
+    friend bool operator==(const ParameterValue&, const ParameterValue&) = default;
+};
+
+/// Reads a value for `row` as tools take it: a number ("0.5", as CLI11 reads
+/// floats), a vector "X,Y,Z", an integer, or an integrator's name; finite and
+/// within the row's range. Returns an empty string on success, else what is
+/// wrong ("expected X,Y,Z", "energy loss must be in (0, 1] (got 0)").
+std::string parse_parameter(const ParameterInfo& row, std::string_view text, ParameterValue& out);
+
+/// Parameters a user sets on top of a model's own (the CLI's options, an import
+/// dialog): only the rows that were set. `new`, `convert` and the importer apply
+/// them after building the model, so what was asked for wins.
+class ParameterOverrides {
+public:
+    void set(const ParameterInfo& row, const ParameterValue& value);
+    /// The value set for this row, or nullptr.
+    const ParameterValue* find(const ParameterInfo& row) const;
+    bool empty() const { return values_.empty(); }
+
+    /// Writes the set values into `params`, in table order. Setting the ground's
+    /// height adds a ground (Ground's defaults for the rest) when there is none;
+    /// the other ground rows change an existing ground and throws Error ("--ground-
+    /// friction: the model has no ground; add one with --ground HEIGHT") without one.
+    void apply(Parameters& params) const;
+
+    friend bool operator==(const ParameterOverrides&, const ParameterOverrides&) = default;
+
+private:
+    std::vector<std::pair<const ParameterInfo*, ParameterValue>> values_;  // in table order
+};
 
 }  // namespace springkit

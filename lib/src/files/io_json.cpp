@@ -25,6 +25,7 @@
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "springkit/parameters.hpp"
 #include "files/io_internal.hpp"
 
 namespace springkit {
@@ -318,8 +319,61 @@ std::string detail::model_to_json(const Model& model, bool with_arrays) { return
 
 namespace {
 
+// One parameter's value as the file spells it.
+void write_parameter(Writer& w, const ParameterInfo& row, const Parameters& p) {
+    if (const float* x = parameter_number(row, p)) w.number(*x);
+    else if (const Vec3* v = parameter_vector(row, p)) w.vec(*v);
+    else if (const int* n = parameter_count(row, p)) w.number(static_cast<std::uint64_t>(*n));  // validated >= 0
+    else if (const Integrator* i = parameter_integrator(row, p)) w.text(integrator_name(*i));
+}
+
+// "parameters": one line per row of the table, in its order; a section (ground,
+// gust) is one object on one line where its first row stands. The ground is null
+// when there is none. The gust is written only when set, like the attachments;
+// set means any field, even with period 0 (no gusts), so that what was loaded is
+// saved again.
+void write_parameters(Writer& w, const Parameters& p) {
+    const std::span<const ParameterInfo> rows = parameter_table();
+    w.raw(",\n  \"parameters\": {");
+    std::string_view separator = "\n    \"";
+    for (std::size_t i = 0; i < rows.size();) {
+        const ParameterSection section = rows[i].section;
+        std::size_t end = i + 1;
+        if (section != ParameterSection::main)
+            while (end < rows.size() && rows[end].section == section) ++end;
+        if (section == ParameterSection::gust && p.gust == Gust{}) {
+            i = end;
+            continue;
+        }
+        w.raw(separator);
+        separator = ",\n    \"";
+        if (section == ParameterSection::main) {
+            w.raw(rows[i].key);
+            w.raw("\": ");
+            write_parameter(w, rows[i], p);
+        } else {
+            w.raw(section == ParameterSection::ground ? std::string_view("ground") : std::string_view("gust"));
+            w.raw("\": ");
+            if (section == ParameterSection::ground && !p.ground) {
+                w.raw("null");
+            } else {
+                std::string_view field_separator = "{\"";
+                for (std::size_t k = i; k < end; ++k) {
+                    w.raw(field_separator);
+                    field_separator = ", \"";
+                    w.raw(rows[k].key);
+                    w.raw("\": ");
+                    write_parameter(w, rows[k], p);
+                }
+                w.raw("}");
+            }
+        }
+        i = end;
+    }
+    w.raw("\n  }");
+}
+
 JsonText json_text(const Model& model, bool with_arrays) {
-    const Parameters& p = model.params;
     // The binary form's header: the same text with the big arrays left empty.
     static const Model no_arrays{};
     const Model& arrays = with_arrays ? model : no_arrays;
@@ -335,44 +389,8 @@ JsonText json_text(const Model& model, bool with_arrays) {
     w.number(std::uint64_t{kFormatVersion});
     w.raw(",\n  \"name\": ");
     w.text(model.name);
-    w.raw(",\n  \"parameters\": {\n    \"k\": ");
-    w.number(p.k);
-    w.raw(",\n    \"energy_loss\": ");
-    w.number(p.energy_loss);
-    w.raw(",\n    \"mass\": ");
-    w.number(p.mass);
-    w.raw(",\n    \"gravity\": ");
-    w.vec(p.gravity);
-    w.raw(",\n    \"spring_damping\": ");
-    w.number(p.spring_damping);
-    w.raw(",\n    \"air_friction\": ");
-    w.number(p.air_friction);
-    w.raw(",\n    \"ground\": ");
-    if (p.ground) {
-        const Ground& g = *p.ground;
-        w.object(Writer::field("height", g.height), Writer::field("repulsion", g.repulsion),
-                 Writer::field("friction", g.friction), Writer::field("absorption", g.absorption));
-    } else {
-        w.raw("null");
-    }
-    w.raw(",\n    \"wind\": ");
-    w.vec(p.wind);
-    w.raw(",\n    \"max_substep\": ");
-    w.number(p.max_substep);
-    w.raw(",\n    \"integrator\": ");
-    w.text(integrator_name(p.integrator));
-    w.raw(",\n    \"rope_iterations\": ");
-    w.number(static_cast<std::uint64_t>(p.rope_iterations));
-    w.raw(",\n    \"verlet_damping\": ");
-    w.number(p.verlet_damping);
-    // Written only when set, like the attachments below; set means any field, even
-    // with period 0 (no gusts), so that what was loaded is saved again.
-    if (!(p.gust == Gust{})) {
-        w.raw(",\n    \"gust\": ");
-        w.object(Writer::field("velocity", p.gust.velocity), Writer::field("period", p.gust.period),
-                 Writer::field("duration", p.gust.duration), Writer::field("start", p.gust.start));
-    }
-    w.raw("\n  },\n  \"positions\": ");
+    write_parameters(w, model.params);
+    w.raw(",\n  \"positions\": ");
     w.array(arrays.positions, 4, [&](const Vec3& v) {
         w.number(v.x);
         w.raw(", ");
@@ -885,51 +903,57 @@ public:
         return big_ && (big_->*member) ? &*(big_->*member) : nullptr;
     }
 
+    // One row's value from its section's object; `v` is present (may be null).
+    void parameter(const json& v, const ParameterInfo& row, Parameters& p) const {
+        const std::string where = row.pointer();
+        if (float* f = parameter_number(row, p)) {
+            *f = number(v, where);
+        } else if (Vec3* vector = parameter_vector(row, p)) {
+            *vector = vec(v, where);
+        } else if (int* count = parameter_count(row, p)) {
+            if (!v.is_number_integer()) fail(where, "expected an integer");
+            // Checked here, not only by validation: beyond int it would not convert.
+            const double n = v.get<double>();
+            if (!row.in_range(n) || std::abs(n) > std::numeric_limits<int>::max())
+                fail(where, parameter_range_message(row, v.dump()));
+            *count = static_cast<int>(n);
+        } else if (Integrator* integrator = parameter_integrator(row, p)) {
+            const std::string name = text(v, where);
+            if (auto known = integrator_from_name(name)) *integrator = *known;
+            else fail(where, "unknown integrator \"" + name + "\" (expected explicit_euler, symplectic_euler or verlet)");
+        }
+    }
+
+    // Every row of the table. A left-out field keeps its default. Null is refused
+    // for numbers and vectors of the main section and the ground (JSON writers
+    // write NaN as null) and means "left out" for the integrator and the gust's
+    // fields. A null or absent ground means no ground.
     Parameters parameters(const json& j) const {
         const std::string at = "/parameters";
         if (!j.is_object()) fail(at, "expected an object");
         Parameters p;
-        auto num = [&](const char* key, float& out) {
-            if (const json* v = present(j, key)) out = number(*v, at + "/" + key);
-        };
-        num("k", p.k);
-        num("energy_loss", p.energy_loss);
-        num("mass", p.mass);
-        if (const json* v = present(j, "gravity")) p.gravity = vec(*v, at + "/gravity");
-        num("spring_damping", p.spring_damping);
-        num("air_friction", p.air_friction);
-        if (const json* v = optional(j, "ground")) {
-            if (!v->is_object()) fail(at + "/ground", "expected an object or null");
-            Ground g;
-            const std::string gat = at + "/ground";
-            if (const json* x = present(*v, "height")) g.height = number(*x, gat + "/height");
-            if (const json* x = present(*v, "repulsion")) g.repulsion = number(*x, gat + "/repulsion");
-            if (const json* x = present(*v, "friction")) g.friction = number(*x, gat + "/friction");
-            if (const json* x = present(*v, "absorption")) g.absorption = number(*x, gat + "/absorption");
-            p.ground = g;
+        const json* ground = optional(j, "ground");
+        if (ground) {
+            if (!ground->is_object()) fail(at + "/ground", "expected an object or null");
+            p.ground = Ground{};
         }
-        if (const json* v = present(j, "wind")) p.wind = vec(*v, at + "/wind");
-        num("max_substep", p.max_substep);
-        if (const json* v = optional(j, "integrator")) {
-            const std::string name = text(*v, at + "/integrator");
-            if (auto integrator = integrator_from_name(name)) p.integrator = *integrator;
-            else fail(at + "/integrator", "unknown integrator \"" + name +
-                                              "\" (expected explicit_euler, symplectic_euler or verlet)");
-        }
-        if (const json* v = present(j, "rope_iterations")) {
-            if (!v->is_number_integer()) fail(at + "/rope_iterations", "expected an integer");
-            const auto n = v->get<std::int64_t>();
-            if (n < 0 || n > 1000) fail(at + "/rope_iterations", "must be between 0 and 1000");
-            p.rope_iterations = static_cast<int>(n);
-        }
-        num("verlet_damping", p.verlet_damping);
-        if (const json* v = optional(j, "gust")) {
-            const std::string gat = at + "/gust";
-            if (!v->is_object()) fail(gat, "expected an object or null");
-            if (const json* x = optional(*v, "velocity")) p.gust.velocity = vec(*x, gat + "/velocity");
-            if (const json* x = optional(*v, "period")) p.gust.period = number(*x, gat + "/period");
-            if (const json* x = optional(*v, "duration")) p.gust.duration = number(*x, gat + "/duration");
-            if (const json* x = optional(*v, "start")) p.gust.start = number(*x, gat + "/start");
+        const json* gust = optional(j, "gust");
+        if (gust && !gust->is_object()) fail(at + "/gust", "expected an object or null");
+        for (const ParameterInfo& row : parameter_table()) {
+            const std::string key(row.key);
+            const json* v = nullptr;
+            switch (row.section) {
+                case ParameterSection::main:
+                    v = row.type == ParameterType::integrator ? optional(j, key.c_str()) : present(j, key.c_str());
+                    break;
+                case ParameterSection::ground:
+                    v = ground ? present(*ground, key.c_str()) : nullptr;
+                    break;
+                case ParameterSection::gust:
+                    v = gust ? optional(*gust, key.c_str()) : nullptr;
+                    break;
+            }
+            if (v) parameter(*v, row, p);
         }
         return p;
     }

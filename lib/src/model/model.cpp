@@ -5,11 +5,13 @@
 #include <cmath>
 #include <future>
 #include <numbers>
+#include <span>
 #include <sstream>
 #include <system_error>
 #include <unordered_map>
 
 #include "springkit/error.hpp"
+#include "springkit/parameters.hpp"
 
 namespace springkit {
 
@@ -70,54 +72,29 @@ void check_finite(const Vec3& v, const std::string& context, const std::string& 
 
 }  // namespace
 
+// Finiteness and ranges come from the parameter table (one message shape for
+// every row, at the row's pointer); what ties two fields together is stated
+// below it.
 void validate_parameters(const Parameters& p, const std::string& context) {
-    const std::string at = "/parameters/";
-    check_finite(p.k, context, at + "k");
-    check_finite(p.energy_loss, context, at + "energy_loss");
-    check_finite(p.mass, context, at + "mass");
-    check_finite(p.gravity, context, at + "gravity");
-    check_finite(p.spring_damping, context, at + "spring_damping");
-    check_finite(p.air_friction, context, at + "air_friction");
-    check_finite(p.wind, context, at + "wind");
-    check_finite(p.max_substep, context, at + "max_substep");
-    check_finite(p.verlet_damping, context, at + "verlet_damping");
-    if (p.k < 0) fail(context, at + "k", "stiffness must not be negative (got " + str(p.k) + ")");
-    if (p.mass <= 0) fail(context, at + "mass", "mass must be > 0 kg (got " + str(p.mass) + ")");
-    if (p.energy_loss <= 0 || p.energy_loss > 1)
-        fail(context, at + "energy_loss",
-             "energy loss must be in (0, 1] (velocity kept per 1/60 s frame; got " +
-                 str(p.energy_loss) + ")");
-    if (p.spring_damping < 0)
-        fail(context, at + "spring_damping", "must not be negative (got " + str(p.spring_damping) + ")");
-    if (p.air_friction < 0)
-        fail(context, at + "air_friction", "must not be negative (got " + str(p.air_friction) + ")");
-    if (!(p.max_substep >= kMinSubstep && p.max_substep <= kMaxSubstep))
-        fail(context, at + "max_substep",
-             "substep must be in [" + str(kMinSubstep) + ", " + str(kMaxSubstep) + "] s (got " +
-                 str(p.max_substep) + ")");
-    if (p.rope_iterations < 0 || p.rope_iterations > 1000)
-        fail(context, at + "rope_iterations",
-             "must be between 0 and 1000 (got " + std::to_string(p.rope_iterations) + ")");
-    if (p.verlet_damping <= 0 || p.verlet_damping > 1)
-        fail(context, at + "verlet_damping", "must be in (0, 1] (got " + str(p.verlet_damping) + ")");
-    check_finite(p.gust.velocity, context, at + "gust/velocity");
-    check_finite(p.gust.period, context, at + "gust/period");
-    check_finite(p.gust.duration, context, at + "gust/duration");
-    check_finite(p.gust.start, context, at + "gust/start");
-    if (p.gust.period < 0)
-        fail(context, at + "gust/period", "must not be negative (0 = no gusts; got " + str(p.gust.period) + ")");
-    if (p.gust.period > 0 && !(p.gust.duration > 0 && p.gust.duration <= p.gust.period))
-        fail(context, at + "gust/duration",
-             "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " +
-                 str(p.gust.period) + " s)");
-    if (p.ground) {
-        check_finite(p.ground->height, context, at + "ground/height");
-        check_finite(p.ground->repulsion, context, at + "ground/repulsion");
-        check_finite(p.ground->friction, context, at + "ground/friction");
-        check_finite(p.ground->absorption, context, at + "ground/absorption");
-        if (p.ground->repulsion < 0 || p.ground->friction < 0 || p.ground->absorption < 0)
-            fail(context, at + "ground", "repulsion, friction and absorption must not be negative");
+    const std::span<const ParameterInfo> rows = parameter_table();
+    for (const ParameterInfo& row : rows) {
+        if (const float* x = parameter_number(row, p)) check_finite(*x, context, row.pointer());
+        else if (const Vec3* v = parameter_vector(row, p)) check_finite(*v, context, row.pointer());
     }
+    for (const ParameterInfo& row : rows) {
+        if (const float* x = parameter_number(row, p)) {
+            if (!row.in_range(*x)) fail(context, row.pointer(), parameter_range_message(row, str(*x)));
+        } else if (const Vec3* v = parameter_vector(row, p)) {
+            for (const float c : {v->x, v->y, v->z})
+                if (!row.in_range(c)) fail(context, row.pointer(), parameter_range_message(row, str(c)));
+        } else if (const int* n = parameter_count(row, p)) {
+            if (!row.in_range(*n)) fail(context, row.pointer(), parameter_range_message(row, std::to_string(*n)));
+        }
+    }
+    if (p.gust.period > 0 && !(p.gust.duration > 0 && p.gust.duration <= p.gust.period))
+        fail(context, "/parameters/gust/duration",
+             "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " + str(p.gust.period) +
+                 " s)");
 }
 
 namespace {
@@ -201,33 +178,115 @@ Vec3 wind_at(const Parameters& params, double time) {
 
 namespace {
 
+// The rules for each element of the big arrays, shared by the two passes of
+// validate(): the quick pass asks only whether an element has a problem, the
+// detailed pass names it. Each rule gives the first problem it finds (none
+// when the element is good); the detailed pass switches over every problem
+// without a default, so a problem added here without its message does not
+// compile (-Wswitch with -Werror).
+
+enum class PositionProblem : std::uint8_t { none, not_finite, too_far };
+enum class MassProblem : std::uint8_t { none, not_finite, not_positive };
+enum class SpringProblem : std::uint8_t {
+    none, node_out_of_range, to_itself, rest_not_finite, k_not_finite, rest_not_positive, k_negative
+};
+enum class AnchorProblem : std::uint8_t {
+    none, node_out_of_range, anchored_twice, velocity_not_finite, center_not_finite, axis_not_finite,
+    angular_speed_not_finite, zero_axis
+};
+enum class TexcoordProblem : std::uint8_t { none, not_finite };
+enum class FaceProblem : std::uint8_t { none, node_out_of_range, texcoord_out_of_range };
+
+float largest_coordinate(const Vec3& p) { return std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}); }
+
+PositionProblem position_problem(const Vec3& p) {
+    if (!is_finite(p)) return PositionProblem::not_finite;
+    if (largest_coordinate(p) > kMaxCoordinate) return PositionProblem::too_far;
+    return PositionProblem::none;
+}
+
+MassProblem mass_problem(float m) {
+    if (!std::isfinite(m)) return MassProblem::not_finite;
+    if (m <= 0) return MassProblem::not_positive;
+    return MassProblem::none;
+}
+
+// Duplicates are a rule over all springs; each pass finds them its own way.
+SpringProblem spring_problem(const Spring& s, std::size_t n) {
+    if (s.a >= n || s.b >= n) return SpringProblem::node_out_of_range;
+    if (s.a == s.b) return SpringProblem::to_itself;
+    if (!std::isfinite(s.rest)) return SpringProblem::rest_not_finite;
+    if (!std::isfinite(s.k)) return SpringProblem::k_not_finite;
+    if (s.rest <= 0) return SpringProblem::rest_not_positive;
+    if (s.k < 0) return SpringProblem::k_negative;
+    return SpringProblem::none;
+}
+
+// `anchored`: the nodes anchors before this one hold (this one's is set when good).
+AnchorProblem anchor_problem(const Anchor& a, std::size_t n, std::vector<bool>& anchored) {
+    if (a.node >= n) return AnchorProblem::node_out_of_range;
+    if (anchored[a.node]) return AnchorProblem::anchored_twice;
+    anchored[a.node] = true;
+    if (!is_finite(a.velocity)) return AnchorProblem::velocity_not_finite;
+    if (!is_finite(a.center)) return AnchorProblem::center_not_finite;
+    if (!is_finite(a.axis)) return AnchorProblem::axis_not_finite;
+    if (!std::isfinite(a.angular_speed)) return AnchorProblem::angular_speed_not_finite;
+    if (a.drive == AnchorDrive::circle && length(a.axis) <= 0) return AnchorProblem::zero_axis;
+    return AnchorProblem::none;
+}
+
+TexcoordProblem texcoord_problem(const TexCoord& t) {
+    return std::isfinite(t.u) && std::isfinite(t.v) ? TexcoordProblem::none : TexcoordProblem::not_finite;
+}
+
+// `corner`: set to the corner with the problem. t = texcoord count (0: faces
+// carry no texcoords and their texcoord indices are not checked).
+FaceProblem face_problem(const Face& f, std::size_t n, std::size_t t, int& corner) {
+    for (corner = 0; corner < 3; ++corner) {
+        if (f.node[corner] >= n) return FaceProblem::node_out_of_range;
+        if (t > 0 && f.texcoord[corner] >= t) return FaceProblem::texcoord_out_of_range;
+    }
+    return FaceProblem::none;
+}
+
+bool too_many_nodes(const Model& model) { return model.positions.size() > 0xFFFFFFF0u; }
+bool masses_count_wrong(const Model& model) {
+    return !model.masses.empty() && model.masses.size() != model.positions.size();
+}
+
 // The checks of validate() with the message of the first problem; slow (it
 // builds each element's location). validate() runs it only when the quick
 // pass below has found a problem, so that it names the same first problem.
 void validate_in_detail(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     const std::size_t n = model.positions.size();
-    if (n > 0xFFFFFFF0u) fail(context, "/positions", "too many nodes");
+    if (too_many_nodes(model)) fail(context, "/positions", "too many nodes");
+    auto out_of_range = [&](std::uint32_t node) {
+        return "node index " + std::to_string(node) + " out of range (model has " + std::to_string(n) + " nodes)";
+    };
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3& p = model.positions[i];
         const std::string at = "/positions/" + std::to_string(i);
-        check_finite(p, context, at);
-        const float largest = std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)});
-        if (largest > kMaxCoordinate)
-            fail(context, at,
-                 "coordinate " + str(largest) + " m is beyond +-" + str(kMaxCoordinate) +
-                     " m; single-precision physics cannot work at that scale (scale the model down)");
+        switch (position_problem(p)) {
+            case PositionProblem::none: break;
+            case PositionProblem::not_finite: fail(context, at, "value is not a finite number");
+            case PositionProblem::too_far:
+                fail(context, at,
+                     "coordinate " + str(largest_coordinate(p)) + " m is beyond +-" + str(kMaxCoordinate) +
+                         " m; single-precision physics cannot work at that scale (scale the model down)");
+        }
     }
-    if (!model.masses.empty()) {
-        if (model.masses.size() != n)
-            fail(context, "/masses",
-                 "has " + std::to_string(model.masses.size()) + " entries but the model has " +
-                     std::to_string(n) + " nodes");
-        for (std::size_t i = 0; i < n; ++i) {
-            const float m = model.masses[i];
-            const std::string at = "/masses/" + std::to_string(i);
-            check_finite(m, context, at);
-            if (m <= 0) fail(context, at, "node mass must be > 0 kg (got " + str(m) + ")");
+    if (masses_count_wrong(model))
+        fail(context, "/masses",
+             "has " + std::to_string(model.masses.size()) + " entries but the model has " + std::to_string(n) +
+                 " nodes");
+    for (std::size_t i = 0; i < model.masses.size(); ++i) {
+        const float m = model.masses[i];
+        const std::string at = "/masses/" + std::to_string(i);
+        switch (mass_problem(m)) {
+            case MassProblem::none: break;
+            case MassProblem::not_finite: fail(context, at, "value is not a finite number");
+            case MassProblem::not_positive: fail(context, at, "node mass must be > 0 kg (got " + str(m) + ")");
         }
     }
 
@@ -236,15 +295,16 @@ void validate_in_detail(const Model& model, const std::string& context) {
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
         const Spring& s = model.springs[i];
         const std::string at = "/springs/" + std::to_string(i);
-        if (s.a >= n || s.b >= n)
-            fail(context, at,
-                 "node index " + std::to_string(s.a >= n ? s.a : s.b) + " out of range (model has " +
-                     std::to_string(n) + " nodes)");
-        if (s.a == s.b) fail(context, at, "spring connects node " + std::to_string(s.a) + " to itself");
-        check_finite(s.rest, context, at + "/rest");
-        check_finite(s.k, context, at + "/k");
-        if (s.rest <= 0) fail(context, at + "/rest", "rest length must be > 0 m (got " + str(s.rest) + ")");
-        if (s.k < 0) fail(context, at + "/k", "stiffness must not be negative (got " + str(s.k) + ")");
+        switch (spring_problem(s, n)) {
+            case SpringProblem::none: break;
+            case SpringProblem::node_out_of_range: fail(context, at, out_of_range(s.a >= n ? s.a : s.b));
+            case SpringProblem::to_itself: fail(context, at, "spring connects node " + std::to_string(s.a) + " to itself");
+            case SpringProblem::rest_not_finite: fail(context, at + "/rest", "value is not a finite number");
+            case SpringProblem::k_not_finite: fail(context, at + "/k", "value is not a finite number");
+            case SpringProblem::rest_not_positive:
+                fail(context, at + "/rest", "rest length must be > 0 m (got " + str(s.rest) + ")");
+            case SpringProblem::k_negative: fail(context, at + "/k", "stiffness must not be negative (got " + str(s.k) + ")");
+        }
         const std::uint64_t key = (std::uint64_t{std::min(s.a, s.b)} << 32) | std::max(s.a, s.b);
         auto [it, inserted] = seen.emplace(key, i);
         if (!inserted)
@@ -257,38 +317,41 @@ void validate_in_detail(const Model& model, const std::string& context) {
     for (std::size_t i = 0; i < model.anchors.size(); ++i) {
         const Anchor& a = model.anchors[i];
         const std::string at = "/anchors/" + std::to_string(i);
-        if (a.node >= n)
-            fail(context, at,
-                 "anchor node " + std::to_string(a.node) + " out of range (model has " +
-                     std::to_string(n) + " nodes)");
-        if (anchored[a.node]) fail(context, at, "node " + std::to_string(a.node) + " is anchored twice");
-        anchored[a.node] = true;
-        check_finite(a.velocity, context, at + "/velocity");
-        check_finite(a.center, context, at + "/center");
-        check_finite(a.axis, context, at + "/axis");
-        check_finite(a.angular_speed, context, at + "/angular_speed");
-        if (a.drive == AnchorDrive::circle && length(a.axis) <= 0)
-            fail(context, at + "/axis", "circle axis must not be zero");
+        switch (anchor_problem(a, n, anchored)) {
+            case AnchorProblem::none: break;
+            case AnchorProblem::node_out_of_range:
+                fail(context, at,
+                     "anchor node " + std::to_string(a.node) + " out of range (model has " + std::to_string(n) +
+                         " nodes)");
+            case AnchorProblem::anchored_twice: fail(context, at, "node " + std::to_string(a.node) + " is anchored twice");
+            case AnchorProblem::velocity_not_finite: fail(context, at + "/velocity", "value is not a finite number");
+            case AnchorProblem::center_not_finite: fail(context, at + "/center", "value is not a finite number");
+            case AnchorProblem::axis_not_finite: fail(context, at + "/axis", "value is not a finite number");
+            case AnchorProblem::angular_speed_not_finite:
+                fail(context, at + "/angular_speed", "value is not a finite number");
+            case AnchorProblem::zero_axis: fail(context, at + "/axis", "circle axis must not be zero");
+        }
     }
 
     const std::size_t t = model.texcoords.size();
     for (std::size_t i = 0; i < t; ++i) {
         const std::string at = "/texcoords/" + std::to_string(i);
-        check_finite(model.texcoords[i].u, context, at);
-        check_finite(model.texcoords[i].v, context, at);
+        switch (texcoord_problem(model.texcoords[i])) {
+            case TexcoordProblem::none: break;
+            case TexcoordProblem::not_finite: fail(context, at, "value is not a finite number");
+        }
     }
     for (std::size_t i = 0; i < model.faces.size(); ++i) {
         const Face& f = model.faces[i];
         const std::string at = "/faces/" + std::to_string(i);
-        for (int c = 0; c < 3; ++c) {
-            if (f.node[c] >= n)
+        int c = 0;
+        switch (face_problem(f, n, t, c)) {
+            case FaceProblem::none: break;
+            case FaceProblem::node_out_of_range: fail(context, at, out_of_range(f.node[c]));
+            case FaceProblem::texcoord_out_of_range:
                 fail(context, at,
-                     "node index " + std::to_string(f.node[c]) + " out of range (model has " +
-                         std::to_string(n) + " nodes)");
-            if (t > 0 && f.texcoord[c] >= t)
-                fail(context, at,
-                     "texcoord index " + std::to_string(f.texcoord[c]) +
-                         " out of range (model has " + std::to_string(t) + " texcoords)");
+                     "texcoord index " + std::to_string(f.texcoord[c]) + " out of range (model has " +
+                         std::to_string(t) + " texcoords)");
         }
     }
     validate_attachments(model, context);
@@ -298,8 +361,7 @@ bool springs_look_valid(const Model& model) {
     const std::size_t n = model.positions.size();
     std::vector<std::uint32_t> bucket_start(n + 1, 0);
     for (const Spring& s : model.springs) {
-        if (s.a >= n || s.b >= n || s.a == s.b) return false;
-        if (!std::isfinite(s.rest) || !std::isfinite(s.k) || s.rest <= 0 || s.k < 0) return false;
+        if (spring_problem(s, n) != SpringProblem::none) return false;
         ++bucket_start[std::min(s.a, s.b) + 1];
     }
     for (std::size_t i = 0; i < n; ++i) bucket_start[i + 1] += bucket_start[i];
@@ -318,35 +380,27 @@ bool springs_look_valid(const Model& model) {
 bool the_rest_looks_valid(const Model& model) {
     const std::size_t n = model.positions.size();
     for (const Vec3& p : model.positions)
-        if (!is_finite(p) || std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) > kMaxCoordinate) return false;
-    if (!model.masses.empty()) {
-        if (model.masses.size() != n) return false;
-        for (float m : model.masses)
-            if (!std::isfinite(m) || m <= 0) return false;
-    }
+        if (position_problem(p) != PositionProblem::none) return false;
+    if (masses_count_wrong(model)) return false;
+    for (float m : model.masses)
+        if (mass_problem(m) != MassProblem::none) return false;
     std::vector<bool> anchored(n, false);
-    for (const Anchor& a : model.anchors) {
-        if (a.node >= n || anchored[a.node]) return false;
-        anchored[a.node] = true;
-        if (!is_finite(a.velocity) || !is_finite(a.center) || !is_finite(a.axis) || !std::isfinite(a.angular_speed))
-            return false;
-        if (a.drive == AnchorDrive::circle && length(a.axis) <= 0) return false;
-    }
+    for (const Anchor& a : model.anchors)
+        if (anchor_problem(a, n, anchored) != AnchorProblem::none) return false;
     const std::size_t t = model.texcoords.size();
     for (const TexCoord& c : model.texcoords)
-        if (!std::isfinite(c.u) || !std::isfinite(c.v)) return false;
+        if (texcoord_problem(c) != TexcoordProblem::none) return false;
+    int corner = 0;
     for (const Face& f : model.faces)
-        for (int c = 0; c < 3; ++c)
-            if (f.node[c] >= n || (t > 0 && f.texcoord[c] >= t)) return false;
+        if (face_problem(f, n, t, corner) != FaceProblem::none) return false;
     return true;
 }
 
-// The same conditions as validate_in_detail's node, spring, anchor, texcoord
-// and face checks, without messages: true if none fails. Duplicate springs are
+// The rules above without messages: true if no element breaks one. Duplicate springs are
 // found with springs bucketed by their lower node (linear time). For big models
 // the springs are checked on a second thread meanwhile (about half the work).
 bool arrays_look_valid(const Model& model) {
-    if (model.positions.size() > 0xFFFFFFF0u) return false;
+    if (too_many_nodes(model)) return false;
     if (model.springs.size() < 200000) return springs_look_valid(model) && the_rest_looks_valid(model);
     std::future<bool> springs;
     try {

@@ -1,10 +1,14 @@
 // springkit — the table of physics parameters (parameters.hpp).
 #include "springkit/parameters.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+
+#include "springkit/error.hpp"
 
 namespace springkit {
 
@@ -62,9 +66,13 @@ constexpr std::array kTable{
                   "simulation time of the first gust"},
 };
 
+// Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
+// not as the double nearest to it.
 std::string number_text(double v) {
     char buf[32];
-    const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    const auto f = static_cast<float>(v);
+    const auto [end, ec] = static_cast<double>(f) == v ? std::to_chars(buf, buf + sizeof buf, f)
+                                                       : std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc{} ? std::string(buf, end) : std::string("?");
 }
 
@@ -156,6 +164,21 @@ std::string ParameterInfo::range_text() const {
     return text;
 }
 
+std::string parameter_range_message(const ParameterInfo& row, std::string_view got) {
+    const bool interval = std::isfinite(row.min.value) && std::isfinite(row.max.value);
+    std::string text(row.label);
+    text += interval ? " must be in " : " must be ";
+    text += row.range_text();
+    if (!row.unit.empty()) {
+        text += ' ';
+        text += row.unit;
+    }
+    text += " (got ";
+    text += got;
+    text += ')';
+    return text;
+}
+
 const ParameterInfo* find_parameter(std::string_view path) {
     for (const ParameterInfo& row : kTable) {
         const std::string pointer = row.pointer();
@@ -182,6 +205,98 @@ const Parameters& parameter_defaults() {
         return p;
     }();
     return defaults;
+}
+
+namespace {
+
+// A float as CLI11 reads one (strtold, then to float): an option of the table
+// gives the same float as a plain CLI11 float option would.
+bool parse_float(std::string_view text, float& out) {
+    const std::string s(text);
+    if (s.empty()) return false;
+    char* end = nullptr;
+    const long double v = std::strtold(s.c_str(), &end);
+    if (end != s.c_str() + s.size()) return false;
+    out = static_cast<float>(v);
+    return true;
+}
+
+}  // namespace
+
+std::string parse_parameter(const ParameterInfo& row, std::string_view text, ParameterValue& out) {
+    auto check = [&row](float v, std::string_view got) -> std::string {
+        if (!std::isfinite(v)) return std::string(row.label) + " must be a finite number (got " + std::string(got) + ")";
+        if (!row.in_range(v)) return parameter_range_message(row, got);
+        return {};
+    };
+    switch (row.type) {
+        case T::number:
+            if (!parse_float(text, out.number)) return "expected a number, got \"" + std::string(text) + "\"";
+            return check(out.number, text);
+        case T::vector: {
+            float c[3];
+            std::size_t at = 0;
+            for (int i = 0; i < 3; ++i) {
+                const std::size_t comma = i < 2 ? text.find(',', at) : text.size();
+                if (comma == std::string_view::npos || !parse_float(text.substr(at, comma - at), c[i]))
+                    return "expected X,Y,Z, got \"" + std::string(text) + "\"";
+                if (std::string error = check(c[i], text.substr(at, comma - at)); !error.empty()) return error;
+                at = comma + 1;
+            }
+            out.vector = {c[0], c[1], c[2]};
+            return {};
+        }
+        case T::count: {
+            long long n = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (ec != std::errc{} || end != text.data() + text.size() || text.empty())
+                return "expected an integer, got \"" + std::string(text) + "\"";
+            if (!row.in_range(static_cast<double>(n))) return parameter_range_message(row, text);
+            out.count = static_cast<int>(n);
+            return {};
+        }
+        case T::integrator:
+            if (auto i = integrator_from_name(text)) {
+                out.integrator = *i;
+                return {};
+            }
+            return "unknown integrator \"" + std::string(text) + "\" (expected explicit_euler, symplectic_euler or verlet)";
+    }
+    return "unknown parameter type";
+}
+
+void ParameterOverrides::set(const ParameterInfo& row, const ParameterValue& value) {
+    for (auto& [r, v] : values_)
+        if (r == &row) {
+            v = value;
+            return;
+        }
+    values_.emplace_back(&row, value);
+    const ParameterInfo* first = kTable.data();
+    std::sort(values_.begin(), values_.end(), [first](const auto& a, const auto& b) {
+        return a.first - first < b.first - first;
+    });
+}
+
+const ParameterValue* ParameterOverrides::find(const ParameterInfo& row) const {
+    for (const auto& [r, v] : values_)
+        if (r == &row) return &v;
+    return nullptr;
+}
+
+void ParameterOverrides::apply(Parameters& params) const {
+    for (const auto& [row, value] : values_) {
+        if (row->section == S::ground && !params.ground) {
+            if (row->key != "height")
+                throw Error(std::string(row->cli_option.empty() ? row->key : row->cli_option) +
+                            ": the model has no ground; add one with --ground HEIGHT");
+            params.ground = Ground{};
+        }
+        if (float* x = parameter_number(*row, params)) *x = value.number;
+        else if (Vec3* v = parameter_vector(*row, params)) *v = value.vector;
+        else if (int* n = parameter_count(*row, params)) *n = value.count;
+        else if (Integrator* i = parameter_integrator(*row, params)) *i = value.integrator;
+    }
 }
 
 }  // namespace springkit

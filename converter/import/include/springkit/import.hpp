@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "springkit/model.hpp"
+#include "springkit/parameters.hpp"
 
 namespace springkit {
 
@@ -48,7 +49,10 @@ struct ImportOptions {
     int volume_springs = 4;
     /// Stiffness of bend, shear and volume springs relative to the model's k.
     float extra_spring_k_factor = 1.0f;
-    /// Physics parameters; unset ones keep the Parameters defaults.
+    /// Physics parameters; unset ones keep the Parameters defaults. k,
+    /// energy_loss, mass, spring_damping and ground are shorthands for the rows
+    /// of the same names, applied first; `parameters` (any row of the parameter
+    /// table, as `convert`'s options set them) is applied after them and wins.
     std::optional<float> k;            ///< N/m
     std::optional<float> energy_loss;  ///< velocity kept per 1/60 s frame
     std::optional<float> mass;         ///< kg per node
@@ -58,6 +62,7 @@ struct ImportOptions {
     float spring_damping = 0.02f;
     /// m, height of a ground plane (Ground defaults otherwise); unset = no ground.
     std::optional<float> ground;
+    ParameterOverrides parameters;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
