@@ -18,93 +18,91 @@ void warn_if_unstable(const Model& model, const std::string& name) {
     if (!warning.empty()) print_warning(name + ": " + warning);
 }
 
+// "string, cloth, ...": the scenes `new` takes options for.
+std::string template_names() {
+    std::string names;
+    for (const Scene* s : template_scenes()) names += std::string(names.empty() ? "" : ", ") + s->name;
+    return names;
+}
+
+// "string: nodes, cloth: nodes per side, ...": what an option means for each
+// template that reads it, from the registry.
+std::string per_template(const char* what, unsigned option,
+                         const char* SceneTemplate::*meaning = nullptr) {
+    std::string text = what;
+    const char* separator = " (";
+    for (const Scene* s : template_scenes()) {
+        if (!(s->parametric->reads & option)) continue;
+        text += separator;
+        text += s->name;
+        if (meaning) text += std::string(": ") + s->parametric->*meaning;
+        separator = ", ";
+    }
+    return text + ")";
+}
+
 }  // namespace
 
 VerbRun register_new(CLI::App& app) {
     struct Options {
-        std::string kind;
+        std::string scene;
         std::string out;
-        int resolution = 0;
-        float size = 0.0f;
-        std::optional<float> k, energy_loss, mass;
+        TemplateOptions options;
         std::string anchors = "top-corners";
-        float slack = 0.5f;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* sub = app.add_subcommand("new", "Build a model from a template and save it");
-    sub->add_option("kind", o->kind, "string, cloth, jelly, balloon, rope (Tunca's) or source-rope")
+    CLI::App* sub = app.add_subcommand("new", "Build a scene (a template with options, or a sample) and save it");
+    sub->add_option("scene", o->scene,
+                    "One of " + scene_names() + ". The options apply to the templates (" + template_names() +
+                        "); the other scenes are built as the samples are")
         ->required()
-        ->check(CLI::IsMember({"string", "cloth", "jelly", "balloon", "rope", "source-rope"}));
+        ->check(CLI::Validator(
+            [](const std::string& name) {
+                return find_scene_or_null(name) ? std::string()
+                                                : "unknown scene \"" + name + "\" (known: " + scene_names() + ")";
+            },
+            "SCENE"));
     sub->add_option("-o,--output", o->out, "Model file to write (.json)")->required();
-    sub->add_option("--resolution", o->resolution,
-                    "Nodes along an edge (string/rope: nodes, cloth: per side, jelly: per axis, "
-                    "balloon: segments, source-rope: segments)")
-        ->check(CLI::Range(2, 4096));
-    sub->add_option("--size", o->size, "Size in metres (length, width or edge)")->check(CLI::PositiveNumber);
-    sub->add_option("--k", o->k, "Spring stiffness, N/m")->check(CLI::NonNegativeNumber);
-    sub->add_option("--energy-loss", o->energy_loss, "Velocity kept per 1/60 s frame, in (0, 1]");
-    sub->add_option("--mass", o->mass, "Node mass, kg")->check(CLI::PositiveNumber);
-    sub->add_option("--anchors", o->anchors, "Cloth anchors: none, top-corners, top-edge, center-square")
-        ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"}));
-    sub->add_option("--slack", o->slack, "Source rope slack, m")->check(CLI::NonNegativeNumber);
+    namespace opt = template_option;
+    const std::vector<CLI::Option*> template_options = {
+        sub->add_option("--resolution", o->options.resolution,
+                        per_template("Resolution", opt::resolution, &SceneTemplate::resolution))
+            ->check(CLI::Range(2, 4096)),
+        sub->add_option("--size", o->options.size, per_template("Size in metres", opt::size, &SceneTemplate::size))
+            ->check(CLI::PositiveNumber),
+        sub->add_option("--k", o->options.k, per_template("Spring stiffness, N/m", opt::k))
+            ->check(CLI::NonNegativeNumber),
+        sub->add_option("--energy-loss", o->options.energy_loss,
+                        per_template("Velocity kept per 1/60 s frame, in (0, 1]", opt::energy_loss)),
+        sub->add_option("--mass", o->options.mass, per_template("Node mass, kg", opt::mass))
+            ->check(CLI::PositiveNumber),
+        sub->add_option("--anchors", o->anchors,
+                        per_template("Anchors: none, top-corners, top-edge, center-square", opt::anchors))
+            ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"})),
+        sub->add_option("--slack", o->options.slack, per_template("Rope slack, m", opt::slack))
+            ->check(CLI::NonNegativeNumber)};
+    // A scene without a template is built as catalogued: an option would be
+    // silently lost, so it is a usage error.
+    sub->parse_complete_callback([o, template_options] {
+        const Scene* scene = find_scene_or_null(o->scene);
+        if (!scene || scene->parametric) return;
+        for (const CLI::Option* option : template_options)
+            if (option->count() > 0)
+                throw CLI::ValidationError(option->get_name(), std::string(scene->name) +
+                                                                   " takes no options; the templates do (" +
+                                                                   template_names() + ")");
+    });
     return [o]() {
-        Parameters params;
-        if (o->k) params.k = *o->k;
-        if (o->energy_loss) params.energy_loss = *o->energy_loss;
-        if (o->mass) params.mass = *o->mass;
-        Model model;
-        if (o->kind == "string") {
-            StringSpec spec;
-            if (o->resolution) spec.nodes = o->resolution;
-            if (o->size > 0) spec.length = o->size;
-            model = make_string(spec, params);
-        } else if (o->kind == "cloth") {
-            ClothSpec spec;
-            if (o->resolution) spec.columns = spec.rows = o->resolution;
-            if (o->size > 0) spec.width = spec.height = o->size;
-            spec.origin = {-spec.width / 2, 1.0f, -spec.height / 2};
-            static const std::map<std::string, ClothAnchors> names = {
-                {"none", ClothAnchors::none},
-                {"top-corners", ClothAnchors::top_corners},
-                {"top-edge", ClothAnchors::top_edge},
-                {"center-square", ClothAnchors::center_square}};
-            spec.anchors = names.at(o->anchors);
-            model = make_cloth(spec, params);
-        } else if (o->kind == "jelly") {
-            JellySpec spec;
-            if (o->resolution) spec.nx = spec.ny = spec.nz = o->resolution;
-            if (o->size > 0) spec.size = o->size;
-            model = make_jelly(spec, params);
-        } else if (o->kind == "balloon") {
-            BalloonSpec spec;
-            if (o->resolution) spec.segments = o->resolution;
-            if (o->size > 0) spec.radius = o->size / 2;
-            model = make_balloon(spec, params);
-        } else if (o->kind == "rope") {
-            TuncaRopeSpec spec;
-            if (o->resolution) spec.masses = o->resolution;
-            if (o->size > 0) spec.segment = o->size / static_cast<float>(spec.masses - 1);
-            model = make_tunca_rope(spec);
-            if (o->k) model.params.k = *o->k;
-            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
-            if (o->mass) model.params.mass = *o->mass;
-        } else {
-            SourceRopeSpec spec;
-            if (o->resolution) spec.segments = o->resolution;
-            if (o->size > 0) {
-                spec.start = {-o->size / 2, 1, 0};
-                spec.end = {o->size / 2, 1, 0};
-            }
-            spec.slack = o->slack;
-            model = make_source_rope(spec);
-            if (o->energy_loss) model.params.energy_loss = *o->energy_loss;
-            if (o->mass) model.params.mass = *o->mass;
-            presimulate(model, 3.0f);  // Valve settles ropes for 3 s before showing them
-        }
+        static const std::map<std::string, ClothAnchors> anchors = {{"none", ClothAnchors::none},
+                                                                    {"top-corners", ClothAnchors::top_corners},
+                                                                    {"top-edge", ClothAnchors::top_edge},
+                                                                    {"center-square", ClothAnchors::center_square}};
+        o->options.anchors = anchors.at(o->anchors);
+        const Model model = build_scene(find_scene(o->scene), o->options);
         validate(model, o->out);
         save_model(model, o->out);
         warn_if_unstable(model, o->out);
-        std::cout << o->out << ": " << o->kind << " with " << model.node_count() << " nodes, "
+        std::cout << o->out << ": " << o->scene << " with " << model.node_count() << " nodes, "
                   << model.springs.size() << " springs, " << model.anchors.size() << " anchors, "
                   << model.faces.size() << " faces\n";
         return kExitOk;
