@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
@@ -17,6 +18,12 @@ void warn_if_unstable(const Model& model, const std::string& name) {
     const std::string warning = stability_warning(model);
     if (!warning.empty()) print_warning(name + ": " + warning);
 }
+
+// The values of --anchors, in the order the help lists them.
+constexpr std::pair<const char*, ClothAnchors> kAnchorNames[] = {{"none", ClothAnchors::none},
+                                                                 {"top-corners", ClothAnchors::top_corners},
+                                                                 {"top-edge", ClothAnchors::top_edge},
+                                                                 {"center-square", ClothAnchors::center_square}};
 
 // "string, cloth, ...": the scenes `new` takes options for.
 std::string template_names() {
@@ -58,8 +65,12 @@ VerbRun register_new(CLI::App& app) {
         ->required()
         ->check(CLI::Validator(
             [](const std::string& name) {
-                return find_scene_or_null(name) ? std::string()
-                                                : "unknown scene \"" + name + "\" (known: " + scene_names() + ")";
+                try {
+                    find_scene(name);
+                    return std::string();
+                } catch (const Error& e) {
+                    return std::string(e.what());  // names the known scenes
+                }
             },
             "SCENE"));
     sub->add_option("-o,--output", o->out, "Model file to write (.json)")->required();
@@ -76,9 +87,12 @@ VerbRun register_new(CLI::App& app) {
                         per_template("Velocity kept per 1/60 s frame, in (0, 1]", opt::energy_loss)),
         sub->add_option("--mass", o->options.mass, per_template("Node mass, kg", opt::mass))
             ->check(CLI::PositiveNumber),
-        sub->add_option("--anchors", o->anchors,
-                        per_template("Anchors: none, top-corners, top-edge, center-square", opt::anchors))
-            ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"})),
+        sub->add_option("--anchors", o->anchors, per_template("Where the cloth is held", opt::anchors))
+            ->check(CLI::IsMember([] {
+                std::vector<std::string> names;
+                for (const auto& [name, anchors] : kAnchorNames) names.emplace_back(name);
+                return names;
+            }())),
         sub->add_option("--slack", o->options.slack, per_template("Rope slack, m", opt::slack))
             ->check(CLI::NonNegativeNumber)};
     // A scene without a template is built as catalogued: an option would be
@@ -93,11 +107,8 @@ VerbRun register_new(CLI::App& app) {
                                                                    template_names() + ")");
     });
     return [o]() {
-        static const std::map<std::string, ClothAnchors> anchors = {{"none", ClothAnchors::none},
-                                                                    {"top-corners", ClothAnchors::top_corners},
-                                                                    {"top-edge", ClothAnchors::top_edge},
-                                                                    {"center-square", ClothAnchors::center_square}};
-        o->options.anchors = anchors.at(o->anchors);
+        for (const auto& [name, anchors] : kAnchorNames)
+            if (o->anchors == name) o->options.anchors = anchors;
         const Model model = build_scene(find_scene(o->scene), o->options);
         validate(model, o->out);
         save_model(model, o->out);

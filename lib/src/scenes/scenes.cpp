@@ -90,7 +90,8 @@ Model tunca_rope_template(const TemplateOptions& o) {
     return m;
 }
 
-// The Source rope's segments are length constraints, so it has no k to set.
+// The Source rope's segments are max-length sticks (SpringKind::rope) with no
+// stiffness, so it reads no k.
 Model source_rope_template(const TemplateOptions& o) {
     SourceRopeSpec spec;
     if (o.resolution) spec.segments = o.resolution;
@@ -106,6 +107,7 @@ Model source_rope_template(const TemplateOptions& o) {
 }
 
 namespace opt = template_option;
+// The options that are fields of Parameters, read by every builder that takes one.
 constexpr unsigned kParameters = opt::k | opt::energy_loss | opt::mass;
 
 constexpr SceneTemplate kStringTemplate{string_template, opt::resolution | opt::size | kParameters, "nodes",
