@@ -225,9 +225,9 @@ std::uint32_t append_model(Model& into, const Model& part);
 /// are at rest when first shown.
 void presimulate(Model& model, float seconds);
 
-/// The template names `springkit new` has always taken, kept for code that lists
-/// them: "rope" is the alias of the scene "tunca-rope". The registry
-/// (springkit/scenes.hpp, template_scenes()) is the list to use.
+/// The templates of `springkit new` by the names scripts use: "rope" is the alias
+/// of the scene "tunca-rope". The registry (springkit/scenes.hpp,
+/// template_scenes()) lists them with their options.
 inline constexpr const char* kBuilderNames[] = {"string", "cloth", "jelly", "balloon", "rope",
                                                 "source-rope"};
 

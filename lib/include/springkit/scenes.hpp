@@ -61,7 +61,7 @@ struct Scene {
     float settle_seconds = 0.0f;
     /// The options `springkit new` takes for it; nullptr: none, built as catalogued.
     const SceneTemplate* parametric = nullptr;
-    /// An older name that still finds it (`springkit new rope`); nullptr for none.
+    /// A second name that finds it too (`springkit new rope`); nullptr for none.
     const char* alias = nullptr;
 };
 
