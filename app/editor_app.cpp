@@ -11,10 +11,9 @@
 #include <cstdio>
 #include <system_error>
 
-#include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
-#include "springkit/samples.hpp"
+#include "editing/scene_menu.hpp"
 #include "ui/dialogs.hpp"
 #include "ui/physics_panel.hpp"
 #include "ui/tools_panel.hpp"
@@ -34,25 +33,6 @@ bool is_mesh(const fs::path& path) {
     static constexpr const char* kMeshes[] = {".obj", ".fbx", ".ply", ".stl", ".dae", ".gltf", ".glb",
                                               ".3ds", ".blend", ".off", ".x", ".ase", ".md3"};
     return std::any_of(std::begin(kMeshes), std::end(kMeshes), [&](const char* m) { return ext == m; });
-}
-
-// A builder name, or "sample/NAME" for one of springkit's samples (samples.hpp).
-Model build(const std::string& name) {
-    if (name.rfind(EditorApp::kSamplePrefix, 0) == 0) {
-        Model m = make_sample(name.substr(std::string_view(EditorApp::kSamplePrefix).size()));
-        m.texture.clear();  // the cloth's texture lives beside samples/models/cloth.json, not here
-        return m;
-    }
-    if (name == "string") return make_string();
-    if (name == "jelly") return make_jelly();
-    if (name == "balloon") return make_balloon();
-    if (name == "rope") return make_tunca_rope();
-    if (name == "source-rope") {
-        Model m = make_source_rope();
-        presimulate(m, 3.0f);  // the Source engine settles its ropes before showing them
-        return m;
-    }
-    return make_cloth();
 }
 
 constexpr float kFrameDt = 1.0f / 60.0f;
@@ -85,8 +65,13 @@ bool EditorApp::open_initial() {
 }
 
 void EditorApp::new_model(const std::string& builder) {
-    Model model = build(builder);
-    if (builder.rfind(kSamplePrefix, 0) != 0) model.name = builder;
+    Model model;
+    try {
+        model = build_menu_scene(builder);
+    } catch (const Error& e) {
+        report_error(e.what());
+        return;
+    }
     adopt(Document(Model(model), fs::current_path() / (model.name + ".json"), false));
     set_status("New " + model.name + " (untitled)");
 }

@@ -76,7 +76,6 @@ struct ViewportDrag {
 
 class EditorApp {
 public:
-    static constexpr const char* kSamplePrefix = kSampleBuilderPrefix;  ///< new_model("sample/flag") builds a sample
 
     /// Needs a current OpenGL context and an ImGui context with its backends.
     EditorApp(GLFWwindow* window, EditorOptions options);

@@ -88,10 +88,12 @@ std::vector<SampleFile> sample_files() {
         "# Sample models\n"
         "\n"
         "Every spring and rope system of springkit's source texts, as a model the editor opens\n"
-        "(`springkit-editor samples/models/cloth.json`) and a game loads. They are built in one\n"
-        "place, `springkit::make_sample` (lib/src/scenes/samples.cpp, with the builders of\n"
-        "lib/include/springkit/builders.hpp), and saved here by `make_samples`; do not edit them by\n"
-        "hand. After changing a builder, regenerate and commit:\n"
+        "(`springkit-editor samples/models/cloth.json`) and a game loads. They are the scenes of\n"
+        "springkit's one registry, `springkit::scenes()` (lib/src/scenes/scenes.cpp, with the\n"
+        "builders of lib/include/springkit/builders.hpp). The editor's File > Samples builds the\n"
+        "same models, `springkit::make_sample(NAME)` builds them in a game, and `make_samples`\n"
+        "saves them here; do not edit them by hand. After changing a builder, regenerate and\n"
+        "commit:\n"
         "\n"
         "```sh\n"
         "cmake --build build --target make_samples && build/samples/make_samples samples\n"
@@ -102,12 +104,31 @@ std::vector<SampleFile> sample_files() {
         "\n"
         "| model | source text | what it shows |\n"
         "|---|---|---|\n";
-    for (const SampleInfo& info : sample_catalogue()) {
-        const std::string path = std::string("models/") + info.name + ".json";
-        files.push_back({path, model_to_json(make_sample(info.name))});
-        readme += "| [`" + path + "`](" + path + ") | " + info.source + " | " + info.shows + " |\n";
+    for (const Scene& scene : scenes()) {
+        const std::string path = std::string("models/") + scene.name + ".json";
+        files.push_back({path, model_to_json(build_scene(scene))});
+        std::string name = "[`" + path + "`](" + path + ")";
+        if (scene.alias) name += std::string(" (alias `") + scene.alias + "`)";
+        readme += "| " + name + " | " + scene.source + " | " + scene.shows + " |\n";
     }
     files.push_back({std::string("models/") + kClothTexture, checkerboard_png(128, 8)});
+    // The templates whose defaults are not the sample's: `new NAME` without options
+    // writes another model than the file here.
+    std::string templates, own_defaults;
+    for (const Scene* scene : template_scenes()) {
+        templates += std::string(templates.empty() ? "`" : ", `") + scene->name + "`";
+        if (model_to_json(build_scene(*scene, {})) != model_to_json(build_scene(*scene)))
+            own_defaults += std::string(own_defaults.empty() ? "`" : ", `") + scene->name + "`";
+    }
+    readme += "\n"
+              "`springkit new NAME -o FILE` writes these models too. " +
+              templates +
+              " are also templates: `--resolution`, `--size`, `--k`, `--energy-loss`, `--mass`, "
+              "`--anchors` and `--slack` change them (`springkit new --help` says which option each "
+              "reads). Without options a template gives the file here, except " +
+              own_defaults +
+              ": their templates start from the defaults of the builders "
+              "(lib/include/springkit/builders.hpp).\n";
     readme +=
         "\n"
         "## Playing them\n"

@@ -1,6 +1,6 @@
 // springkit — the files of samples/: every sample model as JSON, the cloth's
-// texture and the README, generated from the library's sample catalogue
-// (springkit/samples.hpp). samples/make_samples writes them; a test checks that
+// texture and the README, generated from the library's scene registry
+// (springkit/scenes.hpp). samples/make_samples writes them; a test checks that
 // the committed files are exactly what this generates.
 #pragma once
 

@@ -12,7 +12,7 @@ namespace springkit::editor {
 
 enum class Command : std::uint8_t {
     none,
-    new_model,        ///< Action::builder: a builder name or "sample/NAME"
+    new_model,        ///< Action::builder: a scene name (its template) or "sample/NAME" (editing/scene_menu.hpp)
     open,             ///< Action::path: a file to open (a recent one)
     show_open,        ///< the file dialog, to open
     show_save_as,     ///< the file dialog, to save

@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "springkit/builders.hpp"
-#include "springkit/samples.hpp"
+#include "editing/scene_menu.hpp"
 
 namespace springkit::editor {
 
@@ -18,21 +17,21 @@ Action file_menu(const MenuState& state) {
     Action action;
     if (!ImGui::BeginMenu("File")) return action;
     if (ImGui::BeginMenu("New")) {
-        for (const char* name : kBuilderNames)
-            if (ImGui::MenuItem(name)) {
+        for (const SceneMenuItem& item : new_scene_menu())
+            if (ImGui::MenuItem(item.label.c_str())) {
                 action = Command::new_model;
-                action.builder = name;
+                action.builder = item.builder;
             }
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Samples")) {
-        // Every system of the source texts (samples/README.md), built by the library.
-        for (const SampleInfo& info : sample_catalogue()) {
-            if (ImGui::MenuItem(info.name)) {
+        // Every scene of the registry as catalogued (samples/README.md).
+        for (const SceneMenuItem& item : sample_menu()) {
+            if (ImGui::MenuItem(item.label.c_str())) {
                 action = Command::new_model;
-                action.builder = std::string(kSampleBuilderPrefix) + info.name;
+                action.builder = item.builder;
             }
-            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: %s", info.source, info.shows);
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", item.tooltip.c_str());
         }
         ImGui::EndMenu();
     }

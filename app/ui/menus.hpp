@@ -8,10 +8,6 @@
 
 namespace springkit::editor {
 
-/// Command::new_model with this prefix builds one of springkit's samples
-/// ("sample/flag"); without it, a builder ("cloth").
-inline constexpr const char* kSampleBuilderPrefix = "sample/";
-
 /// What the menus need to show their entries' state.
 struct MenuState {
     const Document& doc;

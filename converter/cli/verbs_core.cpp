@@ -4,7 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <map>
+#include <utility>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli.hpp"
@@ -43,90 +44,104 @@ void print_other_parameters(const Parameters& p) {
     for (const std::string& text : line) std::printf("              %s\n", text.c_str());
 }
 
+// The values of --anchors, in the order the help lists them.
+constexpr std::pair<const char*, ClothAnchors> kAnchorNames[] = {{"none", ClothAnchors::none},
+                                                                 {"top-corners", ClothAnchors::top_corners},
+                                                                 {"top-edge", ClothAnchors::top_edge},
+                                                                 {"center-square", ClothAnchors::center_square}};
+
+// "string, cloth, ...": the scenes `new` takes options for.
+std::string template_names() {
+    std::string names;
+    for (const Scene* s : template_scenes()) names += std::string(names.empty() ? "" : ", ") + s->name;
+    return names;
+}
+
+// "string: nodes, cloth: nodes per side, ...": what an option means for each
+// template that reads it, from the registry.
+std::string per_template(const char* what, unsigned option,
+                         const char* SceneTemplate::*meaning = nullptr) {
+    std::string text = what;
+    const char* separator = " (";
+    for (const Scene* s : template_scenes()) {
+        if (!(s->parametric->reads & option)) continue;
+        text += separator;
+        text += s->name;
+        if (meaning) text += std::string(": ") + s->parametric->*meaning;
+        separator = ", ";
+    }
+    return text + ")";
+}
+
 }  // namespace
 
 VerbRun register_new(CLI::App& app) {
     struct Options {
-        std::string kind;
+        std::string scene;
         std::string out;
-        int resolution = 0;
-        float size = 0.0f;
+        TemplateOptions options;
         std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
         std::string anchors = "top-corners";
-        float slack = 0.5f;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* sub = app.add_subcommand("new", "Build a model from a template and save it");
-    sub->add_option("kind", o->kind, "string, cloth, jelly, balloon, rope (Tunca's) or source-rope")
+    CLI::App* sub = app.add_subcommand("new", "Build a scene (a template with options, or a sample) and save it");
+    sub->add_option("scene", o->scene,
+                    "One of " + scene_names() + ". The options apply to the templates (" + template_names() +
+                        "); the other scenes are built as the samples are")
         ->required()
-        ->check(CLI::IsMember({"string", "cloth", "jelly", "balloon", "rope", "source-rope"}));
+        ->check(CLI::Validator(
+            [](const std::string& name) {
+                try {
+                    find_scene(name);
+                    return std::string();
+                } catch (const Error& e) {
+                    return std::string(e.what());  // names the known scenes
+                }
+            },
+            "SCENE"));
     sub->add_option("-o,--output", o->out, "Model file to write (.json)")->required();
-    sub->add_option("--resolution", o->resolution,
-                    "Nodes along an edge (string/rope: nodes, cloth: per side, jelly: per axis, "
-                    "balloon: segments, source-rope: segments)")
-        ->check(CLI::Range(2, 4096));
-    sub->add_option("--size", o->size, "Size in metres (length, width or edge)")->check(CLI::PositiveNumber);
-    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the kind's own)"}});
-    sub->add_option("--anchors", o->anchors, "Cloth anchors: none, top-corners, top-edge, center-square")
-        ->check(CLI::IsMember({"none", "top-corners", "top-edge", "center-square"}));
-    sub->add_option("--slack", o->slack, "Source rope slack, m")->check(CLI::NonNegativeNumber);
+    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the scene's own)"}});
+    namespace opt = template_option;
+    const std::vector<CLI::Option*> template_options = {
+        sub->add_option("--resolution", o->options.resolution,
+                        per_template("Resolution", opt::resolution, &SceneTemplate::resolution))
+            ->check(CLI::Range(2, 4096)),
+        sub->add_option("--size", o->options.size, per_template("Size in metres", opt::size, &SceneTemplate::size))
+            ->check(CLI::PositiveNumber),
+        sub->add_option("--anchors", o->anchors, per_template("Where the cloth is held", opt::anchors))
+            ->check(CLI::IsMember([] {
+                std::vector<std::string> names;
+                for (const auto& [name, anchors] : kAnchorNames) names.emplace_back(name);
+                return names;
+            }())),
+        sub->add_option("--slack", o->options.slack, per_template("Rope slack, m", opt::slack))
+            ->check(CLI::NonNegativeNumber)};
+    // A scene without a template is built as catalogued: a template option would
+    // be silently lost, so it is a usage error (parameter options apply to all).
+    sub->parse_complete_callback([o, template_options] {
+        const Scene* scene = find_scene_or_null(o->scene);
+        if (!scene || scene->parametric) return;
+        for (const CLI::Option* option : template_options)
+            if (option->count() > 0)
+                throw CLI::ValidationError(option->get_name(), std::string(scene->name) +
+                                                                   " takes no template options; the templates do (" +
+                                                                   template_names() + ")");
+    });
     return [o]() {
-        // The ropes are built with their source's parameters and get the options
-        // after building; the other kinds are built with them (a balloon's lift
-        // follows gravity).
-        Parameters params;
-        const bool own_parameters = o->kind == "rope" || o->kind == "source-rope";
-        if (!own_parameters && !apply_parameter_options(*o->parameters, params)) return kExitUsage;
+        for (const auto& [name, anchors] : kAnchorNames)
+            if (o->anchors == name) o->options.anchors = anchors;
+        o->options.parameters = *o->parameters;
         Model model;
-        if (o->kind == "string") {
-            StringSpec spec;
-            if (o->resolution) spec.nodes = o->resolution;
-            if (o->size > 0) spec.length = o->size;
-            model = make_string(spec, params);
-        } else if (o->kind == "cloth") {
-            ClothSpec spec;
-            if (o->resolution) spec.columns = spec.rows = o->resolution;
-            if (o->size > 0) spec.width = spec.height = o->size;
-            spec.origin = {-spec.width / 2, 1.0f, -spec.height / 2};
-            static const std::map<std::string, ClothAnchors> names = {
-                {"none", ClothAnchors::none},
-                {"top-corners", ClothAnchors::top_corners},
-                {"top-edge", ClothAnchors::top_edge},
-                {"center-square", ClothAnchors::center_square}};
-            spec.anchors = names.at(o->anchors);
-            model = make_cloth(spec, params);
-        } else if (o->kind == "jelly") {
-            JellySpec spec;
-            if (o->resolution) spec.nx = spec.ny = spec.nz = o->resolution;
-            if (o->size > 0) spec.size = o->size;
-            model = make_jelly(spec, params);
-        } else if (o->kind == "balloon") {
-            BalloonSpec spec;
-            if (o->resolution) spec.segments = o->resolution;
-            if (o->size > 0) spec.radius = o->size / 2;
-            model = make_balloon(spec, params);
-        } else if (o->kind == "rope") {
-            TuncaRopeSpec spec;
-            if (o->resolution) spec.masses = o->resolution;
-            if (o->size > 0) spec.segment = o->size / static_cast<float>(spec.masses - 1);
-            model = make_tunca_rope(spec);
-            if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
-        } else {
-            SourceRopeSpec spec;
-            if (o->resolution) spec.segments = o->resolution;
-            if (o->size > 0) {
-                spec.start = {-o->size / 2, 1, 0};
-                spec.end = {o->size / 2, 1, 0};
-            }
-            spec.slack = o->slack;
-            model = make_source_rope(spec);
-            if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
-            presimulate(model, 3.0f);  // Valve settles ropes for 3 s before showing them
+        try {
+            model = build_scene(find_scene(o->scene), o->options);
+        } catch (const Error& e) {
+            print_error(e.what());  // a parameter option that cannot apply (a ground constant without a ground)
+            return kExitUsage;
         }
         validate(model, o->out);
         save_model(model, o->out);
         warn_if_unstable(model, o->out);
-        std::cout << o->out << ": " << o->kind << " with " << model.node_count() << " nodes, "
+        std::cout << o->out << ": " << o->scene << " with " << model.node_count() << " nodes, "
                   << model.springs.size() << " springs, " << model.anchors.size() << " anchors, "
                   << model.faces.size() << " faces\n";
         return kExitOk;

@@ -138,3 +138,62 @@ TEST(CliCore, ExplodingModelFailsWithTheSimulationError) {
     EXPECT_NE(r.err.find("warning: " + m.string() + ": k dt^2/m"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("error: " + m.string() + ": simulation exploded"), std::string::npos) << r.err;
 }
+
+// ------------------------------------------------------------------ new NAME
+
+TEST(CliCore, NewWritesEveryRegistrySceneAsTheRegistryBuildsIt) {
+    const springkit::test::TempDir dir;
+    for (const springkit::Scene& scene : springkit::scenes()) {
+        const fs::path out = dir.path() / (std::string(scene.name) + ".json");
+        const auto r = run_command(kCli + " new " + scene.name + " -o " + out.string());
+        ASSERT_EQ(r.exit_code, 0) << scene.name << ": " << r.err;
+        const std::string bytes = springkit::read_file(out);
+        EXPECT_EQ(bytes, springkit::model_to_json(springkit::build_scene(scene, {}))) << scene.name;
+        // A scene without a template is the sample, byte for byte.
+        if (!scene.parametric) {
+            EXPECT_EQ(bytes, springkit::model_to_json(springkit::make_sample(scene.name))) << scene.name;
+        }
+    }
+}
+
+TEST(CliCore, NewRopeIsTuncaRope) {
+    const springkit::test::TempDir dir;
+    for (const std::string options : {"", " --resolution 12 --size 3 --k 5000 --energy-loss 0.9 --mass 0.1"}) {
+        const fs::path rope = dir.path() / "rope.json", tunca = dir.path() / "tunca-rope.json";
+        ASSERT_EQ(run_command(kCli + " new rope" + options + " -o " + rope.string()).exit_code, 0) << options;
+        ASSERT_EQ(run_command(kCli + " new tunca-rope" + options + " -o " + tunca.string()).exit_code, 0) << options;
+        EXPECT_EQ(springkit::read_file(rope), springkit::read_file(tunca)) << options;
+        const springkit::Model m = springkit::load_model(rope);
+        EXPECT_EQ(m.name, "tunca-rope");
+        EXPECT_EQ(m.node_count(), options.empty() ? 80u : 12u);
+    }
+}
+
+TEST(CliCore, NewUnknownSceneIsAUsageErrorListingTheKnownOnes) {
+    const auto r = run_command(kCli + " new trampoline -o x.json");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("error: scene: unknown scene \"trampoline\" (known: " + springkit::scene_names() + ")", 0),
+              0u)
+        << r.err;
+    for (const springkit::Scene& scene : springkit::scenes())
+        EXPECT_NE(r.err.find(scene.name), std::string::npos) << scene.name;
+}
+
+// A scene without a template is built as catalogued: an option would be lost.
+TEST(CliCore, NewSceneWithoutATemplateRefusesTemplateOptions) {
+    const springkit::test::TempDir dir;
+    const auto r = run_command(kCli + " new flag --resolution 5 -o " + (dir.path() / "flag.json").string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("flag takes no template options"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "flag.json"));
+}
+
+TEST(CliCore, NewHelpNamesEveryScene) {
+    const auto r = run_command(kCli + " new --help");
+    ASSERT_EQ(r.exit_code, 0);
+    for (const springkit::Scene& scene : springkit::scenes())
+        EXPECT_NE(r.out.find(scene.name), std::string::npos) << scene.name;
+    EXPECT_NE(r.out.find("tunca-rope (alias rope)"), std::string::npos) << r.out;
+}

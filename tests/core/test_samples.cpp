@@ -374,7 +374,7 @@ TEST(SampleCatalogue, UnknownNameListsTheKnownOnes) {
         make_sample("trampoline");
         FAIL() << "no error";
     } catch (const Error& e) {
-        EXPECT_EQ(std::string(e.what()).rfind("unknown sample \"trampoline\" (known: string, cloth, jelly,", 0), 0u)
+        EXPECT_EQ(std::string(e.what()).rfind("unknown scene \"trampoline\" (known: string, cloth, jelly,", 0), 0u)
             << e.what();
     }
 }

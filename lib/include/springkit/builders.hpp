@@ -1,6 +1,7 @@
 // springkit — scenes built in one place, as Box2D keeps its sample and benchmark
 // scenes in one library every tool shares: tests, samples, benchmarks, the CLI's
-// `new` verb and the editor all build models here.
+// `new` verb and the editor all build models here. The registry of named scenes
+// over these builders is springkit/scenes.hpp.
 #pragma once
 
 #include <cstdint>
@@ -224,7 +225,9 @@ std::uint32_t append_model(Model& into, const Model& part);
 /// are at rest when first shown.
 void presimulate(Model& model, float seconds);
 
-/// The names `springkit new` and the editor know, in the order they list them.
+/// The templates of `springkit new` by the names scripts use: "rope" is the alias
+/// of the scene "tunca-rope". The registry (springkit/scenes.hpp,
+/// template_scenes()) lists them with their options.
 inline constexpr const char* kBuilderNames[] = {"string", "cloth", "jelly", "balloon", "rope",
                                                 "source-rope"};
 

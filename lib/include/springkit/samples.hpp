@@ -1,27 +1,26 @@
-// springkit — the sample models: every system of the source texts, built in one
-// place (builders.hpp) with the constants each text gives, or ours where it gives
-// none. samples/models/*.json are these models saved (samples/make_samples);
-// tests, the editor and games can build them directly.
+// springkit — the sample models: every system of the source texts, built with
+// the constants each text gives, or ours where it gives none. They are the scenes
+// of the registry (scenes.hpp); samples/models/*.json are these models saved
+// (samples/make_samples); tests, the editor and games can build them directly.
 #pragma once
 
 #include <span>
 #include <string_view>
 
 #include "springkit/model.hpp"
+#include "springkit/scenes.hpp"
 
 namespace springkit {
 
-struct SampleInfo {
-    const char* name;    ///< `make_sample` key; the file is samples/models/<name>.json
-    const char* source;  ///< the seed text it comes from
-    const char* shows;   ///< what it shows, and the constants we chose where the text gives none
-};
+/// A sample is a scene of the registry: name, source, shows (and its builder).
+using SampleInfo = Scene;
 
-/// Every sample, in the order the README lists them.
+/// Every sample, in the order the README lists them: scenes().
 std::span<const SampleInfo> sample_catalogue();
 
-/// Builds the named sample (presimulated where its source says so). Throws
-/// springkit::Error naming the known samples for an unknown name.
+/// Builds the named sample, settled where its source says so:
+/// build_scene(find_scene(name)). Throws springkit::Error naming the known
+/// scenes for an unknown name.
 Model make_sample(std::string_view name);
 
 /// The texture file the cloth sample names (Model::texture), relative to the model.

@@ -17,6 +17,7 @@
 #include "springkit/parameters.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"
+#include "springkit/scenes.hpp"
 #include "springkit/shape.hpp"
 #include "springkit/simulation.hpp"
 #include "springkit/vec3.hpp"
