@@ -64,7 +64,7 @@ struct Parameters {
     float energy_loss = 0.99f;   ///< velocity factor per 1/60 s frame (Oliveira); 1 = none
     float mass = 0.05f;          ///< kg, mass of nodes without their own mass
     Vec3 gravity{0.0f, -9.81f, 0.0f};  ///< m/s^2
-    float spring_damping = 0.0f;  ///< N s/m, inner spring friction (Tunca): F_a += (v_b - v_a) * spring_damping
+    float spring_damping = 0.0f;  ///< N s/m, inner spring friction (Tunca) along the spring: F_a += c ((v_b - v_a) . u) u
     float air_friction = 0.0f;    ///< N s/m, drag -air_friction * (v - wind) per node (Tunca)
     std::optional<Ground> ground; ///< none by default
     Vec3 wind{};                  ///< m/s, velocity of the air that air_friction drags towards

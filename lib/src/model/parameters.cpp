@@ -31,7 +31,7 @@ constexpr std::array kTable{
     ParameterInfo{"gravity", S::main, "gravity", "--gravity", "m/s^2", T::vector, kNoMin, kNoMax,
                   "acceleration of every node"},
     ParameterInfo{"spring_damping", S::main, "spring damping", "--damping", "N s/m", T::number, at_least(0), kNoMax,
-                  "inner spring friction (Tunca): F_a += (v_b - v_a) * spring_damping"},
+                  "inner spring friction (Tunca), along the spring: F_a += spring_damping ((v_b - v_a) . u) u, u the unit a->b"},
     ParameterInfo{"air_friction", S::main, "air friction", "--air-friction", "N s/m", T::number, at_least(0), kNoMax,
                   "drag -air_friction * (v - wind) on every node (Tunca)"},
     ParameterInfo{"height", S::ground, "ground height", "--ground", "m", T::number, kNoMin, kNoMax,

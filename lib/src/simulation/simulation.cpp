@@ -15,6 +15,8 @@
 namespace springkit {
 
 using detail::add_ranges;
+using detail::closing_speed;
+using detail::damping_scale;
 using detail::hooke_scale;
 using detail::inverse_sqrt_block;
 using detail::mul_add;
@@ -460,7 +462,9 @@ void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) 
 
 void Simulation::accumulate_springs_reference() {
     // Hooke springs: each computed once, +F on one end and -F on the other
-    // (Oliveira's optimisation note), with Tunca's inner friction.
+    // (Oliveira's optimisation note), with Tunca's inner friction along the
+    // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
+    // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
     const float damping = m.params.spring_damping;
     for (std::uint32_t si : hooke_) {
@@ -468,8 +472,10 @@ void Simulation::accumulate_springs_reference() {
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
-        if (len > kSpringTolerance) f = d * (spring_k_[si] * (len - s.rest) / len);
-        if (damping > 0.0f) f += (v_.get(s.b) - v_.get(s.a)) * damping;
+        if (len > kSpringTolerance) {
+            f = d * (spring_k_[si] * (len - s.rest) / len);
+            if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
+        }
         f_.set(s.a, f_.get(s.a) + f);
         f_.set(s.b, f_.get(s.b) - f);
     }
@@ -536,15 +542,15 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            const float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
-                                     : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
-            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
-            if constexpr (kDamped) {
+            float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
+                               : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            if constexpr (kDamped) {  // along the spring only (damping_scale())
                 const float c = kUniform ? damping[0] : damping[i];
-                gx = mul_add(bvx[i] - avx[i], c, gx);
-                gy = mul_add(bvy[i] - avy[i], c, gy);
-                gz = mul_add(bvz[i] - avz[i], c, gz);
+                const float closing =
+                    closing_speed(bvx[i] - avx[i], bvy[i] - avy[i], bvz[i] - avz[i], dx[j], dy[j], dz[j]);
+                s += damping_scale(length_squared[j], inverse_length[j], c, closing);
             }
+            const float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
             if constexpr (kFused) {
                 oax[i] += gx;
                 oay[i] += gy;
@@ -597,16 +603,15 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
             const std::uint32_t ia = a[i], ib = b[i];
-            const float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
-            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
-            if constexpr (kDamped) {
-                gx = mul_add(vx[ib] - vx[ia], damping, gx);
-                gy = mul_add(vy[ib] - vy[ia], damping, gy);
-                gz = mul_add(vz[ib] - vz[ia], damping, gz);
+            float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            if constexpr (kDamped) {  // along the spring only (damping_scale())
+                const float closing =
+                    closing_speed(vx[ib] - vx[ia], vy[ib] - vy[ia], vz[ib] - vz[ia], dx[j], dy[j], dz[j]);
+                s += damping_scale(length_squared[j], inverse_length[j], damping, closing);
             }
-            fx[i] = gx;
-            fy[i] = gy;
-            fz[i] = gz;
+            fx[i] = dx[j] * s;
+            fy[i] = dy[j] * s;
+            fz[i] = dz[j] * s;
         }
     }
 }
