@@ -27,7 +27,7 @@ enum class Integrator : std::uint8_t {
     /// (Oliveira listing 7, Tunca's Simulation::operate); keeps energy bounded.
     symplectic_euler,
     /// Position Verlet with damping, as the Source engine steps its ropes:
-    /// x' = x + (x - x_prev) * verlet_damping + a dt^2.
+    /// x' = x + (x - x_prev) * keep + a dt^2, keep = verlet_damping^(dt * 60).
     verlet,
 };
 
@@ -71,7 +71,7 @@ struct Parameters {
     float max_substep = 0.002f;   ///< s, longest substep; Tunca uses 0.002
     Integrator integrator = Integrator::symplectic_euler;
     int rope_iterations = 3;      ///< relaxation passes over rope constraints (Source engine: 3)
-    float verlet_damping = 0.98f; ///< velocity kept per Verlet substep (Source engine: 0.98)
+    float verlet_damping = 0.98f; ///< Verlet velocity kept per 1/60 s (Source engine: 0.98); pow(verlet_damping, dt * 60) per substep
     Gust gust;                    ///< none by default
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };

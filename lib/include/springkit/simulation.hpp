@@ -318,6 +318,7 @@ private:
     std::vector<Vec3> bead_positions_;
     Vec3 wind_{};                        ///< air velocity during this frame
     std::vector<Vec3> anchor_velocity_;
+    float verlet_keep_ = 1.0f;           ///< Verlet velocity kept per substep: verlet_damping^(dt * 60)
     double time_ = 0.0;
     std::uint64_t substeps_ = 0;
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway

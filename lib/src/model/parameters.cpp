@@ -51,7 +51,7 @@ constexpr std::array kTable{
     ParameterInfo{"rope_iterations", S::main, "rope iterations", "--rope-iterations", "", T::count, at_least(0),
                   at_most(1000), "relaxation passes over rope constraints per substep (Source engine: 3)"},
     ParameterInfo{"verlet_damping", S::main, "verlet damping", "--verlet-damping", "", T::number, above(0), at_most(1),
-                  "velocity kept per Verlet substep (Source engine: 0.98)"},
+                  "Verlet velocity kept per 1/60 s frame (Source engine: 0.98); pow(verlet_damping, dt * 60) per substep"},
     ParameterInfo{"velocity", S::gust, "gust velocity", "--gust-velocity", "m/s", T::vector, kNoMin, kNoMax,
                   "peak air velocity a gust adds to the wind, rising and falling as sin^2"},
     ParameterInfo{"period", S::gust, "gust period", "--gust-period", "s", T::number, at_least(0), kNoMax,

@@ -340,6 +340,12 @@ void Simulation::step(float frame_dt) {
     // once a frame); per substep that is energy_loss^(dt * 60), the same decay at
     // any substep size.
     const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
+    // verlet_damping (the Source engine's 0.98) is defined per 1/60 s frame as
+    // well: kept per substep as a fixed share it would damp 4 times as hard at
+    // 0.5 ms as at 2 ms substeps, and change with the frame rate. A node falling
+    // under gravity reaches u = u keep + g dt^2 per substep (u = x - x_prev), that
+    // is v = g dt / (1 - keep) -> g / (60 ln(1 / verlet_damping)) as dt -> 0.
+    verlet_keep_ = std::pow(model_->params.verlet_damping, dt * 60.0f);
     wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
     if (external_applied_) {  // apply_force() lasts one step
@@ -829,7 +835,9 @@ void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     }
 }
 
-// Source engine: pos + (pos - prev) * damping + accel * dt^2. (Valve's code
+// Source engine: pos + (pos - prev) * damping + accel * dt^2, damping the
+// velocity kept per substep (verlet_damping per 1/60 s, times the energy loss;
+// see step()). (Valve's code
 // scales accel by dt^2 / 2, which halves gravity at steady fall; we keep the
 // exact position-Verlet form.) Anchored nodes are set by apply_anchors() after.
 template <bool kUniformMass>
@@ -874,7 +882,7 @@ void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float d
                     break;
                 case Integrator::verlet:
                     verlet<uniform_mass>(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(),
-                                         previous_.z.data(), dt, model_->params.verlet_damping * velocity_keep);
+                                         previous_.z.data(), dt, verlet_keep_ * velocity_keep);
                     break;
             }
 #undef SPRINGKIT_NODES
