@@ -189,3 +189,43 @@ TEST(PhysicsAnswers, VerletReachesTheTerminalSpeedOfItsDiscreteMap) {
         }
     EXPECT_LT(highest / lowest - 1.0, 0.05);
 }
+
+TEST(PhysicsAnswers, ExplicitEulerIsStableJustBelowItsReportedLimitAndNotAbove) {
+    // A mass on a spring (x'' = -w^2 x along the spring, which is linear there)
+    // under explicit Euler with the energy loss of 0.99 a frame: 10000 substeps
+    // of 2 ms at 0.9 and 1.1 of frequency_stability()'s limit. Its exact map in
+    // (x, v dt) is [[1, 1], [-keep h^2, keep]] with h = w dt, whose eigenvalues
+    // have modulus sqrt(det) = sqrt(keep (1 + h^2)), so the energy changes by
+    // det^10000 overall (to within the few percent its ellipse is off a circle):
+    // 0.10 at 0.9 of sqrt(1/keep - 1), 12.6 at 1.1.
+    const float dt = 0.002f, mass = 0.05f, rest = 1.0f;
+    for (double factor : {0.9, 1.1}) {
+        Model m;
+        m.params.gravity = {0, 0, 0};
+        m.params.energy_loss = 0.99f;
+        m.params.integrator = Integrator::explicit_euler;
+        m.params.max_substep = dt;
+        m.params.mass = mass;
+        m.positions = {{0, 0, 0}, {0, -rest, 0}};
+        m.springs = {{0, 1, rest}};
+        m.anchors = {{.node = 0}};
+        const double limit = frequency_stability(m).limit;
+        const double keep = std::pow(0.99, static_cast<double>(dt) * 60.0);
+        EXPECT_NEAR(limit, std::sqrt(1.0 / keep - 1.0), 1e-6);
+        const double h = factor * limit;
+        m.params.k = static_cast<float>(mass * (h / dt) * (h / dt));
+        EXPECT_NEAR(frequency_stability(m).omega_dt, h, 1e-4 * h);
+        Simulation sim(m);
+        sim.set_position(1, {0, -rest - 0.01f, 0});  // 1 cm along the spring
+        const double start = sim.kinetic_energy() + sim.potential_energy();
+        for (int i = 0; i < 10000; ++i) sim.step(dt);  // one substep a step
+        const double ratio = (sim.kinetic_energy() + sim.potential_energy()) / start;
+        const double expected = std::pow(keep * (1.0 + h * h), 10000);
+        RecordProperty(factor < 1.0 ? "ratio_0_9" : "ratio_1_1", std::to_string(ratio));
+        EXPECT_NEAR(ratio, expected, 0.15 * expected) << "at " << factor << " of the limit";
+        if (factor < 1.0)
+            EXPECT_LT(ratio, 1.0) << "below the limit the energy must not grow";
+        else
+            EXPECT_GT(ratio, 2.0) << "above the limit it must grow";
+    }
+}

@@ -228,8 +228,10 @@ constexpr double kStabilityWarning = 0.3;
 /// within about 1% for meshes; rope constraints, ground and attachments left out).
 /// Symplectic Euler and Verlet are stable for omega_dt < 2 (the textbook bound
 /// for x'' = -omega^2 x); explicit Euler grows by sqrt(1 + omega_dt^2) per substep
-/// unless damped, so its limit is what the energy loss per substep takes back,
-/// sqrt(1/keep^2 - 1) (spring damping and air friction, left out, add to it).
+/// unless damped. With the velocity scaled by keep per substep its amplitude
+/// changes by sqrt(keep (1 + omega_dt^2)) per substep (the determinant of its
+/// 2x2 map), so its limit is sqrt(1/keep - 1) (spring damping and air friction,
+/// left out, add to it).
 struct FrequencyStability {
     double omega_dt = 0.0;  ///< max_substep * highest angular frequency
     double limit = 2.0;     ///< the integrator's bound on omega_dt
