@@ -229,3 +229,27 @@ TEST(PhysicsAnswers, ExplicitEulerIsStableJustBelowItsReportedLimitAndNotAbove) 
             EXPECT_GT(ratio, 2.0) << "above the limit it must grow";
     }
 }
+
+TEST(PhysicsAnswers, CircleAnchorFollowsOmegaTForAnHour) {
+    // A jump-rope handle (12 rad/s about x, radius 1 m) driven for an hour of
+    // simulated time at 60 frames a second: its angle must be omega t (in
+    // double, wrapped) within 1e-4 rad all along, checked every 10 minutes.
+    Model m;
+    const float omega = 12.0f;
+    m.params.gravity = {0, 0, 0};
+    m.positions = {{0, -1, 0}};
+    m.anchors = {{.node = 0, .drive = AnchorDrive::circle, .center = {0, 0, 0}, .axis = {1, 0, 0},
+                  .angular_speed = omega}};
+    Simulation sim(m);
+    const float frame = 1.0f / 60.0f;
+    for (int minutes = 10; minutes <= 60; minutes += 10) {
+        while (sim.time() < minutes * 60.0 - 0.5 * frame) sim.step(frame);
+        // Rodrigues about x turns (0, -1, 0) to (0, -cos a, -sin a).
+        const Vec3 p = sim.positions()[0];
+        const double angle = std::atan2(-static_cast<double>(p.z), -static_cast<double>(p.y));
+        const double expected = std::fmod(static_cast<double>(omega) * sim.time(), 2.0 * std::numbers::pi);
+        const double error = std::remainder(angle - expected, 2.0 * std::numbers::pi);
+        EXPECT_LT(std::abs(error), 1e-4) << "after " << minutes << " minutes";
+        EXPECT_NEAR(length(p), 1.0f, 1e-5f);
+    }
+}
