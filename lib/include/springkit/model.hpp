@@ -82,7 +82,13 @@ Vec3 wind_at(const Parameters& params, double time);
 /// What a spring does between its two nodes.
 enum class SpringKind : std::uint8_t {
     hooke,  ///< F = -k (|x| - rest) x/|x| both ways (Oliveira listing 1)
-    rope,   ///< max-length stick: never longer than `rest`, free when shorter (Source engine)
+    /// Max-length stick, free when shorter (Source engine): Parameters::rope_iterations
+    /// relaxation passes a substep, each shortening the overlong segments in turn.
+    /// They do not converge within a substep, so a rope pulled fast stretches: a
+    /// rope whipped by an end moving at 3.6 m/s (12 rad/s on a 0.3 m circle) stays
+    /// within 3% of `rest` with 10 segments and 7% with 20 at 3 passes; more passes
+    /// lower that (10: a third). A rope left to hang stays within 1%.
+    rope,
 };
 
 struct Spring {

@@ -895,7 +895,9 @@ void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float d
 void Simulation::solve_rope_constraints() {
     // Source engine rope: a few relaxation passes that only shorten overlong
     // segments, splitting the correction by inverse mass (half each for equal
-    // masses, as Valve does; none on an anchor).
+    // masses, as Valve does; none on an anchor). Each correction lengthens the
+    // segment's neighbours again, so the passes do not converge: a rope pulled
+    // fast is left a few percent long (the bound SpringKind::rope states).
     const Model& m = *model_;
     for (int pass = 0; pass < m.params.rope_iterations; ++pass) {
         for (std::uint32_t si : ropes_) {
