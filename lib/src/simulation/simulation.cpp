@@ -241,8 +241,13 @@ void Simulation::build_partitions() {
         p.node_begin = cut(t, n, 16);
         p.node_end = cut(t + 1, n, 16);
         // Nodes within max_offset_ of a cut are read by the neighbour's springs:
-        // integrated only after every thread has summed its springs.
-        p.shared_low_end = t == 0 ? p.node_begin : std::min(p.node_end, p.node_begin + max_offset_);
+        // integrated only after every thread has summed its springs. Above a
+        // cut, kBlock more: the run loops compute whole blocks of springs
+        // and so read the ends of up to kBlock - 1 springs past a thread's last
+        // (results never used), and those nodes must not be written meanwhile.
+        p.shared_low_end = t == 0 ? p.node_begin
+                                  : static_cast<std::uint32_t>(std::min<std::size_t>(
+                                        p.node_end, std::size_t{p.node_begin} + max_offset_ + kBlock));
         p.shared_high_begin =
             t + 1 == count ? p.node_end
                            : std::max(p.shared_low_end, p.node_end - std::min(p.node_end, max_offset_));
@@ -284,11 +289,13 @@ void Simulation::build_partitions() {
             p.windows[w].pieces_end = std::max(p.windows[w].pieces_end, p.windows[w - 1].pieces_end);
             p.windows[w].loose_end = std::max(p.windows[w].loose_end, p.windows[w - 1].loose_end);
         }
-        // A block past the end: padding springs from node 0 to itself exert no
-        // force and are never added.
+        // A block past the end: padding springs from the thread's first node to
+        // itself exert no force and are never added. Its own node: the loop
+        // reads the padding's ends, and a node of another thread may be being
+        // integrated meanwhile (a data race, though the value is never used).
         const std::size_t padded = p.loose.a.size() + kBlock;
-        p.loose.a.resize(padded, 0);
-        p.loose.b.resize(padded, 0);
+        p.loose.a.resize(padded, p.node_begin);
+        p.loose.b.resize(padded, p.node_begin);
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
         build_face_pieces(p);
