@@ -23,9 +23,10 @@ TEST(Shape, AFullyAnchoredModelHasNoError) {
 }
 
 TEST(Shape, OliveirasStableJellyKeepsItsShape) {
-    // Figure 8's arrangement (cell edges, face and body diagonals) returns to rest.
+    // Figure 8's arrangement (cell edges, face and body diagonals) returns to rest
+    // (the spring damping acts along the springs only, so it takes a little more).
     Model jelly = make_jelly({.nx = 3, .ny = 3, .nz = 3});
-    jelly.params.spring_damping = 0.02f;
+    jelly.params.spring_damping = 0.05f;
     EXPECT_LT(shape_error(jelly), 0.001);
 }
 

@@ -308,7 +308,7 @@ private:
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
-        float angle = 0.0f;
+        double angle = 0.0;          ///< rad in [0, 2 pi), circle drives: turned since origin
         float angular_speed = 0.0f;  ///< rad/s, circle drives (set_anchor_circle changes it)
     };
     std::vector<AnchorState> anchor_state_;
@@ -318,6 +318,8 @@ private:
     std::vector<Vec3> bead_positions_;
     Vec3 wind_{};                        ///< air velocity during this frame
     std::vector<Vec3> anchor_velocity_;
+    double substep_seconds_ = 0.0;       ///< s, frame_dt / substeps of the current step, in double
+    float verlet_keep_ = 1.0f;           ///< Verlet velocity kept per substep: verlet_damping^(dt * 60)
     double time_ = 0.0;
     std::uint64_t substeps_ = 0;
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway

@@ -442,7 +442,15 @@ FrequencyStability frequency_stability(const Model& model) {
     FrequencyStability result;
     const Parameters& p = model.params;
     const double keep = std::pow(static_cast<double>(p.energy_loss), static_cast<double>(p.max_substep) * 60.0);
-    if (p.integrator == Integrator::explicit_euler) result.limit = keep < 1.0 ? std::sqrt(1.0 / (keep * keep) - 1.0) : 0.0;
+    // Explicit Euler on x'' = -w^2 x with the velocity scaled by keep each
+    // substep: x' = x + v dt, v' = keep (v - w^2 dt x). In (x, v dt), with
+    // h = w dt, the amplification matrix is [[1, 1], [-keep h^2, keep]]: trace
+    // 1 + keep, determinant keep (1 + h^2). Its eigenvalues are complex for
+    // h^2 > (1 - keep)^2 / (4 keep), with modulus sqrt(det); real below that,
+    // and then both in (0, 1). So the map is stable iff keep (1 + h^2) <= 1:
+    // h <= sqrt(1/keep - 1). (The loss scales the velocity alone, not the whole
+    // state: keep^2 (1 + h^2) <= 1 would be the limit if it scaled both.)
+    if (p.integrator == Integrator::explicit_euler) result.limit = keep < 1.0 ? std::sqrt(1.0 / keep - 1.0) : 0.0;
     // The stiffness of a Hooke spring about its current length L (d = b - a,
     // u = d / L): the force at a is k (1 - rest/L) d, whose derivative in d is
     // k [(1 - rest/L) I + (rest/L) u u^T] (along the spring k, across it the

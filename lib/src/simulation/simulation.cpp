@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <numbers>
 #include <sstream>
 #include <type_traits>
 
@@ -15,6 +16,8 @@
 namespace springkit {
 
 using detail::add_ranges;
+using detail::closing_speed;
+using detail::damping_scale;
 using detail::hooke_scale;
 using detail::inverse_sqrt_block;
 using detail::mul_add;
@@ -238,8 +241,13 @@ void Simulation::build_partitions() {
         p.node_begin = cut(t, n, 16);
         p.node_end = cut(t + 1, n, 16);
         // Nodes within max_offset_ of a cut are read by the neighbour's springs:
-        // integrated only after every thread has summed its springs.
-        p.shared_low_end = t == 0 ? p.node_begin : std::min(p.node_end, p.node_begin + max_offset_);
+        // integrated only after every thread has summed its springs. Above a
+        // cut, kBlock more: the run loops compute whole blocks of springs
+        // and so read the ends of up to kBlock - 1 springs past a thread's last
+        // (results never used), and those nodes must not be written meanwhile.
+        p.shared_low_end = t == 0 ? p.node_begin
+                                  : static_cast<std::uint32_t>(std::min<std::size_t>(
+                                        p.node_end, std::size_t{p.node_begin} + max_offset_ + kBlock));
         p.shared_high_begin =
             t + 1 == count ? p.node_end
                            : std::max(p.shared_low_end, p.node_end - std::min(p.node_end, max_offset_));
@@ -281,11 +289,13 @@ void Simulation::build_partitions() {
             p.windows[w].pieces_end = std::max(p.windows[w].pieces_end, p.windows[w - 1].pieces_end);
             p.windows[w].loose_end = std::max(p.windows[w].loose_end, p.windows[w - 1].loose_end);
         }
-        // A block past the end: padding springs from node 0 to itself exert no
-        // force and are never added.
+        // A block past the end: padding springs from the thread's first node to
+        // itself exert no force and are never added. Its own node: the loop
+        // reads the padding's ends, and a node of another thread may be being
+        // integrated meanwhile (a data race, though the value is never used).
         const std::size_t padded = p.loose.a.size() + kBlock;
-        p.loose.a.resize(padded, 0);
-        p.loose.b.resize(padded, 0);
+        p.loose.a.resize(padded, p.node_begin);
+        p.loose.b.resize(padded, p.node_begin);
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
         build_face_pieces(p);
@@ -307,7 +317,7 @@ void Simulation::reset() {
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
-        anchor_state_.push_back({m.positions[a.node], 0.0f, a.angular_speed});
+        anchor_state_.push_back({m.positions[a.node], 0.0, a.angular_speed});
         anchor_velocity_.push_back(a.drive == AnchorDrive::velocity ? a.velocity : Vec3{});
     }
     bead_place_.clear();
@@ -338,7 +348,14 @@ void Simulation::step(float frame_dt) {
     // once a frame); per substep that is energy_loss^(dt * 60), the same decay at
     // any substep size.
     const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
+    // verlet_damping (the Source engine's 0.98) is defined per 1/60 s frame as
+    // well: kept per substep as a fixed share it would damp 4 times as hard at
+    // 0.5 ms as at 2 ms substeps, and change with the frame rate. A node falling
+    // under gravity reaches u = u keep + g dt^2 per substep (u = x - x_prev), that
+    // is v = g dt / (1 - keep) -> g / (60 ln(1 / verlet_damping)) as dt -> 0.
+    verlet_keep_ = std::pow(model_->params.verlet_damping, dt * 60.0f);
     wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
+    substep_seconds_ = static_cast<double>(frame_dt) / static_cast<double>(substeps);
     for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
     if (external_applied_) {  // apply_force() lasts one step
         external_.assign(constant_external_);
@@ -460,7 +477,9 @@ void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) 
 
 void Simulation::accumulate_springs_reference() {
     // Hooke springs: each computed once, +F on one end and -F on the other
-    // (Oliveira's optimisation note), with Tunca's inner friction.
+    // (Oliveira's optimisation note), with Tunca's inner friction along the
+    // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
+    // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
     const float damping = m.params.spring_damping;
     for (std::uint32_t si : hooke_) {
@@ -468,8 +487,10 @@ void Simulation::accumulate_springs_reference() {
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
-        if (len > kSpringTolerance) f = d * (spring_k_[si] * (len - s.rest) / len);
-        if (damping > 0.0f) f += (v_.get(s.b) - v_.get(s.a)) * damping;
+        if (len > kSpringTolerance) {
+            f = d * (spring_k_[si] * (len - s.rest) / len);
+            if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
+        }
         f_.set(s.a, f_.get(s.a) + f);
         f_.set(s.b, f_.get(s.b) - f);
     }
@@ -536,15 +557,15 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            const float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
-                                     : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
-            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
-            if constexpr (kDamped) {
+            float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
+                               : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            if constexpr (kDamped) {  // along the spring only (damping_scale())
                 const float c = kUniform ? damping[0] : damping[i];
-                gx = mul_add(bvx[i] - avx[i], c, gx);
-                gy = mul_add(bvy[i] - avy[i], c, gy);
-                gz = mul_add(bvz[i] - avz[i], c, gz);
+                const float closing =
+                    closing_speed(bvx[i] - avx[i], bvy[i] - avy[i], bvz[i] - avz[i], dx[j], dy[j], dz[j]);
+                s += damping_scale(length_squared[j], inverse_length[j], c, closing);
             }
+            const float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
             if constexpr (kFused) {
                 oax[i] += gx;
                 oay[i] += gy;
@@ -597,16 +618,15 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
             const std::uint32_t ia = a[i], ib = b[i];
-            const float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
-            float gx = dx[j] * s, gy = dy[j] * s, gz = dz[j] * s;
-            if constexpr (kDamped) {
-                gx = mul_add(vx[ib] - vx[ia], damping, gx);
-                gy = mul_add(vy[ib] - vy[ia], damping, gy);
-                gz = mul_add(vz[ib] - vz[ia], damping, gz);
+            float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            if constexpr (kDamped) {  // along the spring only (damping_scale())
+                const float closing =
+                    closing_speed(vx[ib] - vx[ia], vy[ib] - vy[ia], vz[ib] - vz[ia], dx[j], dy[j], dz[j]);
+                s += damping_scale(length_squared[j], inverse_length[j], damping, closing);
             }
-            fx[i] = gx;
-            fy[i] = gy;
-            fz[i] = gz;
+            fx[i] = dx[j] * s;
+            fy[i] = dy[j] * s;
+            fz[i] = dz[j] * s;
         }
     }
 }
@@ -828,7 +848,9 @@ void symplectic_euler(SPRINGKIT_NODE_ARRAYS, float dt, float keep) {
     }
 }
 
-// Source engine: pos + (pos - prev) * damping + accel * dt^2. (Valve's code
+// Source engine: pos + (pos - prev) * damping + accel * dt^2, damping the
+// velocity kept per substep (verlet_damping per 1/60 s, times the energy loss;
+// see step()). (Valve's code
 // scales accel by dt^2 / 2, which halves gravity at steady fall; we keep the
 // exact position-Verlet form.) Anchored nodes are set by apply_anchors() after.
 template <bool kUniformMass>
@@ -873,7 +895,7 @@ void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float d
                     break;
                 case Integrator::verlet:
                     verlet<uniform_mass>(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(),
-                                         previous_.z.data(), dt, model_->params.verlet_damping * velocity_keep);
+                                         previous_.z.data(), dt, verlet_keep_ * velocity_keep);
                     break;
             }
 #undef SPRINGKIT_NODES
@@ -884,7 +906,9 @@ void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float d
 void Simulation::solve_rope_constraints() {
     // Source engine rope: a few relaxation passes that only shorten overlong
     // segments, splitting the correction by inverse mass (half each for equal
-    // masses, as Valve does; none on an anchor).
+    // masses, as Valve does; none on an anchor). Each correction lengthens the
+    // segment's neighbours again, so the passes do not converge: a rope pulled
+    // fast is left a few percent long (the bound SpringKind::rope states).
     const Model& m = *model_;
     for (int pass = 0; pass < m.params.rope_iterations; ++pass) {
         for (std::uint32_t si : ropes_) {
@@ -925,9 +949,17 @@ void Simulation::apply_anchors(float dt) {
                 break;
             }
             case AnchorDrive::circle: {
+                // The phase in double, advanced by the substep in double (n of them
+                // make frame_dt, where n float substeps are off by up to 6e-8 of
+                // it) and kept in [0, 2 pi), so that it follows omega t for hours.
+                // A float summed without wrapping loses its fraction as it grows:
+                // after 10 minutes at 12 rad/s its spacing is 5e-4 rad, and each
+                // substep's 0.024 rad is rounded to that.
+                constexpr double kTurn = 2.0 * std::numbers::pi;
                 const Vec3 axis = normalized(a.axis);
-                state.angle += state.angular_speed * dt;
-                const Vec3 arm = rotate(state.origin - a.center, axis, state.angle);
+                state.angle = std::fmod(state.angle + static_cast<double>(state.angular_speed) * substep_seconds_, kTurn);
+                if (state.angle < 0.0) state.angle += kTurn;
+                const Vec3 arm = rotate(state.origin - a.center, axis, static_cast<float>(state.angle));
                 position = a.center + arm;
                 velocity = cross(axis, arm) * state.angular_speed;
                 break;
@@ -1074,7 +1106,7 @@ void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
     if (a.drive == AnchorDrive::circle) {
         // Keep turning; the new point becomes the circle's starting point.
         state.origin = p;
-        state.angle = 0.0f;
+        state.angle = 0.0;
     } else {
         state.origin = p;
     }

@@ -131,4 +131,24 @@ inline float hooke_scale(float length_squared, float inverse_length, float k, fl
     return length_squared > kSpringTolerance * kSpringTolerance ? s : 0.0f;
 }
 
+/// Tunca's inner spring friction, along the spring only: the force at a is
+/// c ((v_b - v_a) . u) u with u = d / |d|, that is d * c ((v_b - v_a) . d) / |d|^2,
+/// and its opposite at b; closing = (v_b - v_a) . d. The tutorial's
+/// F_a += c (v_b - v_a) acts across the spring too: it brakes any relative
+/// motion of the ends, rigid rotation included, so a free body spinning in
+/// vacuum would stop turning. Along d the pair of forces is central (equal,
+/// opposite and on the line through both ends), so it exerts no torque and the
+/// angular momentum sum m r x v is kept, while stretching and compressing are
+/// still damped; a rigid rotation has closing = 0 and feels nothing. Zero for a
+/// spring shorter than kSpringTolerance (no direction), as hooke_scale().
+inline float damping_scale(float length_squared, float inverse_length, float c, float closing) {
+    const float s = c * closing * (inverse_length * inverse_length);
+    return length_squared > kSpringTolerance * kSpringTolerance ? s : 0.0f;
+}
+
+/// (v_b - v_a) . d for velocity difference (ux, uy, uz) and d = (dx, dy, dz).
+inline float closing_speed(float ux, float uy, float uz, float dx, float dy, float dz) {
+    return mul_add(uz, dz, mul_add(uy, dy, ux * dx));
+}
+
 }  // namespace springkit::detail
