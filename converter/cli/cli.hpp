@@ -43,9 +43,23 @@ void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrid
 /// printed as a usage error and gives false.
 bool apply_parameter_options(const ParameterOverrides& overrides, Parameters& params);
 
-/// Prints "error: <message>" as one line on stderr (newlines folded).
+/// Longest message or output line the CLI prints, in bytes (before the "... (N
+/// bytes more)" note): a name or an importer's message can be megabytes long.
+inline constexpr std::size_t kMaxLineBytes = 1000;
+
+/// `text` safe to show on a terminal as (part of) one line: control characters as
+/// visible escapes (\n, \r, \t, \x1b), bytes that are not UTF-8 as \xNN,
+/// cut after `limit` bytes with "... (N bytes more)". Backslashes are kept as
+/// they are, so applying it twice changes nothing (up to the cut).
+std::string printable(std::string_view text, std::size_t limit = kMaxLineBytes);
+
+/// Prints printable(line) and a newline on stdout: every stdout line that holds a
+/// name from a file or the command line goes through here.
+void print_line(const std::string& line);
+/// Prints "error: <message>" as one printable line on stderr, without the JSON
+/// library's exception tags.
 void print_error(const std::string& message);
-/// Prints "warning: <message>" on stderr.
+/// Prints "warning: <message>" the same way.
 void print_warning(const std::string& message);
 /// True when stderr is a terminal: progress is shown only then.
 bool stderr_is_terminal();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <string_view>
 
 #include "cli.hpp"
 #include "springkit/error.hpp"
@@ -9,15 +10,87 @@
 namespace springkit::cli {
 
 namespace {
-std::string one_line(std::string text) {
-    std::replace(text.begin(), text.end(), '\n', ' ');
-    while (!text.empty() && text.back() == ' ') text.pop_back();
+
+/// Bytes of one valid UTF-8 sequence at `text[i]`, or 0 when the bytes there are
+/// not one (stray continuation bytes, overlong forms, surrogates, beyond U+10FFFF).
+std::size_t utf8_length(std::string_view text, std::size_t i) {
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = at(i);
+    std::size_t n = 0;
+    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) n = 2;
+    else if (lead == 0xe0) n = 3, low = 0xa0;
+    else if (lead == 0xed) n = 3, high = 0x9f;
+    else if (lead >= 0xe1 && lead <= 0xef) n = 3;
+    else if (lead == 0xf0) n = 4, low = 0x90;
+    else if (lead == 0xf4) n = 4, high = 0x8f;
+    else if (lead >= 0xf1 && lead <= 0xf3) n = 4;
+    else return 0;
+    if (i + n > text.size() || at(i + 1) < low || at(i + 1) > high) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
+    // U+0080..U+009F are C1 controls: some terminals act on them (U+009B starts a sequence).
+    if (n == 2 && lead == 0xc2 && at(i + 1) <= 0x9f) return 0;
+    return n;
+}
+
+void hex_escape(std::string& out, unsigned char byte) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[byte >> 4];
+    out += kHex[byte & 15];
+}
+
+/// Drops the tags nlohmann puts in front of its messages ("[json.exception.type_error.302] "):
+/// they name the library's internals, not anything in the user's file.
+std::string without_library_tags(std::string text) {
+    static constexpr std::string_view kTag = "[json.exception.";
+    for (std::size_t at = text.find(kTag); at != std::string::npos; at = text.find(kTag, at)) {
+        const std::size_t end = text.find(']', at);
+        if (end == std::string::npos) break;
+        text.erase(at, end + 1 - at + (end + 1 < text.size() && text[end + 1] == ' ' ? 1 : 0));
+    }
     return text;
 }
+
+std::string trimmed(std::string_view text) {
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+    return std::string(text);
+}
+
 }  // namespace
 
-void print_error(const std::string& message) { std::cerr << "error: " << one_line(message) << std::endl; }
-void print_warning(const std::string& message) { std::cerr << "warning: " << one_line(message) << std::endl; }
+std::string printable(std::string_view text, std::size_t limit) {
+    std::string out;
+    out.reserve(std::min(text.size(), limit) + 32);
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        std::string piece;
+        std::size_t used = 1;
+        if (byte == '\n') piece = "\\n";
+        else if (byte == '\r') piece = "\\r";
+        else if (byte == '\t') piece = "\\t";
+        else if (byte < 0x20 || byte == 0x7f) hex_escape(piece, byte);
+        else if (byte < 0x80) piece = static_cast<char>(byte);
+        else if ((used = utf8_length(text, i)) > 0) piece.assign(text.substr(i, used));
+        else used = 1, hex_escape(piece, byte);
+        if (out.size() + piece.size() > limit) break;
+        out += piece;
+        i += used;
+    }
+    if (i < text.size()) out += "... (" + std::to_string(text.size() - i) + " bytes more)";
+    return out;
+}
+
+void print_line(const std::string& line) { std::cout << printable(line) << std::endl; }
+
+void print_error(const std::string& message) {
+    std::cerr << "error: " << printable(trimmed(without_library_tags(message))) << std::endl;
+}
+void print_warning(const std::string& message) {
+    std::cerr << "warning: " << printable(trimmed(without_library_tags(message))) << std::endl;
+}
 void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,
                            std::initializer_list<std::pair<std::string_view, std::string_view>> notes) {
     for (const ParameterInfo& row : parameter_table()) {

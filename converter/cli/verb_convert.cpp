@@ -22,12 +22,12 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     const ImportReport& p = r.report;
     char buf[512];
     std::snprintf(buf, sizeof buf,
-                  "%s -> %s: %zu nodes, %zu springs (%zu edge, %zu line, %zu bend, %zu shear, %zu volume), "
+                  ": %zu nodes, %zu springs (%zu edge, %zu line, %zu bend, %zu shear, %zu volume), "
                   "%zu faces, %zu welded vertices, %zu anchors, %.2f s",
-                  r.path.string().c_str(), out.string().c_str(), m.node_count(), m.springs.size(), p.edge_springs,
-                  p.line_springs, p.bend_springs, p.shear_springs, p.volume_springs, m.faces.size(),
-                  p.welded_vertices, m.anchors.size(), r.seconds);
-    return buf;
+                  m.node_count(), m.springs.size(), p.edge_springs, p.line_springs, p.bend_springs, p.shear_springs,
+                  p.volume_springs, m.faces.size(), p.welded_vertices, m.anchors.size(), r.seconds);
+    // The paths are cut on their own so that the counts always show.
+    return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + buf;
 }
 
 }  // namespace
@@ -151,7 +151,7 @@ VerbRun register_convert(CLI::App& app) {
                 else
                     save_model(*r.model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
-                std::cout << summary(r, outputs[i]) << std::endl;
+                print_line(summary(r, outputs[i]));
             } catch (const Error& e) {
                 print_error(e.what());
                 ++failures;

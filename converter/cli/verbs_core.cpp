@@ -141,9 +141,9 @@ VerbRun register_new(CLI::App& app) {
         validate(model, o->out);
         save_model(model, o->out);
         warn_if_unstable(model, o->out);
-        std::cout << o->out << ": " << o->scene << " with " << model.node_count() << " nodes, "
-                  << model.springs.size() << " springs, " << model.anchors.size() << " anchors, "
-                  << model.faces.size() << " faces\n";
+        print_line(o->out + ": " + o->scene + " with " + std::to_string(model.node_count()) + " nodes, " +
+                   std::to_string(model.springs.size()) + " springs, " + std::to_string(model.anchors.size()) +
+                   " anchors, " + std::to_string(model.faces.size()) + " faces");
         return kExitOk;
     };
 }
@@ -226,10 +226,11 @@ VerbRun register_info(CLI::App& app) {
                 else if (const Integrator* i = parameter_integrator(row, p)) value = integrator_name(*i);
             }
             if (shape) j["shape_error"] = *shape;
-            std::cout << j.dump(2) << "\n";
+            // Names that are not UTF-8 are shown with U+FFFD (nlohmann would throw).
+            std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
             return kExitOk;
         }
-        std::printf("%s: %s\n", o->model.c_str(), model.name.empty() ? "(unnamed)" : model.name.c_str());
+        print_line(o->model + ": " + (model.name.empty() ? std::string("(unnamed)") : model.name));
         std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
         std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
         std::printf("  anchors     %zu\n", model.anchors.size());
@@ -239,7 +240,7 @@ VerbRun register_info(CLI::App& app) {
                         model.constant_forces.size(), model.tethers.size(), model.beads.size(),
                         model.tubes.size());
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
-                    model.texture.empty() ? "" : ", texture ", model.texture.c_str());
+                    model.texture.empty() ? "" : ", texture ", printable(model.texture).c_str());
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
@@ -284,7 +285,8 @@ VerbRun register_simulate(CLI::App& app) {
                 sim.step(o->dt);
                 peak_kinetic = std::max(peak_kinetic, sim.kinetic_energy());
                 if (progress && f % 60 == 0)
-                    std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", o->model.c_str(), sim.time(), o->seconds);
+                    std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", printable(o->model, 200).c_str(), sim.time(),
+                                 o->seconds);
             }
         } catch (const SimulationError& e) {
             if (progress) std::fprintf(stderr, "\n");
@@ -297,7 +299,7 @@ VerbRun register_simulate(CLI::App& app) {
         for (std::size_t i = 0; i < pos.size(); ++i)
             max_displacement = std::max<double>(max_displacement, length(pos[i] - model.positions[i]));
         std::printf("%s: simulated %.4g s in %llu frames, %llu substeps, %.3f s wall (%.1fx real time)\n",
-                    o->model.c_str(), sim.time(), static_cast<unsigned long long>(frames),
+                    printable(o->model).c_str(), sim.time(), static_cast<unsigned long long>(frames),
                     static_cast<unsigned long long>(sim.substeps_taken()), wall,
                     wall > 0 ? sim.time() / wall : 0.0);
         std::printf("  kinetic energy %.6g J (peak %.6g J), potential %.6g J, max displacement %.4g m\n",
@@ -306,7 +308,7 @@ VerbRun register_simulate(CLI::App& app) {
             Model settled = model;
             settled.positions.assign(pos.begin(), pos.end());
             save_model(settled, o->out);
-            std::printf("  wrote %s\n", o->out.c_str());
+            print_line("  wrote " + o->out);
         }
         return kExitOk;
     };
