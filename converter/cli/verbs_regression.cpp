@@ -14,13 +14,12 @@
 #include <unordered_map>
 
 #include "cli.hpp"
+#include "golden.hpp"
 #include "springkit/springkit.hpp"
 
 namespace springkit::cli {
 
 namespace {
-
-constexpr int kGoldenVersion = 1;
 
 std::string hex(std::uint64_t h) {
     char buf[20];
@@ -53,14 +52,14 @@ void run(const Model& model, const std::string& name, float dt, const std::vecto
     const std::uint64_t last = frames.empty() ? 0 : frames.back();
     const bool progress = stderr_is_terminal() && last > 600;  // long work shows progress on a terminal
     try {
-        for (std::uint64_t f = 1; next < frames.size(); ++f) {
+        for (std::uint64_t f = 1; f <= last && next < frames.size(); ++f) {
             sim.step(dt);
             if (f == frames[next]) {
                 at(next, sim.positions());
                 ++next;
             }
             if (progress && f % 60 == 0)
-                std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", name.c_str(), sim.time(),
+                std::fprintf(stderr, "\rsimulating %s: %.1f / %.1f s", printable(name, 200).c_str(), sim.time(),
                              static_cast<double>(last) * dt);
         }
     } catch (const SimulationError& e) {
@@ -68,53 +67,6 @@ void run(const Model& model, const std::string& name, float dt, const std::vecto
         throw Error(name + ": " + e.what());
     }
     if (progress) std::fprintf(stderr, "\r\033[K");
-}
-
-struct Golden {
-    std::string model;
-    std::string hash;
-    float frame_dt = 0.0f;
-    double seconds = 0.0;
-    std::vector<std::uint64_t> frames;
-    std::vector<std::vector<Vec3>> positions;  ///< per sample, per node
-};
-
-Golden load_golden(const std::string& path) {
-    const std::string text = read_file(path);
-    Golden g;
-    try {
-        const nlohmann::json j = nlohmann::json::parse(text);
-        if (!j.is_object() || j.value("format", "") != "springkit-golden")
-            throw Error(path + ": not a springkit golden file (no \"format\": \"springkit-golden\")");
-        const int version = j.at("version").get<int>();
-        if (version > kGoldenVersion)
-            throw Error(path + ": golden version " + std::to_string(version) + " is newer than this springkit reads (" +
-                        std::to_string(kGoldenVersion) + ")");
-        g.model = j.value("model", "");
-        g.hash = j.at("model_hash").get<std::string>();
-        g.frame_dt = j.at("frame_dt").get<float>();
-        g.seconds = j.at("seconds").get<double>();
-        if (!(g.frame_dt > 0.0f) || !std::isfinite(g.frame_dt)) throw Error(path + ": /frame_dt must be > 0");
-        const std::size_t nodes = j.at("nodes").get<std::size_t>();
-        for (const auto& s : j.at("samples")) {
-            g.frames.push_back(s.at("frame").get<std::uint64_t>());
-            const auto& flat = s.at("positions");
-            if (flat.size() != nodes * 3)
-                throw Error(path + ": /samples/" + std::to_string(g.positions.size()) + "/positions has " +
-                            std::to_string(flat.size()) + " numbers, expected " + std::to_string(nodes * 3));
-            std::vector<Vec3> p(nodes);
-            for (std::size_t i = 0; i < nodes; ++i)
-                p[i] = {flat[3 * i].get<float>(), flat[3 * i + 1].get<float>(), flat[3 * i + 2].get<float>()};
-            g.positions.push_back(std::move(p));
-        }
-        for (std::size_t i = 1; i < g.frames.size(); ++i)
-            if (g.frames[i] <= g.frames[i - 1]) throw Error(path + ": /samples frames must increase");
-        if (g.frames.empty()) throw Error(path + ": /samples is empty");
-        if (g.frames.back() > 100'000'000) throw Error(path + ": /samples frame numbers are too large");
-    } catch (const nlohmann::json::exception& e) {
-        throw Error(path + ": " + e.what());
-    }
-    return g;
 }
 
 }  // namespace
@@ -138,25 +90,21 @@ VerbRun register_golden(CLI::App& app) {
         const Model model = load_model(o->model);
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
         const std::vector<std::uint64_t> at = sample_frames(std::max<std::uint64_t>(frames, 1), o->samples);
-        nlohmann::json samples = nlohmann::json::array();
-        run(model, o->model, o->dt, at, [&](std::size_t k, std::span<const Vec3> p) {
-            std::vector<float> flat;
-            flat.reserve(p.size() * 3);
-            for (const Vec3& v : p) flat.insert(flat.end(), {v.x, v.y, v.z});
-            samples.push_back({{"frame", at[k]}, {"time", static_cast<double>(at[k]) * o->dt}, {"positions", flat}});
+        check_golden_work(model, o->dt, at.back(), o->model);  // check would refuse to replay more
+        Golden golden;
+        golden.model = o->model;
+        golden.hash = hex(model_hash(model));
+        golden.frame_dt = o->dt;
+        golden.seconds = o->seconds;
+        golden.nodes = model.node_count();
+        golden.frames = at;
+        run(model, o->model, o->dt, at, [&](std::size_t, std::span<const Vec3> p) {
+            golden.positions.emplace_back(p.begin(), p.end());
         });
-        const nlohmann::json golden = {{"format", "springkit-golden"},
-                                       {"version", kGoldenVersion},
-                                       {"model", o->model},
-                                       {"model_hash", hex(model_hash(model))},
-                                       {"frame_dt", o->dt},
-                                       {"seconds", o->seconds},
-                                       {"nodes", model.node_count()},
-                                       {"samples", samples}};
-        write_file_atomically(o->out, golden.dump(1) + "\n");
-        std::printf("%s: recorded %zu nodes at %zu times over %s s into %s (model hash %s)\n", o->model.c_str(),
-                    model.node_count(), at.size(), num(o->seconds).c_str(), o->out.c_str(),
-                    hex(model_hash(model)).c_str());
+        write_file_atomically(o->out, golden_to_json(golden));
+        print_line(o->model + ": recorded " + std::to_string(model.node_count()) + " nodes at " +
+                   std::to_string(at.size()) + " times over " + num(o->seconds) + " s into " + o->out +
+                   " (model hash " + hex(model_hash(model)) + ")");
         return kExitOk;
     };
 }
@@ -176,13 +124,14 @@ VerbRun register_check(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     return [o]() {
         const Model model = load_model(o->model);
-        const Golden golden = load_golden(o->golden);
+        const Golden golden = golden_from_json(read_file(o->golden), o->golden);
         const std::string hash = hex(model_hash(model));
-        if (golden.positions.front().size() != model.node_count()) {
+        if (golden.nodes != model.node_count()) {
             print_error(o->model + ": has " + std::to_string(model.node_count()) + " nodes but " + o->golden +
-                        " recorded " + std::to_string(golden.positions.front().size()));
+                        " recorded " + std::to_string(golden.nodes));
             return kExitFailure;
         }
+        check_golden_work(model, golden.frame_dt, golden.frames.back(), o->golden);
         const double tolerance = o->tolerance.value_or(1e-4 * bounds(model).diagonal());
         double worst = -1.0;
         std::size_t worst_node = 0, worst_sample = 0;
@@ -201,17 +150,16 @@ VerbRun register_check(CLI::App& app) {
                                                           : "model hash " + hash + " differs from the golden's " +
                                                                 golden.hash + ": the model changed";
         if (!(worst <= tolerance)) {
-            std::printf("%s: worst node %zu at t = %s s is %s m from its golden position (tolerance %s m); %s\n",
-                        o->model.c_str(), worst_node, num(when).c_str(), num(worst).c_str(), num(tolerance).c_str(),
-                        hash_note.c_str());
+            print_line(o->model + ": worst node " + std::to_string(worst_node) + " at t = " + num(when) + " s is " +
+                       num(worst) + " m from its golden position (tolerance " + num(tolerance) + " m); " + hash_note);
             print_error(o->model + ": does not match " + o->golden + ": node " + std::to_string(worst_node) +
                         " at t = " + num(when) + " s is " + num(worst) + " m away (tolerance " + num(tolerance) +
                         " m)");
             return kExitFailure;
         }
-        std::printf("%s: matches %s at %zu times over %s s; worst node %zu at t = %s s, %s m (tolerance %s m); %s\n",
-                    o->model.c_str(), o->golden.c_str(), golden.frames.size(), num(golden.seconds).c_str(), worst_node,
-                    num(when).c_str(), num(worst).c_str(), num(tolerance).c_str(), hash_note.c_str());
+        print_line(o->model + ": matches " + o->golden + " at " + std::to_string(golden.frames.size()) +
+                   " times over " + num(golden.seconds) + " s; worst node " + std::to_string(worst_node) + " at t = " +
+                   num(when) + " s, " + num(worst) + " m (tolerance " + num(tolerance) + " m); " + hash_note);
         return kExitOk;
     };
 }
@@ -348,11 +296,12 @@ VerbRun register_diff(CLI::App& app) {
             if (!handled.count(k) && !ja.contains(k)) lines.push_back(k + ": added");
 
         if (lines.empty()) {
-            std::printf("%s and %s: identical models\n", o->a.c_str(), o->b.c_str());
+            print_line(o->a + " and " + o->b + ": identical models");
             return kExitOk;
         }
-        std::printf("--- %s\n+++ %s\n", o->a.c_str(), o->b.c_str());
-        for (const std::string& l : lines) std::printf("%s\n", l.c_str());
+        print_line("--- " + o->a);
+        print_line("+++ " + o->b);
+        for (const std::string& l : lines) print_line(l);
         return o->exit_code ? kExitFailure : kExitOk;
     };
 }

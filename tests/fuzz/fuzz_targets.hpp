@@ -25,4 +25,10 @@ void mesh_import(const std::uint8_t* data, std::size_t size);
 /// must give the same model bytes and report, or fail with the same message.
 void obj_both_readers(const std::uint8_t* data, std::size_t size);
 
+/// A golden file as `springkit check` reads it: loads or fails with one line
+/// naming the file; whatever loads is in range (frames >= 1 and increasing, a
+/// frame time golden records, finite positions, one per node), its replay work
+/// is within the limit for any model, and it writes and reads back the same.
+void golden_file(const std::uint8_t* data, std::size_t size);
+
 }  // namespace springkit::fuzz

@@ -40,6 +40,13 @@ TEST(FuzzRegressions, ModelFileInputs) {
     replay("model", springkit::fuzz::model_file);
 }
 
+#ifdef SPRINGKIT_HAVE_CLI
+TEST(FuzzRegressions, GoldenFileInputs) {
+    EXPECT_FALSE(inputs_of("golden").empty());
+    replay("golden", springkit::fuzz::golden_file);
+}
+#endif
+
 #ifdef SPRINGKIT_HAVE_IMPORT
 TEST(FuzzRegressions, MeshImportInputs) {
     if (inputs_of("import").empty()) GTEST_SKIP() << "the importer fuzzer has found nothing to keep yet";
