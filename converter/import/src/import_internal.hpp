@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "springkit/import.hpp"
@@ -69,5 +70,12 @@ std::optional<PlainObj> read_plain_obj(const std::filesystem::path& path);
 /// first appearance, so the soup lists each position once, at its first use,
 /// which gives the same nodes in the same order.
 Soup plain_obj_soup(PlainObj&& obj, const std::vector<std::uint32_t>& order);
+
+/// For an error message: the line of what an importer child printed on stderr
+/// that says what went wrong (a sanitizer's "ERROR:" line, else the first line
+/// with text) and the line after it, joined by " | ", with bytes outside printable
+/// ASCII as \xNN, at most `limit` bytes, " ..." when more was printed (`total`
+/// bytes in all). Empty when nothing was printed.
+std::string stderr_excerpt(std::string_view printed, std::uint64_t total, std::size_t limit = 300);
 
 }  // namespace springkit::detail

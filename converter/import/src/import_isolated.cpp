@@ -10,6 +10,19 @@
 // read in bulk; JSON text would cost seconds for a million-triangle mesh). The
 // parent validates it: the child checks only the parameters.
 //
+// The child must not outlive the caller nor its own deadline: a killed `convert`
+// (SIGKILL, a CI job's timeout) used to leave an Assimp hang spinning at 100% CPU.
+// It asks the kernel for SIGKILL when its parent goes (PR_SET_PDEATHSIG, then
+// checks the parent is still the one that forked it, since the parent may have
+// died before the request) and arms its own deadline (alarm() for a wall clock
+// that also covers a blocked read, RLIMIT_CPU for a spin) a second after the
+// parent's, so the parent normally reports the timeout itself. PDEATHSIG follows
+// the forking thread, which stays in import_meshes_isolated until the child is reaped.
+//
+// The child's stderr goes through a pipe: when it dies abnormally, the start of
+// what it printed (an AddressSanitizer report from inside Assimp, an abort
+// message) is part of the error, escaped and bounded.
+//
 // The child runs Assimp right after fork() without exec(): glibc's malloc is
 // fork-safe, and the child only touches Assimp, our own code and a pipe, then
 // leaves with _exit() so no atexit handler or stdio buffer of the parent runs twice.
@@ -17,6 +30,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -24,6 +38,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <future>
 #include <memory>
@@ -95,7 +110,17 @@ bool write_all(int fd, const char* data, std::size_t size) {
     return true;
 }
 
-[[noreturn]] void run_child(int fd, int memfd, const std::filesystem::path& path, const ImportOptions& options) {
+[[noreturn]] void run_child(int fd, int memfd, int errfd, pid_t parent, const std::filesystem::path& path,
+                            const ImportOptions& options) {
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(4);  // the parent died before the request took
+    if (options.timeout_seconds > 0) {
+        const double seconds = std::min(std::ceil(options.timeout_seconds) + 1.0, 1.0e6);
+        ::alarm(static_cast<unsigned>(seconds));
+        const rlim_t cpu = static_cast<rlim_t>(seconds);
+        const rlimit cpu_limit{cpu, cpu + 1};  // SIGXCPU, then SIGKILL a second later
+        ::setrlimit(RLIMIT_CPU, &cpu_limit);
+    }
 #ifndef SPRINGKIT_ASAN  // AddressSanitizer reserves terabytes of shadow memory up front
     if (options.memory_limit_mib > 0) {
         const rlim_t bytes = static_cast<rlim_t>(options.memory_limit_mib) * 1024 * 1024;
@@ -107,12 +132,13 @@ bool write_all(int fd, const char* data, std::size_t size) {
     ::setrlimit(RLIMIT_CORE, &no_core);
     // Some Assimp parsers print to stdout/stderr (OpenDDL: "nullptr returned by
     // creating DDLNode."); the caller's output must stay its own, so the child
-    // answers through the pipe only.
+    // answers through the pipe only, and its stderr goes to the parent, which
+    // shows it only when the child dies without an answer.
     const int devnull = ::open("/dev/null", O_RDWR | O_CLOEXEC);
     if (devnull >= 0) {
         ::dup2(devnull, STDIN_FILENO);
         ::dup2(devnull, STDOUT_FILENO);
-        ::dup2(devnull, STDERR_FILENO);
+        ::dup2(errfd >= 0 ? errfd : devnull, STDERR_FILENO);
         ::close(devnull);
     }
     // The answer: its length (8 bytes, little-endian), then one JSON line. The
@@ -165,6 +191,9 @@ struct Child {
     pid_t pid = -1;
     int fd = -1;     ///< the pipe the answer comes through
     int memfd = -1;  ///< the model the answer refers to
+    int errfd = -1;  ///< the child's stderr
+    std::string err;               ///< the start of the child's stderr
+    std::uint64_t err_total = 0;   ///< bytes the child wrote to stderr
     unsigned char prefix[8] = {};  ///< the answer's length, little-endian
     std::size_t prefix_read = 0;
     std::unique_ptr<char[]> data;  ///< the answer, read straight into place
@@ -195,6 +224,38 @@ struct Child {
     }
 };
 
+/// Reads what the child's stderr pipe has, keeping the start; false at its end.
+bool read_stderr(Child& c) {
+    static constexpr std::size_t kKept = 4096;
+    char buf[4096];
+    for (;;) {
+        const ssize_t got = ::read(c.errfd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && errno == EAGAIN) return true;
+        if (got <= 0) return false;
+        c.err_total += static_cast<std::uint64_t>(got);
+        if (c.err.size() < kKept) c.err.append(buf, std::min(static_cast<std::size_t>(got), kKept - c.err.size()));
+    }
+}
+
+/// Reads the child's stderr to its end (the child's exit); a child still running
+/// at `deadline` is killed, which ends it.
+void drain_stderr(Child& c, Clock::time_point deadline) {
+    if (c.errfd < 0) return;
+    int after_kill = 0;  // polls since the kill: another fork of this process may hold the pipe too
+    for (;;) {
+        if (!read_stderr(c)) break;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        const bool killed = after_kill > 0;
+        if (left <= 0 && !killed) ::kill(c.pid, SIGKILL);
+        if (left <= 0 && ++after_kill > 20) break;
+        pollfd p{c.errfd, POLLIN, 0};
+        ::poll(&p, 1, killed ? 100 : static_cast<int>(std::clamp<long long>(left, 1, 100)));
+    }
+    ::close(c.errfd);
+    c.errfd = -1;
+}
+
 std::string signal_name(int sig) {
     const char* name = ::strsignal(sig);
     return std::to_string(sig) + (name ? std::string(" ") + name : "");
@@ -203,31 +264,45 @@ std::string signal_name(int sig) {
 Child start_child(std::size_t index, const std::filesystem::path& path, const ImportOptions& options) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw Error(path.string() + ": cannot start the importer (pipe: " + std::strerror(errno) + ")");
+    int errfds[2] = {-1, -1};  // without it the child's stderr goes to /dev/null
+    if (::pipe2(errfds, O_CLOEXEC | O_NONBLOCK) != 0) errfds[0] = errfds[1] = -1;
+    auto close_err = [&] {
+        if (errfds[0] >= 0) ::close(errfds[0]);
+        if (errfds[1] >= 0) ::close(errfds[1]);
+    };
     const int memfd = ::memfd_create("springkit-import", MFD_CLOEXEC);
     if (memfd < 0) {
         const int err = errno;
         ::close(fds[0]);
         ::close(fds[1]);
+        close_err();
         throw Error(path.string() + ": cannot start the importer (memfd: " + std::strerror(err) + ")");
     }
+    const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
     if (pid < 0) {
         const int err = errno;
         ::close(fds[0]);
         ::close(fds[1]);
+        close_err();
         ::close(memfd);
         throw Error(path.string() + ": cannot start the importer (fork: " + std::strerror(err) + ")");
     }
     if (pid == 0) {
         ::close(fds[0]);
-        run_child(fds[1], memfd, path, options);
+        if (errfds[0] >= 0) ::close(errfds[0]);
+        // The write end blocks in the child, as stderr normally does.
+        if (errfds[1] >= 0) ::fcntl(errfds[1], F_SETFL, ::fcntl(errfds[1], F_GETFL) & ~O_NONBLOCK);
+        run_child(fds[1], memfd, errfds[1], parent, path, options);
     }
     ::close(fds[1]);
+    if (errfds[1] >= 0) ::close(errfds[1]);
     Child c;
     c.index = index;
     c.pid = pid;
     c.fd = fds[0];
     c.memfd = memfd;
+    c.errfd = errfds[0];
     c.start = Clock::now();
     const auto limit = std::chrono::duration<double>(options.timeout_seconds > 0 ? options.timeout_seconds : 1e9);
     c.deadline = c.start + std::chrono::duration_cast<Clock::duration>(limit);
@@ -313,26 +388,78 @@ void finish(Child& c, bool timed_out, const ImportOptions& options, ImportResult
     ::close(c.memfd);
     c.memfd = -1;
     result.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
+    // Before the wait: a child blocked on a full stderr pipe would never exit.
+    drain_stderr(c, timed_out ? Clock::now() : std::max(c.deadline, Clock::now() + std::chrono::seconds(1)));
     const int status = wait_for(c.pid);
+    char timeout[64];
+    std::snprintf(timeout, sizeof timeout, "%g", options.timeout_seconds);
     if (timed_out) {
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%g", options.timeout_seconds);
-        result.error = file + ": import timed out after " + buf + " s (the file is probably corrupt)";
+        result.error = file + ": import timed out after " + timeout + " s (the file is probably corrupt)";
+        return;
+    }
+    std::string printed = detail::stderr_excerpt(c.err, c.err_total);
+    if (!printed.empty()) printed = " (the importer printed: " + printed + ")";
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGALRM || WTERMSIG(status) == SIGXCPU)) {
+        // The child's own deadline, a second after the parent's (a stopped parent misses its own).
+        result.model.reset();
+        result.error = file + ": import timed out after " + timeout + " s (the file is probably corrupt)";
         return;
     }
     if (WIFSIGNALED(status)) {
         result.model.reset();
         result.error = file + ": the importer crashed (signal " + signal_name(WTERMSIG(status)) +
-                       "); the file is probably malformed";
+                       "); the file is probably malformed" + printed;
         return;
     }
     if (!answered)
         result.error = file + ": the importer failed (exit status " +
                        std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
-                       ") without an answer; the file is probably malformed";
+                       ") without an answer; the file is probably malformed" + printed;
 }
 
 }  // namespace
+
+std::string detail::stderr_excerpt(std::string_view printed, std::uint64_t total, std::size_t limit) {
+    // The line that says what happened: a sanitizer's "ERROR:" or "runtime error:",
+    // an abort's message; else the first line with text (not a "====" rule).
+    std::vector<std::string_view> lines;
+    for (std::size_t at = 0; at < printed.size();) {
+        std::size_t end = printed.find('\n', at);
+        if (end == std::string_view::npos) end = printed.size();
+        std::string_view line = printed.substr(at, end - at);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        if (line.find_first_not_of("= \t") != std::string_view::npos) lines.push_back(line);
+        at = end + 1;
+    }
+    if (lines.empty()) return {};
+    std::size_t pick = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (lines[i].find("ERROR:") != std::string_view::npos || lines[i].find("runtime error:") != std::string_view::npos) {
+            pick = i;
+            break;
+        }
+    std::string text(lines[pick]);
+    if (pick + 1 < lines.size()) text += " | " + std::string(lines[pick + 1]);
+    // Escaped: it goes into a one-line message, and may hold anything.
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    std::size_t used = 0;
+    for (; used < text.size(); ++used) {
+        const auto byte = static_cast<unsigned char>(text[used]);
+        std::string piece;
+        if (byte >= 0x20 && byte < 0x7f) {
+            piece = static_cast<char>(byte);
+        } else {
+            piece = "\\x";
+            piece += kHex[byte >> 4];
+            piece += kHex[byte & 15];
+        }
+        if (out.size() + piece.size() > limit) break;
+        out += piece;
+    }
+    if (used < text.size() || total > printed.size()) out += " ...";
+    return out;
+}
 
 std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesystem::path>& paths,
                                                  const ImportOptions& options, unsigned jobs,
@@ -361,11 +488,19 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
             Clock::time_point nearest = running.front().deadline;
             for (const Child& c : running) nearest = std::min(nearest, c.deadline);
             const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(nearest - Clock::now()).count();
+            // Each child's answer pipe, then its stderr (drained so that it never blocks on it).
             std::vector<pollfd> fds;
             for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});
+            for (const Child& c : running) fds.push_back({c.errfd, POLLIN, 0});  // -1 is skipped by poll
             const int ready = ::poll(fds.data(), fds.size(), static_cast<int>(std::clamp<long long>(wait + 1, 0, 1000)));
             if (ready < 0 && errno != EINTR) throw Error(std::string("poll failed: ") + std::strerror(errno));
-            for (std::size_t i = running.size(); i-- > 0;) {
+            const std::size_t n = running.size();
+            for (std::size_t i = 0; i < n; ++i)
+                if (fds[n + i].revents != 0 && !read_stderr(running[i])) {
+                    ::close(running[i].errfd);  // the child closed it: it is exiting; what it wrote is kept
+                    running[i].errfd = -1;
+                }
+            for (std::size_t i = n; i-- > 0;) {
                 if (fds[i].revents == 0) continue;
                 if (!running[i].read_some()) done(i, false);
             }
@@ -382,6 +517,7 @@ std::vector<ImportResult> import_meshes_isolated(const std::vector<std::filesyst
             ::kill(c.pid, SIGKILL);
             ::close(c.fd);
             ::close(c.memfd);
+            if (c.errfd >= 0) ::close(c.errfd);
             wait_for(c.pid);
         }
         throw;
