@@ -7,31 +7,86 @@
 #include <algorithm>
 
 #include "ui/parameter_widgets.hpp"
+#include "ui/physics_panel.hpp"
 #include "ui/widgets.hpp"
 
 namespace springkit::editor {
 
 namespace {
 
-// A parameter the converted model may get instead of the default: a checkbox,
-// and when ticked the value, formatted and bounded as the Physics panel's widget
-// of the same row.
-void optional_parameter(std::string_view path, std::optional<float>& value) {
-    const ParameterInfo* row = find_parameter(path);
-    if (!row) return;
-    const ParameterWidget w = parameter_widget(*row);
-    const std::string label(row->label);
-    bool set = value.has_value();
-    if (ImGui::Checkbox(label.c_str(), &set))
-        value = set ? std::optional<float>(*parameter_number(*row, parameter_defaults())) : std::nullopt;
-    if (value) {
-        ImGui::SameLine();
-        ImGui::PushID(label.c_str());
-        if (ImGui::InputFloat("##value", &*value, 0.0f, 0.0f, w.format.c_str()) && w.clamped())
-            *value = std::clamp(*value, w.min, w.max);
-        ImGui::PopID();
+// One row of the parameter table as an override: "set" puts the row into
+// `overrides` with the value the converted model would get anyway (`shown`), and
+// the row's widget, the Physics section's own, edits it; unset, the widget shows
+// that value disabled. `enabled` false: neither can be changed.
+void override_row(const ParameterWidget& w, ParameterOverrides& overrides, const Parameters& shown, bool enabled) {
+    ImGui::PushID(w.row);
+    ImGui::BeginDisabled(!enabled);
+    ParameterValue value;
+    const ParameterValue* set_value = overrides.find(*w.row);
+    bool set = set_value != nullptr;
+    if (set)
+        value = *set_value;
+    else
+        read_parameter(*w.row, shown, value);
+    if (ImGui::Checkbox("##set", &set)) {
+        if (set)
+            overrides.set(*w.row, value);
+        else
+            overrides.erase(*w.row);
     }
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!set);
+    if (parameter_input(w, value)) overrides.set(*w.row, value);
+    ImGui::EndDisabled();
+    ImGui::EndDisabled();
     help_marker(w.help.c_str());
+    ImGui::PopID();
+}
+
+// A gust's duration must lie in (0, period] once there are gusts, which no row's
+// range says: a period set above 0 brings a duration that fits it, as in the
+// Physics section.
+void fit_gust_overrides(ParameterOverrides& overrides, const Parameters& shown) {
+    Parameters p = shown;  // has a ground, so every row applies
+    overrides.apply(p);
+    const float before = p.gust.duration;
+    fit_gust(p);
+    if (p.gust.duration != before) overrides.set(*find_parameter("gust/duration"), {.number = p.gust.duration});
+}
+
+// The physics half of the dialog, grouped as the Physics section groups it.
+void physics_overrides(ImportOptions& o) {
+    ParameterOverrides& overrides = o.parameters;
+    // What the converter gives a row that is not set.
+    Parameters shown = parameter_defaults();
+    shown.spring_damping = o.spring_damping;
+
+    ImGui::TextUnformatted("Physics");
+    ImGui::SameLine();
+    ImGui::TextDisabled("(ticked rows replace the defaults)");
+    for (const ParameterWidget& w : physics_widgets(PhysicsGroup::main)) override_row(w, overrides, shown, true);
+
+    ImGui::TextUnformatted("ground");
+    ImGui::Indent();
+    ImGui::Checkbox("collide with the ground under the model", &o.ground_at_bottom);
+    help_marker("Adds a ground plane at the converted model's lowest node, so that it stands on the ground "
+                "instead of falling to it.");
+    const ParameterInfo& height = *find_parameter("ground/height");
+    // The bottom sets the height; without a ground its other rows have nothing to change.
+    if (o.ground_at_bottom) overrides.erase(height);
+    const bool has_ground = o.ground_at_bottom || overrides.find(height);
+    for (const ParameterWidget& w : physics_widgets(PhysicsGroup::ground)) {
+        const bool is_height = w.row == &height;
+        if (!is_height && !has_ground) overrides.erase(*w.row);
+        override_row(w, overrides, shown, is_height ? !o.ground_at_bottom : has_ground);
+    }
+    ImGui::Unindent();
+
+    if (ImGui::TreeNode("Wind and gusts")) {
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::wind)) override_row(w, overrides, shown, true);
+        ImGui::TreePop();
+    }
+    fit_gust_overrides(overrides, shown);
 }
 
 std::vector<std::string> lines(const std::string& text) {
@@ -55,6 +110,10 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     ImportOptions& o = state.options;
     ImGui::Text("Convert %s to a spring model", state.path ? state.path->filename().string().c_str() : "");
     ImGui::TextDisabled("Each vertex becomes a node and each edge a spring (Oliveira).");
+    // Two columns, the mesh's options and the physics, so that the dialog stays
+    // within a laptop's screen.
+    ImGui::BeginGroup();
+    ImGui::TextUnformatted("Mesh");
     ImGui::PushItemWidth(160);
     ImGui::InputDouble("weld", &o.weld, 0.0, 0.0, "%.2g");
     help_marker("Vertices closer than weld x (bounding-box diagonal) become one node, so UV seams do not cut the "
@@ -62,16 +121,11 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     ImGui::InputDouble("scale", &o.scale, 0.0, 0.0, "%.4g");
     ImGui::Checkbox("file unit to metres", &o.unit_to_metres);
     ImGui::Checkbox("bend springs", &o.bend);
-    ImGui::SameLine();
     ImGui::Checkbox("shear springs", &o.shear);
-    ImGui::SameLine();
     ImGui::Checkbox("volume springs", &o.volume);
     if (o.volume) ImGui::SliderInt("volume springs per node", &o.volume_springs, 1, 32);
     if (o.bend || o.shear || o.volume)
         ImGui::DragFloat("extra springs k factor", &o.extra_spring_k_factor, 0.01f, 0.0f, 100.0f, "%.2f");
-    optional_parameter("k", o.k);
-    optional_parameter("energy_loss", o.energy_loss);
-    optional_parameter("mass", o.mass);
     std::string& anchors = state.anchors_text;
     if (ImGui::IsWindowAppearing()) {
         anchors.clear();
@@ -81,6 +135,16 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     help_marker("One selector a line: top:10% (the top 10% of the box along +y; also +x -x +y -y +z -z, bottom), "
                 "nodes:0,5,17, near:X,Y,Z.");
     ImGui::PopItemWidth();
+    ImGui::EndGroup();
+
+    ImGui::SameLine(0.0f, 3.0f * ImGui::GetStyle().ItemSpacing.x);
+    ImGui::BeginGroup();
+    ImGui::PushItemWidth(180);
+    physics_overrides(o);
+    ImGui::PopItemWidth();
+    ImGui::EndGroup();
+
+    ImGui::Separator();
     if (ImGui::Button("Convert", ImVec2(120, 0))) {
         o.anchors = lines(anchors);
         request = ImportRequest{*state.path, o};

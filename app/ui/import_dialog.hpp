@@ -1,5 +1,7 @@
 // springkit-editor — the "Convert mesh" dialog: the converter's options
-// (`springkit convert`'s flags), asked before a mesh opens.
+// (`springkit convert`'s flags), asked before a mesh opens. Its physics half
+// offers every row of the parameter table as an override (ImportOptions::
+// parameters), drawn by the Physics section's own widgets and grouped as there.
 #pragma once
 
 #include <filesystem>

@@ -129,6 +129,24 @@ std::vector<ParameterWidget> physics_widgets(PhysicsGroup group) {
     return widgets;
 }
 
+bool read_parameter(const ParameterInfo& row, const Parameters& params, ParameterValue& out) {
+    if (const float* x = parameter_number(row, params)) out.number = *x;
+    else if (const Vec3* v = parameter_vector(row, params)) out.vector = *v;
+    else if (const int* n = parameter_count(row, params)) out.count = *n;
+    else if (const Integrator* i = parameter_integrator(row, params)) out.integrator = *i;
+    else return false;
+    return true;
+}
+
+bool write_parameter(const ParameterInfo& row, const ParameterValue& value, Parameters& params) {
+    if (float* x = parameter_number(row, params)) *x = value.number;
+    else if (Vec3* v = parameter_vector(row, params)) *v = value.vector;
+    else if (int* n = parameter_count(row, params)) *n = value.count;
+    else if (Integrator* i = parameter_integrator(row, params)) *i = value.integrator;
+    else return false;
+    return true;
+}
+
 std::span<const char* const> integrator_labels() { return kIntegratorLabels; }
 
 void fit_gust(Parameters& params) {

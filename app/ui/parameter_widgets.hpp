@@ -56,6 +56,13 @@ ParameterWidget parameter_widget(const ParameterInfo& row);
 /// exactly one group.
 std::vector<ParameterWidget> physics_widgets(PhysicsGroup group);
 
+/// The value of `row` in `params`, in the field of the row's type; false (and
+/// `out` untouched) for a ground row while `params` has no ground.
+bool read_parameter(const ParameterInfo& row, const Parameters& params, ParameterValue& out);
+/// Writes `value` into the row's field of `params`; false for a ground row while
+/// `params` has no ground.
+bool write_parameter(const ParameterInfo& row, const ParameterValue& value, Parameters& params);
+
 /// The integrators as the Combo lists them, in enum order.
 std::span<const char* const> integrator_labels();
 

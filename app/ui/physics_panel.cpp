@@ -17,35 +17,36 @@ int to_int(float bound) { return static_cast<int>(std::clamp<double>(bound, INT_
 
 }  // namespace
 
-bool parameter_input(const ParameterWidget& w, Parameters& params) {
+bool parameter_input(const ParameterWidget& w, ParameterValue& value) {
     const char* label = w.label.c_str();
     const ImGuiSliderFlags flags = (w.clamped() ? ImGuiSliderFlags_AlwaysClamp : ImGuiSliderFlags_None) |
                                    (w.logarithmic ? ImGuiSliderFlags_Logarithmic : ImGuiSliderFlags_None);
     switch (w.control) {
-        case ParameterControl::drag_float:
-            if (float* v = parameter_number(*w.row, params))
-                return ImGui::DragFloat(label, v, w.speed_at(*v), w.min, w.max, w.format.c_str(), flags);
-            return false;
+        case ParameterControl::drag_float: {
+            float& v = value.number;
+            return ImGui::DragFloat(label, &v, w.speed_at(v), w.min, w.max, w.format.c_str(), flags);
+        }
         case ParameterControl::drag_float3:
-            if (Vec3* v = parameter_vector(*w.row, params))
-                return ImGui::DragFloat3(label, &v->x, w.speed, w.min, w.max, w.format.c_str(), flags);
-            return false;
+            return ImGui::DragFloat3(label, &value.vector.x, w.speed, w.min, w.max, w.format.c_str(), flags);
         case ParameterControl::drag_int:
-            if (int* v = parameter_count(*w.row, params))
-                return ImGui::DragInt(label, v, w.speed, to_int(w.min), to_int(w.max), w.format.c_str(), flags);
-            return false;
-        case ParameterControl::combo:
-            if (Integrator* v = parameter_integrator(*w.row, params)) {
-                const auto labels = integrator_labels();
-                int chosen = static_cast<int>(*v);
-                if (!ImGui::Combo(label, &chosen, labels.data(), static_cast<int>(labels.size())))
-                    return false;
-                *v = static_cast<Integrator>(chosen);
-                return true;
-            }
-            return false;
+            return ImGui::DragInt(label, &value.count, w.speed, to_int(w.min), to_int(w.max), w.format.c_str(), flags);
+        case ParameterControl::combo: {
+            const auto labels = integrator_labels();
+            int chosen = static_cast<int>(value.integrator);
+            if (!ImGui::Combo(label, &chosen, labels.data(), static_cast<int>(labels.size()))) return false;
+            value.integrator = static_cast<Integrator>(chosen);
+            return true;
+        }
     }
     return false;
+}
+
+bool parameter_input(const ParameterWidget& w, Parameters& params) {
+    ParameterValue value;
+    if (!read_parameter(*w.row, params, value)) return false;
+    if (!parameter_input(w, value)) return false;
+    write_parameter(*w.row, value, params);
+    return true;
 }
 
 void physics_section(Document& doc) {

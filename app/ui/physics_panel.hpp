@@ -7,8 +7,13 @@
 
 namespace springkit::editor {
 
-/// Draws the widget of one row for `params` and returns true when it changed the
-/// value. Nothing is drawn for a ground row while `params` has no ground.
+/// Draws the widget of one row for a value of it (the field of the row's type)
+/// and returns true when it changed the value: the one drawing of a row, which
+/// the Physics section and the import dialog's overrides share.
+bool parameter_input(const ParameterWidget& widget, ParameterValue& value);
+
+/// The same for the row's field of `params`. Nothing is drawn for a ground row
+/// while `params` has no ground.
 bool parameter_input(const ParameterWidget& widget, Parameters& params);
 
 /// The "Physics" collapsing section: the main rows, the "ground" checkbox with

@@ -183,5 +183,17 @@ TEST(ParameterOverrides, ApplySetsOnlyWhatWasSetAndAGroundHeightAddsAGround) {
     EXPECT_EQ(p, expected);  // nothing else changed
 }
 
+TEST(ParameterOverrides, EraseUnsetsOneRow) {
+    ParameterOverrides o;
+    o.set(*find_parameter("k"), {.number = 5.0f});
+    o.set(*find_parameter("mass"), {.number = 2.0f});
+    o.erase(*find_parameter("k"));
+    o.erase(*find_parameter("wind"));  // never set: nothing happens
+    EXPECT_EQ(o.find(*find_parameter("k")), nullptr);
+    ASSERT_NE(o.find(*find_parameter("mass")), nullptr);
+    o.erase(*find_parameter("mass"));
+    EXPECT_TRUE(o.empty());
+}
+
 }  // namespace
 }  // namespace springkit

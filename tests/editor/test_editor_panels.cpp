@@ -7,6 +7,7 @@
 #include <imgui_internal.h>
 
 #include <cmath>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -239,15 +240,101 @@ TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
+namespace {
+
+// The dialog's IDs as ImGui computes them (ImGuiWindow::GetID): the popup is a
+// window named "Convert mesh"; a row pushes its table row, the closed group its
+// tree node's ID.
+ImGuiWindow* import_window() { return ImGui::FindWindowByName("Convert mesh"); }
+
+ImGuiID dialog_id(const char* label) { return ImHashStr(label, 0, import_window()->ID); }
+
+ImGuiID set_checkbox_id(const ParameterInfo& row) {
+    ImGuiID seed = import_window()->ID;
+    if (parameter_widget(row).group == PhysicsGroup::wind) seed = ImHashStr("Wind and gusts", 0, seed);
+    const ParameterInfo* pushed = &row;
+    return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
+}
+
+// Clicks an item by ID, as a keyboard would activate it, in the next frame.
+std::optional<ImportRequest> activate(HeadlessImGui& imgui, ImportDialogState& state, ImGuiID id) {
+    std::optional<ImportRequest> request;
+    ImGui::ActivateItem(id);
+    for (int i = 0; i < 2; ++i)
+        imgui.frame([&] {
+            if (auto r = import_dialog(state)) request = std::move(r);
+        });
+    return request;
+}
+
+}  // namespace
+
 TEST(PanelsHeadless, importDialogWaitsForConvert) {
     HeadlessImGui imgui;
     ImportDialogState state;
     state.path = "mesh.obj";
-    state.options.k = 500.0f;
+    state.options.parameters.set(*find_parameter("k"), {.number = 500.0f});
     state.options.anchors = {"top:10%"};
     for (int i = 0; i < 3; ++i) imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
     EXPECT_TRUE(state.path.has_value()) << "still open";
-    EXPECT_EQ(state.options.k, 500.0f) << "drawing leaves the options alone";
+    ASSERT_NE(state.options.parameters.find(*find_parameter("k")), nullptr) << "drawing leaves the options alone";
+    EXPECT_EQ(state.options.parameters.find(*find_parameter("k"))->number, 500.0f);
     EXPECT_EQ(state.anchors_text, "top:10%\n") << "the anchors, one a line, to edit";
+}
+
+TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
+    HeadlessImGui imgui;
+    ImportDialogState state;
+    state.path = "mesh.obj";
+    imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
+    ASSERT_NE(import_window(), nullptr);
+    import_window()->StateStorage.SetInt(dialog_id("Wind and gusts"), 1);  // opened, as a click would
+    imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
+    EXPECT_TRUE(state.options.parameters.empty()) << "nothing is set until it is ticked";
+
+    // Tick every row's "set", in table order (the ground height first gives the
+    // other ground rows a ground): each is drawn and lands in the options with
+    // the value the converter would have used anyway.
+    Parameters expected = parameter_defaults();
+    expected.spring_damping = state.options.spring_damping;
+    for (const ParameterInfo& row : parameter_table()) {
+        EXPECT_FALSE(activate(imgui, state, set_checkbox_id(row)));
+        const ParameterValue* set = state.options.parameters.find(row);
+        ASSERT_NE(set, nullptr) << row.label << ": no \"set\" checkbox in the dialog";
+        ParameterValue value;
+        ASSERT_TRUE(read_parameter(row, expected, value));
+        EXPECT_EQ(*set, value) << row.label;
+    }
+    // Unticking unsets.
+    EXPECT_FALSE(activate(imgui, state, set_checkbox_id(*find_parameter("mass"))));
+    EXPECT_EQ(state.options.parameters.find(*find_parameter("mass")), nullptr);
+
+    const std::optional<ImportRequest> request = activate(imgui, state, dialog_id("Convert"));
+    ASSERT_TRUE(request.has_value());
+    EXPECT_EQ(request->path, "mesh.obj");
+    EXPECT_FALSE(state.path.has_value()) << "Convert closes the dialog";
+    for (const ParameterInfo& row : parameter_table())
+        EXPECT_EQ(request->options.parameters.find(row) != nullptr, row.key != "mass") << row.label;
+    Parameters applied;
+    request->options.parameters.apply(applied);
+    EXPECT_NO_THROW(validate_parameters(applied, "dialog"));
+}
+
+TEST(PanelsHeadless, importDialogGroundUnderTheModel) {
+    HeadlessImGui imgui;
+    ImportDialogState state;
+    state.path = "mesh.obj";
+    state.options.parameters.set(*find_parameter("ground/height"), {.number = 2.0f});
+    state.options.parameters.set(*find_parameter("ground/friction"), {.number = 5.0f});
+    imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
+    EXPECT_FALSE(activate(imgui, state, dialog_id("collide with the ground under the model")));
+    EXPECT_TRUE(state.options.ground_at_bottom);
+    EXPECT_EQ(state.options.parameters.find(*find_parameter("ground/height")), nullptr)
+        << "the model's bottom gives the height";
+    EXPECT_NE(state.options.parameters.find(*find_parameter("ground/friction")), nullptr) << "kept for that ground";
+    // Without any ground the ground's constants have nothing to change.
+    EXPECT_FALSE(activate(imgui, state, dialog_id("collide with the ground under the model")));
+    EXPECT_FALSE(state.options.ground_at_bottom);
+    EXPECT_EQ(state.options.parameters.find(*find_parameter("ground/friction")), nullptr);
 }
 #endif

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 #include <csignal>
 #include <sys/stat.h>
@@ -180,14 +181,42 @@ TEST(Import, LineSetsBecomeStringsAndPointsBecomeNodes) {
 TEST(Import, ScaleAndParametersApply) {
     ImportOptions o;
     o.scale = 2.0;
-    o.k = 321.0f;
-    o.mass = 0.5f;
-    o.energy_loss = 0.9f;
+    o.parameters.set(*find_parameter("k"), {.number = 321.0f});
+    o.parameters.set(*find_parameter("mass"), {.number = 0.5f});
+    o.parameters.set(*find_parameter("energy_loss"), {.number = 0.9f});
+    o.parameters.set(*find_parameter("spring_damping"), {.number = 0.25f});
     const Model m = import_mesh(write("cube.obj", kCubeObj), o);
     EXPECT_FLOAT_EQ(bounds(m).max.x, 2.0f);
     EXPECT_EQ(m.params.k, 321.0f);
     EXPECT_EQ(m.params.mass, 0.5f);
     EXPECT_EQ(m.params.energy_loss, 0.9f);
+    EXPECT_EQ(m.params.spring_damping, 0.25f) << "a set row wins over the importer's own damping";
+    EXPECT_FALSE(m.params.ground.has_value());
+}
+
+TEST(Import, GroundAtBottomIsTheLowestNode) {
+    ImportOptions o;
+    o.scale = 3.0;
+    o.ground_at_bottom = true;
+    o.parameters.set(*find_parameter("ground/height"), {.number = 100.0f});   // the bottom wins
+    o.parameters.set(*find_parameter("ground/friction"), {.number = 7.0f});  // needs the ground
+    // The cube moved up: its lowest corner at y = 0.5 before the scale.
+    std::string moved;
+    std::istringstream lines(kCubeObj);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.starts_with("v ")) {
+            float x = 0, y = 0, z = 0;
+            std::istringstream(line.substr(2)) >> x >> y >> z;
+            line = "v " + std::to_string(x) + " " + std::to_string(y + 0.5f) + " " + std::to_string(z);
+        }
+        moved += line + "\n";
+    }
+    const Model m = import_mesh(write("raised_cube.obj", moved), o);
+    ASSERT_TRUE(m.params.ground.has_value());
+    EXPECT_FLOAT_EQ(m.params.ground->height, bounds(m).min.y);
+    EXPECT_FLOAT_EQ(m.params.ground->height, 1.5f);
+    EXPECT_EQ(m.params.ground->friction, 7.0f);
+    EXPECT_EQ(m.params.ground->repulsion, Ground{}.repulsion);
 }
 
 TEST(Import, TextureComesFromTheMaterialRelativeToTheMesh) {

@@ -634,11 +634,10 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     Model model;
     model.name = path.stem().string();
     if (!valid_utf8(model.name)) model.name = "mesh";
-    if (options.k) model.params.k = *options.k;
-    if (options.energy_loss) model.params.energy_loss = *options.energy_loss;
-    if (options.mass) model.params.mass = *options.mass;
     model.params.spring_damping = options.spring_damping;
-    if (options.ground) model.params.ground = Ground{.height = *options.ground};
+    // A ground at the bottom exists before the overrides, so that its other rows
+    // (repulsion, friction) apply to it; its height is set once the nodes are known.
+    if (options.ground_at_bottom) model.params.ground = Ground{};
     options.parameters.apply(model.params);
 
     // Weld, relative to the bounding box of everything that was read.
@@ -651,6 +650,11 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     std::future<DistinctUvs> uv_job;
     if (!soup.uvs.empty()) uv_job = start_job([&soup] { return distinct_uvs(soup.uvs); });
     const std::vector<std::uint32_t> node_of = weld(soup.positions, tolerance, model.positions);
+    if (options.ground_at_bottom) {
+        float lowest = model.positions[0].y;
+        for (const Vec3& p : model.positions) lowest = std::min(lowest, p.y);
+        model.params.ground->height = lowest;
+    }
 
     // Texcoords stay per face corner; identical ones are stored once, numbered in
     // the order the faces first use them: the distinct UVs (numbered per source

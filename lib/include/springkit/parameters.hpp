@@ -114,6 +114,8 @@ std::string parse_parameter(const ParameterInfo& row, std::string_view text, Par
 class ParameterOverrides {
 public:
     void set(const ParameterInfo& row, const ParameterValue& value);
+    /// Unsets a row (nothing when it was not set): the model keeps its own value.
+    void erase(const ParameterInfo& row);
     /// The value set for this row, or nullptr.
     const ParameterValue* find(const ParameterInfo& row) const;
     bool empty() const { return values_.empty(); }

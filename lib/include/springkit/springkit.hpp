@@ -15,6 +15,7 @@
 #include "springkit/locality.hpp"
 #include "springkit/model.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/raycast.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"
 #include "springkit/scenes.hpp"

@@ -278,6 +278,10 @@ void ParameterOverrides::set(const ParameterInfo& row, const ParameterValue& val
     });
 }
 
+void ParameterOverrides::erase(const ParameterInfo& row) {
+    std::erase_if(values_, [&row](const auto& entry) { return entry.first == &row; });
+}
+
 const ParameterValue* ParameterOverrides::find(const ParameterInfo& row) const {
     for (const auto& [r, v] : values_)
         if (r == &row) return &v;

@@ -49,20 +49,20 @@ struct ImportOptions {
     int volume_springs = 4;
     /// Stiffness of bend, shear and volume springs relative to the model's k.
     float extra_spring_k_factor = 1.0f;
-    /// Physics parameters; unset ones keep the Parameters defaults. k,
-    /// energy_loss, mass, spring_damping and ground are shorthands for the rows
-    /// of the same names, applied first; `parameters` (any row of the parameter
-    /// table, as `convert`'s options set them) is applied after them and wins.
-    std::optional<float> k;            ///< N/m
-    std::optional<float> energy_loss;  ///< velocity kept per 1/60 s frame
-    std::optional<float> mass;         ///< kg per node
     /// N s/m, inner spring friction (Tunca). Converted models get a little by
     /// default: it damps wobbling (relative motion) but not falling or swinging
     /// as a whole, so a perturbed jelly settles in about a second.
     float spring_damping = 0.02f;
-    /// m, height of a ground plane (Ground defaults otherwise); unset = no ground.
-    std::optional<float> ground;
+    /// Physics parameters: any row of the parameter table, as `convert`'s
+    /// options and the editor's dialog set them; unset rows keep the Parameters
+    /// defaults (and spring_damping above). Applied after spring_damping, so a set
+    /// row wins.
     ParameterOverrides parameters;
+    /// Adds a ground plane (or moves the one `parameters` adds) to the lowest
+    /// node of the converted model, so it stands on the ground instead of falling
+    /// to it: the height is only known after scaling and welding. Wins over a
+    /// ground height in `parameters`; the other ground rows still apply.
+    bool ground_at_bottom = false;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
