@@ -375,6 +375,9 @@ TEST(BadInputFiles, OutputIntoAReadOnlyFolderLeavesTheOldFile) {
     fs::create_directories(dir);
     const fs::path file = dir / "model.json";
     save_model(make_string({.nodes = 3}), file);
+    // The file itself writable by anyone: only the folder stands in the way (a file
+    // the saver may not write is refused as read-only, tests/files/test_save_targets.cpp).
+    fs::permissions(file, fs::perms::all & ~(fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec));
     const std::string before = read_file(file);
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
                              fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);

@@ -5,6 +5,13 @@
 // migrated on load; a newer version is refused. Saving is atomic: a temp file
 // beside the target is written, flushed and renamed over it, so a crash leaves
 // either the old file or the new one, never a mix.
+//
+// Save targets (docs/RELIABILITY.md, "Save targets"): a symbolic link is followed
+// (a dangling link's target is created; the link stays a link); a character
+// device or FIFO (/dev/null, a pipe) is written through, not replaced; a
+// directory, socket or block device is refused; a read-only file is refused, not
+// replaced; a hard-linked file is replaced, so its other names keep the old
+// content.
 #pragma once
 
 #include <filesystem>
@@ -57,11 +64,20 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
 /// fsync, rename). Throws springkit::Error naming the file.
 void write_file_atomically(const std::filesystem::path& path, std::string_view bytes);
 
+/// Throws the springkit::Error a save to `path` would fail with, as far as it can
+/// be told without writing: a target saving refuses (a directory, socket, block
+/// device, read-only file), a missing folder, or one without write permission.
+/// Cheap (a few stat calls), for tools to call before long work. Creates nothing
+/// and does not open a FIFO (that would wait for a reader).
+void check_writable(const std::filesystem::path& path);
+
 /// write_file_atomically in two steps, to write while something else runs: the
 /// constructor writes `bytes` to the temp file and flushes it; commit() puts it
 /// in place. Destroyed without commit() (the content turned out invalid, an
 /// error), it removes the temp file and the target stays as it was. Both throw
-/// springkit::Error naming the file, with write_file_atomically's messages.
+/// springkit::Error naming the file, with write_file_atomically's messages. For a
+/// target written through (a device, a FIFO) the bytes are kept and written by
+/// commit(): nothing reaches it before.
 class PendingFile {
 public:
     PendingFile(const std::filesystem::path& path, std::string_view bytes);
@@ -78,6 +94,8 @@ private:
     std::string target_;              ///< the path as given, for messages
     std::filesystem::path path_;      ///< the file replaced (a link's target)
     std::filesystem::path temp_;      ///< empty once committed or moved from
+    std::string through_;             ///< the bytes for a target written through
+    bool through_pending_ = false;    ///< through_ is still to be written
 };
 
 /// Reads a whole file; throws springkit::Error for a missing or unreadable file

@@ -6,9 +6,10 @@
 #include <cstring>
 #include <functional>
 
-#include "files/io_internal.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "files/json_reader.hpp"
+#include "files/json_writer.hpp"
 
 namespace springkit {
 
@@ -139,8 +140,6 @@ private:
 };
 
 }  // namespace
-
-bool is_binary_model_path(const std::filesystem::path& path) { return path.extension() == kBinaryExtension; }
 
 std::string model_to_binary(const Model& model) { return model_to_binary(model, Check::validate); }
 

@@ -1,4 +1,5 @@
-// springkit — what the JSON and binary model files share inside the library.
+// springkit — the JSON reader's entry point inside the library, for the binary
+// form, whose header is the model's JSON without its big arrays.
 #pragma once
 
 #include <string>
@@ -12,9 +13,5 @@ namespace springkit::detail {
 /// JSON header (a model without the big arrays) and validates the whole model
 /// once the arrays are read.
 Model model_from_json(std::string_view text, const std::string& name, bool validate_model);
-
-/// model_to_json without validation; with_arrays = false writes the big arrays
-/// (positions, masses, springs, faces, texcoords) empty: the binary header.
-std::string model_to_json(const Model& model, bool with_arrays);
 
 }  // namespace springkit::detail
