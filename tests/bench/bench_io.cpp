@@ -50,7 +50,7 @@ void BM_Load(benchmark::State& state, const char* name) {
 }
 
 // nlohmann::json::parse of the same text into its DOM (without even converting
-// to a Model): the cost the direct parser of io_json.cpp avoids.
+// to a Model): the cost the fast parser (lib/src/files/json_fast_parser.cpp) avoids.
 void BM_JsonDomParseOnly(benchmark::State& state) {
     const fs::path file = bench_file("dom.json");
     save_model(big_model(), file);
