@@ -106,6 +106,13 @@ VerbRun register_convert(CLI::App& app) {
             fs::create_directories(out, ec);
             if (ec) throw Error(out.string() + ": cannot create the output folder: " + ec.message());
         }
+        // Refused before any import, so a long batch does not fail at its end: an
+        // output that is its own input mesh, or one that cannot be written.
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            if (fs::equivalent(inputs[i], outputs[i], ec))
+                throw Error(outputs[i].string() + ": is the input mesh itself; write the model to another file");
+            check_writable(outputs[i]);
+        }
 
         // Progress on a terminal once the work takes more than a second.
         const bool terminal = stderr_is_terminal();

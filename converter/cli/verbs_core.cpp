@@ -274,6 +274,7 @@ VerbRun register_simulate(CLI::App& app) {
                     "Write the model with its nodes at their final positions (rest lengths kept)");
     return [o]() {
         Model model = load_model(o->model);
+        if (!o->out.empty()) check_writable(o->out);  // before the run, not after it
         warn_if_unstable(model, o->model);
         Simulation sim(model);
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));

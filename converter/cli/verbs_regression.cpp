@@ -91,6 +91,7 @@ VerbRun register_golden(CLI::App& app) {
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
         const std::vector<std::uint64_t> at = sample_frames(std::max<std::uint64_t>(frames, 1), o->samples);
         check_golden_work(model, o->dt, at.back(), o->model);  // check would refuse to replay more
+        check_writable(o->out);                                  // before the run, not after it
         Golden golden;
         golden.model = o->model;
         golden.hash = hex(model_hash(model));

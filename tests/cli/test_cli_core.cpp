@@ -197,3 +197,22 @@ TEST(CliCore, NewHelpNamesEveryScene) {
         EXPECT_NE(r.out.find(scene.name), std::string::npos) << scene.name;
     EXPECT_NE(r.out.find("tunca-rope (alias rope)"), std::string::npos) << r.out;
 }
+
+// An output that cannot be written is refused before the work, not after it: the
+// run below would take minutes if the check came at its end.
+TEST(CliCore, SimulateAndGoldenRefuseAnUnwritableOutputBeforeRunning) {
+    const fs::path model = work_dir() / "refuse-string.json";
+    ASSERT_EQ(run_command(kCli + " new string -o " + model.string()).exit_code, 0);
+    const fs::path folder = work_dir() / "refuse-folder";
+    fs::create_directories(folder);
+    for (const std::string verb : {"simulate", "golden"}) {
+        SCOPED_TRACE(verb);
+        const auto r = run_command(kCli + " " + verb + " " + model.string() + " --seconds 50000 -o " + folder.string());
+        EXPECT_EQ(r.exit_code, 1);
+        EXPECT_EQ(line_count(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find(folder.string()), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("directory"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "");
+    }
+    EXPECT_TRUE(fs::is_directory(folder));
+}

@@ -475,3 +475,26 @@ TEST(ParameterOptions, GroundConstantsNeedAGround) {
     ASSERT_EQ(rope.exit_code, 0) << rope.err;
     EXPECT_EQ(springkit::load_model(out).params.ground->friction, 0.5f);
 }
+
+// `-o` naming the input mesh would replace the artist's source with a model.
+TEST(Convert, RefusesToWriteOverItsOwnInput) {
+    const fs::path mesh = work_dir() / "own-input.obj";
+    fs::copy_file(sample_mesh("cube.obj"), mesh, fs::copy_options::overwrite_existing);
+    const std::string before = springkit::read_file(mesh);
+    const auto r = run_command(kCli + " convert " + q(mesh) + " -o " + q(mesh));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("is the input mesh itself"), std::string::npos) << r.err;
+    EXPECT_EQ(springkit::read_file(mesh), before);
+}
+
+// An output that cannot be written is refused before any mesh is imported.
+TEST(Convert, RefusesAnUnwritableOutputBeforeImporting) {
+    const fs::path target = work_dir() / "refused-target";
+    fs::create_directories(target / "cube.json");  // a folder where the model would go
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("uv_sphere.obj")) +
+                               " -o " + q(target));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("directory"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(target / "uv_sphere.json")) << "nothing converted before the refusal";
+}
