@@ -396,60 +396,122 @@ void Simulation::Impl::step(float frame_dt) {
     verlet_keep_ = std::pow(params_.verlet_damping, dt * 60.0f);
     wind_ = wind_at(params_, time_);  // gusts last seconds: once a frame is enough
     substep_seconds_ = static_cast<double>(frame_dt) / static_cast<double>(substeps);
-    for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
+    const StageArgs args{.dt = dt, .velocity_keep = keep};
+    for (std::uint64_t i = 0; i < substeps; ++i) substep(args);
     if (external_applied_) {  // apply_force() lasts one step
         external_.assign(b_->constant_external);
         external_applied_ = false;
     }
     time_ += frame_dt;
-    check_state();  // also publishes positions() and velocities()
-    update_bead_positions();
-    recompute_normals();
+    for (const Stage& stage : kStages)
+        if (stage.when == Stage::every_frame) (this->*stage.run)(args);
 }
 
-void Simulation::Impl::substep(float dt, float velocity_keep) {
+// The step, as one list of named stages in the order they run. Each substep
+// runs the every_substep stages; after the last substep of a frame, the
+// every_frame ones. To add a force, add its term to node_forces() (per node)
+// or a stage between "forces" and "integrate" that adds into f_ (as "bead
+// loads" does); a constraint goes after "integrate" and before "anchors".
+// docs/ARCHITECTURE.md describes each stage.
+const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
+    // Gravity, wind and air friction, ground, external forces, then every
+    // Hooke spring with its damping (the kernel chosen: reference or batched).
+    {"forces", Stage::every_substep, &Impl::stage_forces},
+    // Beads weigh on the two nodes of the segment they ride on (Garrido).
+    {"bead loads", Stage::every_substep, &Impl::stage_bead_loads},
+    // Velocities and positions from the forces (Parameters::integrator).
+    {"integrate", Stage::every_substep, &Impl::stage_integrate},
+    // Source engine rope sticks: overlong segments shortened, a few passes.
+    {"rope constraints", Stage::every_substep, &Impl::stage_rope_constraints},
+    {"tethers", Stage::every_substep, &Impl::stage_tethers},
+    // Beads slide along their ropes under gravity and friction.
+    {"beads", Stage::every_substep, &Impl::stage_beads},
+    // Anchored nodes set where their drives hold them (fixed, velocity, circle).
+    {"anchors", Stage::every_substep, &Impl::stage_anchors},
+    // Publishes positions() and velocities() and stops a runaway (SimulationError).
+    {"guard", Stage::every_frame, &Impl::stage_guard},
+    // Where beads are drawn, and the vertex normals of the faces.
+    {"normals", Stage::every_frame, &Impl::stage_normals},
+};
+
+void Simulation::Impl::substep(const StageArgs& args) {
+    // The fused window pass is an optimisation of the same list, not another
+    // order: with the batched kernel it runs "forces" (and, without beads,
+    // "bead loads", which has nothing to do, and "integrate") window by window
+    // in one pass through the nodes (window_pass()); the list goes on after the
+    // last stage it ran. Each node gets the same operations in the same order
+    // as when the stages run one after another.
+    std::size_t next = 0;
+    if (kernel_ == SpringKernel::batched) next = fused_window_pass(args);
+    for (std::size_t i = next; i < std::size(kStages); ++i)
+        if (kStages[i].when == Stage::every_substep) (this->*kStages[i].run)(args);
+    ++substeps_;
+}
+
+std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
+    if (!model_->beads.empty()) {  // beads load the nodes between forces and integration
+        stage_forces(args);
+        return 1;  // kStages[1], "bead loads", runs next
+    }
+    // Forces and integration in one pass through the nodes; the nodes other
+    // threads read are integrated once every thread is done.
+    run_on(team_, [&](int t) {
+        window_pass(partitions_[static_cast<std::size_t>(t)], true, args.dt, args.velocity_keep);
+    });
+    if (team_.size() > 1)
+        run_on(team_, [&](int t) {
+            const Partition& p = partitions_[static_cast<std::size_t>(t)];
+            integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
+            integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
+        });
+    return 3;  // kStages[3], "rope constraints", runs next
+}
+
+void Simulation::Impl::stage_forces(const StageArgs& args) {
     if (kernel_ == SpringKernel::reference) {
-        // The seed's order of stages, each over all nodes.
+        // Each over all nodes, in the seed's order.
         run_on(team_, [&](int t) {
             const Partition& p = partitions_[static_cast<std::size_t>(t)];
             accumulate_node_forces(p.node_begin, p.node_end);
         });
         accumulate_springs_reference();
-        apply_bead_loads();
-        integrate(dt, velocity_keep);
-    } else if (model_->beads.empty()) {
-        // Forces and integration in one pass through the nodes (window_pass());
-        // the nodes other threads read are integrated once every thread is done.
-        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], true, dt, velocity_keep); });
-        if (team_.size() > 1)
-            run_on(team_, [&](int t) {
-                const Partition& p = partitions_[static_cast<std::size_t>(t)];
-                integrate_range(p.node_begin, p.shared_low_end, dt, velocity_keep);
-                integrate_range(p.shared_high_begin, p.node_end, dt, velocity_keep);
-            });
     } else {
-        // Beads load the nodes between the forces and the integration.
-        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], false, dt, velocity_keep); });
-        apply_bead_loads();
-        integrate(dt, velocity_keep);
+        run_on(team_, [&](int t) {
+            window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
+        });
     }
-    if (!b_->ropes.empty()) {
-        // Constraint corrections become velocity too, so a rope pulled tight loses
-        // its outward speed (the same idea as Builderboy's velocity constraint).
-        std::vector<Vec3>& before = unconstrained_;
-        before.resize(positions_.size());
-        for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
-        solve_rope_constraints();
-        if (params_.integrator != Integrator::verlet) {
-            const float inv_dt = 1.0f / dt;
-            for (std::size_t i = 0; i < before.size(); ++i)
-                v_.set(i, v_.get(i) + (x_.get(i) - before[i]) * inv_dt);
-        }
+}
+
+void Simulation::Impl::stage_bead_loads(const StageArgs&) { apply_bead_loads(); }
+
+void Simulation::Impl::stage_integrate(const StageArgs& args) { integrate(args.dt, args.velocity_keep); }
+
+void Simulation::Impl::stage_rope_constraints(const StageArgs& args) {
+    if (b_->ropes.empty()) return;
+    // Constraint corrections become velocity too, so a rope pulled tight loses
+    // its outward speed (the same idea as Builderboy's velocity constraint).
+    std::vector<Vec3>& before = unconstrained_;
+    before.resize(positions_.size());
+    for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
+    solve_rope_constraints();
+    if (params_.integrator != Integrator::verlet) {
+        const float inv_dt = 1.0f / args.dt;
+        for (std::size_t i = 0; i < before.size(); ++i)
+            v_.set(i, v_.get(i) + (x_.get(i) - before[i]) * inv_dt);
     }
-    apply_tethers(dt);
-    slide_beads(dt, velocity_keep);
-    apply_anchors(dt);
-    ++substeps_;
+}
+
+void Simulation::Impl::stage_tethers(const StageArgs& args) { apply_tethers(args.dt); }
+
+void Simulation::Impl::stage_beads(const StageArgs& args) { slide_beads(args.dt, args.velocity_keep); }
+
+void Simulation::Impl::stage_anchors(const StageArgs& args) { apply_anchors(args.dt); }
+
+void Simulation::Impl::stage_guard(const StageArgs&) { check_state(); }
+
+void Simulation::Impl::stage_normals(const StageArgs&) {
+    update_bead_positions();
+    recompute_normals();
 }
 
 namespace {

@@ -171,8 +171,31 @@ public:
     void apply_force(std::uint32_t node, Vec3 f);
     void set_threads(int threads);
 
-    // The stages of one substep, in order (substep()).
-    void substep(float dt, float velocity_keep);
+    /// What every stage of one substep gets: its length and the velocity kept.
+    struct StageArgs {
+        float dt = 0.0f;             ///< s
+        float velocity_keep = 1.0f;  ///< energy_loss^(dt * 60)
+    };
+    /// One named stage of the step (kStages in simulation.cpp).
+    struct Stage {
+        const char* name;
+        enum When : unsigned char { every_substep, every_frame } when;
+        void (Impl::*run)(const StageArgs&);
+    };
+    static const Stage kStages[9];
+
+    void substep(const StageArgs& args);
+    std::size_t fused_window_pass(const StageArgs& args);
+    void stage_forces(const StageArgs& args);
+    void stage_bead_loads(const StageArgs& args);
+    void stage_integrate(const StageArgs& args);
+    void stage_rope_constraints(const StageArgs& args);
+    void stage_tethers(const StageArgs& args);
+    void stage_beads(const StageArgs& args);
+    void stage_anchors(const StageArgs& args);
+    void stage_guard(const StageArgs& args);
+    void stage_normals(const StageArgs& args);
+    // What the stages call.
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
     void window_pass(detail::Partition& part, bool then_integrate, float dt, float velocity_keep);
