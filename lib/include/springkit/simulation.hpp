@@ -10,7 +10,6 @@
 // explains ownership, threads and the stages of a step.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -89,7 +88,8 @@ public:
     /// more than kMaxSubstepsPerStep substeps.
     void step(float frame_dt);
 
-    /// Back to rest positions, zero velocity, time 0.
+    /// Back to rest positions, zero velocity, time 0. The settings stay
+    /// (parameters(), stiffness_scale()).
     void reset();
 
     /// Takes over the running state of `previous`, a simulation of another version

@@ -404,7 +404,7 @@ void Simulation::Impl::step(float frame_dt) {
     }
     time_ += frame_dt;
     for (const Stage& stage : kStages)
-        if (stage.when == Stage::every_frame) (this->*stage.run)(args);
+        if (stage.when == Stage::every_frame) stage.run(*this, args);
 }
 
 // The step, as one list of named stages in the order they run. Each substep
@@ -416,22 +416,22 @@ void Simulation::Impl::step(float frame_dt) {
 const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     // Gravity, wind and air friction, ground, external forces, then every
     // Hooke spring with its damping (the kernel chosen: reference or batched).
-    {"forces", Stage::every_substep, &Impl::stage_forces},
+    {"forces", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_forces(a); }},
     // Beads weigh on the two nodes of the segment they ride on (Garrido).
-    {"bead loads", Stage::every_substep, &Impl::stage_bead_loads},
+    {"bead loads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_bead_loads(a); }},
     // Velocities and positions from the forces (Parameters::integrator).
-    {"integrate", Stage::every_substep, &Impl::stage_integrate},
+    {"integrate", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_integrate(a); }},
     // Source engine rope sticks: overlong segments shortened, a few passes.
-    {"rope constraints", Stage::every_substep, &Impl::stage_rope_constraints},
-    {"tethers", Stage::every_substep, &Impl::stage_tethers},
+    {"rope constraints", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_rope_constraints(a); }},
+    {"tethers", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_tethers(a); }},
     // Beads slide along their ropes under gravity and friction.
-    {"beads", Stage::every_substep, &Impl::stage_beads},
+    {"beads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_beads(a); }},
     // Anchored nodes set where their drives hold them (fixed, velocity, circle).
-    {"anchors", Stage::every_substep, &Impl::stage_anchors},
+    {"anchors", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_anchors(a); }},
     // Publishes positions() and velocities() and stops a runaway (SimulationError).
-    {"guard", Stage::every_frame, &Impl::stage_guard},
+    {"guard", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_guard(a); }},
     // Where beads are drawn, and the vertex normals of the faces.
-    {"normals", Stage::every_frame, &Impl::stage_normals},
+    {"normals", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_normals(a); }},
 };
 
 void Simulation::Impl::substep(const StageArgs& args) {
@@ -444,7 +444,7 @@ void Simulation::Impl::substep(const StageArgs& args) {
     std::size_t next = 0;
     if (kernel_ == SpringKernel::batched) next = fused_window_pass(args);
     for (std::size_t i = next; i < std::size(kStages); ++i)
-        if (kStages[i].when == Stage::every_substep) (this->*kStages[i].run)(args);
+        if (kStages[i].when == Stage::every_substep) kStages[i].run(*this, args);
     ++substeps_;
 }
 

@@ -180,7 +180,7 @@ public:
     struct Stage {
         const char* name;
         enum When : unsigned char { every_substep, every_frame } when;
-        void (Impl::*run)(const StageArgs&);
+        void (*run)(Impl&, const StageArgs&);
     };
     static const Stage kStages[9];
 
