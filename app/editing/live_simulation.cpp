@@ -20,6 +20,19 @@ void LiveSimulation::update_model(const Model& model) {
         restart(model);
         return;
     }
+    // An edit of the parameters alone (a slider) that leaves k and mass, which
+    // belong to the prepared body, changes the running instance in place: the
+    // same result as a new simulation carried over, without a new layout.
+    const Parameters& body_params = sim_->model().params;
+    if (model.params.k == body_params.k && model.params.mass == body_params.mass) {
+        Model same_params = model;
+        same_params.params = model_->params;
+        if (same_params == *model_) {
+            sim_->set_parameters(model.params);  // validates; may throw, changing nothing
+            model_->params = model.params;
+            return;
+        }
+    }
     auto next_model = std::make_unique<Model>(model);
     auto next_sim = std::make_unique<Simulation>(*next_model);  // validates; may throw
     next_sim->carry_state_from(*sim_);

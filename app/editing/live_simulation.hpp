@@ -1,8 +1,8 @@
-// springkit-editor — the simulation running under the editor. It owns a copy of
-// the document's model (a Simulation needs its Model unchanged while it runs), and
-// when the document changes it rebuilds the Simulation and carries the motion
-// over, so a new k or a new anchor shows at once in the swinging model instead of
-// starting it over. Plain C++: tests drive it without a window.
+// springkit-editor — the simulation running under the editor. It keeps a copy of
+// the document's model as last given, and when the document changes it changes
+// the running instance's settings in place (parameters but k and mass) or
+// rebuilds the Simulation and carries the motion over, so a new k or a new
+// anchor shows at once in the swinging model instead of starting it over. Plain C++: tests drive it without a window.
 #pragma once
 
 #include <cstdint>

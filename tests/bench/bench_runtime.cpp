@@ -89,4 +89,27 @@ BENCHMARK(BM_ClothScattered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicro
 BENCHMARK(BM_ClothReordered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReference<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 
+// One more instance of a model already prepared (a game spawning another
+// flag): a copy of the body's node state, the thread partition, the rest
+// normals; against preparing the same model from scratch (validation, spring
+// and face runs), as Simulation(model) does. 236 x 236 = 55696 nodes.
+void BM_InstanceOfPreparedBody(benchmark::State& state) {
+    static const std::shared_ptr<const PreparedBody> body = prepare(cloth(236));
+    for (auto _ : state) {
+        Simulation sim(body);
+        benchmark::DoNotOptimize(sim.positions().data());
+    }
+}
+
+void BM_PrepareAndInstance(benchmark::State& state) {
+    static const Model model = cloth(236);
+    for (auto _ : state) {
+        Simulation sim(model);
+        benchmark::DoNotOptimize(sim.positions().data());
+    }
+}
+
+BENCHMARK(BM_InstanceOfPreparedBody)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_PrepareAndInstance)->UseRealTime()->Unit(benchmark::kMillisecond);
+
 BENCHMARK_MAIN();

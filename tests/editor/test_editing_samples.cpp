@@ -154,3 +154,33 @@ TEST(EditingSamples, RopeSubdivisionsAreAnEditWithUndo) {
     EXPECT_FALSE(doc.set_tubes(tubes));
     EXPECT_EQ(doc.model().tubes, make_sample("source-rope").tubes);
 }
+
+TEST(EditingSamples, AParameterEditChangesTheRunningInstanceInPlace) {
+    const Model m = jump_rope_with_bead();
+    LiveSimulation live;
+    live.restart(m);
+    Simulation reference(m);
+    for (int i = 0; i < 30; ++i) {
+        live.step(1.0f / 60.0f);
+        reference.step(1.0f / 60.0f);
+    }
+    Model edited = m;
+    edited.params.gravity = {0.5f, -4.0f, 0.0f};
+    edited.params.spring_damping = 0.3f;
+    const Simulation* before = &live.simulation();
+    live.update_model(edited);
+    EXPECT_EQ(&live.simulation(), before);  // the same instance: settings, no new layout
+    EXPECT_EQ(live.model(), edited);
+    EXPECT_EQ(live.simulation().parameters(), edited.params);
+    Simulation rebuilt(edited);  // what the editor did before: a new simulation carried over
+    rebuilt.carry_state_from(reference);
+    for (int i = 0; i < 40; ++i) {
+        live.step(1.0f / 60.0f);
+        rebuilt.step(1.0f / 60.0f);
+    }
+    EXPECT_EQ(positions_of(live), std::vector<Vec3>(rebuilt.positions().begin(), rebuilt.positions().end()));
+    edited.params.k *= 2.0f;  // k belongs to the body: rebuilt and carried over
+    live.update_model(edited);
+    EXPECT_EQ(live.simulation().model().params.k, edited.params.k);
+    EXPECT_TRUE(live.error().empty());
+}

@@ -1,16 +1,15 @@
-// springkit — Simulation: the per-instance state of one running Model.
+// springkit — Simulation: one running instance of a prepared model.
 //
-// The Model is shared and must outlive the Simulation and stay unchanged while it
-// runs (to edit, change a copy of the Model, make a Simulation of it and
-// carry_state_from() the running one, or call reset()). Each step runs named stages
-// over flat arrays (Box2D/Jolt style):
-//   accumulate forces -> bead loads -> integrate -> rope constraints -> tethers
-//   -> beads slide -> anchors -> guard -> normals
-// (the batched kernel runs the first three window by window in one pass through
-// the nodes when there are no beads: Simulation::window_pass in simulation.cpp).
+// prepare() turns a Model into a PreparedBody: its validated copy and the
+// layout the kernel streams (spring runs, face runs, thread-independent
+// tables), immutable and shared by reference count. A Simulation is one
+// instance of it: node state, per-instance settings (set_parameters(),
+// set_stiffness_scale()) and its threads. Constructing a Simulation from a
+// Model prepares a private body (the Simulation owns its copy of the model, so
+// the Model may be a temporary and may change afterwards). docs/GAME_API.md
+// explains ownership, threads and the stages of a step.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -45,25 +44,17 @@ struct SimulationOptions {
     SpringKernel kernel = SpringKernel::batched;
 };
 
-namespace detail {
-class WorkerPool;
-/// The worker threads of one Simulation; a copied Simulation gets its own.
-class Team {
-public:
-    Team();
-    ~Team();
-    Team(const Team& other);
-    Team& operator=(const Team& other);
-    Team(Team&&) noexcept;
-    Team& operator=(Team&&) noexcept;
-    int size() const;
-    void resize(int count);
-    WorkerPool* pool() const { return pool_.get(); }
+/// The immutable part of a model shared by its instances (defined in the
+/// library's private headers; a game holds it by std::shared_ptr only).
+class PreparedBody;
 
-private:
-    std::unique_ptr<WorkerPool> pool_;
-};
-}  // namespace detail
+/// Validates `model` (throws springkit::Error) and derives the layout every
+/// instance of it reads. Instances made from the result share it: making one
+/// costs a copy of its node state, not a new layout. Thread-safe to share.
+std::shared_ptr<const PreparedBody> prepare(Model model);
+
+/// The validated copy of the model a prepared body holds.
+const Model& prepared_model(const PreparedBody& body);
 
 /// step() refuses a frame that would need more substeps than this (a game passing
 /// a wild frame time must not freeze).
@@ -74,8 +65,20 @@ public:
     /// Springs the batched kernel computes together (a vector register's worth).
     static constexpr std::size_t kBlock = 16;
 
-    /// Validates the model (throws springkit::Error) and starts at rest positions.
+    /// Prepares a copy of the model (throws springkit::Error for an invalid one)
+    /// and starts at rest positions. The Simulation owns that copy: `model` may
+    /// be a temporary, and changing it later does not affect this simulation.
     explicit Simulation(const Model& model, const SimulationOptions& options = {});
+    explicit Simulation(Model&& model, const SimulationOptions& options = {});
+    /// A new instance of a prepared body, at rest positions, with the model's
+    /// parameters as its settings. Throws springkit::Error for a null body.
+    explicit Simulation(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options = {});
+    ~Simulation();
+    /// A copy has the same state and settings, shares the body and owns its threads.
+    Simulation(const Simulation& other);
+    Simulation& operator=(const Simulation& other);
+    Simulation(Simulation&&) noexcept;
+    Simulation& operator=(Simulation&&) noexcept;
 
     /// Advances by frame_dt seconds in ceil(frame_dt / max_substep) equal substeps.
     /// Throws SimulationError, naming the node or spring and suggesting a smaller
@@ -85,7 +88,8 @@ public:
     /// more than kMaxSubstepsPerStep substeps.
     void step(float frame_dt);
 
-    /// Back to rest positions, zero velocity, time 0.
+    /// Back to rest positions, zero velocity, time 0. The settings stay
+    /// (parameters(), stiffness_scale()).
     void reset();
 
     /// Takes over the running state of `previous`, a simulation of another version
@@ -114,15 +118,20 @@ public:
     /// nothing, when the node counts differ or `previous` has failed (see step()).
     void carry_state_from(const Simulation& previous);
 
-    const Model& model() const { return *model_; }
-    double time() const { return time_; }
-    std::uint64_t substeps_taken() const { return substeps_; }
+    /// The body's model (its parameters as prepared; parameters() holds this
+    /// instance's settings).
+    const Model& model() const;
+    /// The prepared body this instance runs; make more instances of it with
+    /// Simulation(sim.body()).
+    const std::shared_ptr<const PreparedBody>& body() const;
+    double time() const;
+    std::uint64_t substeps_taken() const;
 
-    std::span<const Vec3> positions() const { return positions_; }
-    std::span<const Vec3> velocities() const { return velocities_; }
+    std::span<const Vec3> positions() const;
+    std::span<const Vec3> velocities() const;
     /// Unit vertex normals, recomputed every step from the faces (area weighted).
     /// Empty when the model has no faces.
-    std::span<const Vec3> normals() const { return normals_; }
+    std::span<const Vec3> normals() const;
 
     /// Kinetic energy, J.
     double kinetic_energy() const;
@@ -149,181 +158,39 @@ public:
     void apply_force(std::uint32_t node, Vec3 f);
 
     /// Where each of the model's beads is (Model::beads, same order), m.
-    std::span<const Vec3> bead_positions() const { return bead_positions_; }
+    std::span<const Vec3> bead_positions() const;
     /// Each bead's place along its chain, in segments from its first node.
-    std::span<const float> bead_places() const { return bead_place_; }
+    std::span<const float> bead_places() const;
     /// The air velocity now: wind plus the gust blowing (Parameters::gust), m/s.
-    Vec3 current_wind() const { return wind_; }
+    Vec3 current_wind() const;
 
     /// Threads that step this simulation from now on (>= 1); results stay
     /// bit-identical. Starts or stops the owned worker threads.
     void set_threads(int threads);
-    int threads() const { return team_.size(); }
-    SpringKernel kernel() const { return kernel_; }
+    int threads() const;
+    SpringKernel kernel() const;
+
+    /// This instance's settings: the model's Parameters when made, then what
+    /// set_parameters() gave.
+    const Parameters& parameters() const;
+    /// Changes this instance's settings from the next step on, without a new
+    /// layout: gravity, energy_loss, spring_damping, air_friction, ground, wind,
+    /// gust, max_substep, integrator, rope_iterations and verlet_damping (O(1);
+    /// spring_damping O(springs)). k and mass belong to the prepared body (use
+    /// set_stiffness_scale() for k); throws springkit::Error, changing nothing,
+    /// when they differ from the model's or a value is out of the range
+    /// parameter_table() states. Stepping on equals a new Simulation of the model
+    /// with these parameters that carry_state_from() this one, bit for bit.
+    void set_parameters(const Parameters& params);
+    /// Multiplies every spring's k (the model's own or Parameters::k) by scale
+    /// (> 0, finite) from the next step on: refills this instance's spring
+    /// values, O(springs). 1 = the model's k.
+    void set_stiffness_scale(float scale);
+    float stiffness_scale() const;
 
 private:
-    /// One float array per coordinate: the layout the vectorised loops stream.
-    struct Vec3Array {
-        std::vector<float> x, y, z;
-        void assign(std::size_t n, Vec3 v);
-        void assign(const std::vector<Vec3>& v);
-        Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
-        void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
-    };
-    /// Springs a -> a + offset for count consecutive a. Unless uniform, k, k * rest
-    /// and damping of the run are run_k_[first .. first + count), run_k_rest_[...],
-    /// run_damping_[...] (gaps in the run: springs with all three 0).
-    struct SpringRun {
-        std::uint32_t a = 0;
-        std::uint32_t offset = 0;
-        std::uint32_t count = 0;
-        std::uint32_t first = 0;
-        bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
-        float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring, when uniform
-    };
-    /// A spring that is part of no run, with its resolved k.
-    struct LooseSpring {
-        std::uint32_t a = 0, b = 0;
-        float rest = 0.0f, k = 0.0f;
-    };
-    /// What one thread does with one run or loose spring: compute the springs
-    /// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
-    /// b ends in [b_begin, b_end) (all relative to the run's first spring).
-    struct Piece {
-        std::uint32_t item = 0;   ///< index into runs_
-        std::uint32_t begin = 0, end = 0;
-        std::uint32_t a_begin = 0, a_end = 0;
-        std::uint32_t b_begin = 0, b_end = 0;
-    };
-    /// Loose springs of one thread as arrays, in order of a, and a block of
-    /// padding past the end.
-    struct LooseSprings {
-        std::vector<std::uint32_t> a, b;
-        std::vector<float> k, k_rest;  ///< k and k * rest
-    };
-    /// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
-    /// [0, count) (simulation_normals.cpp). With gaps, face_run_open_[open + i]
-    /// says which are in the model. A paired run holds two shapes that alternate
-    /// (a grid whose cells alternate their diagonal): where face_run_pick_[pick + i]
-    /// is 1, the face's third corner is first + i + o[3] instead.
-    struct FaceRun {
-        std::uint32_t first = 0, count = 0;
-        std::uint32_t o[4] = {0, 0, 0, 0};
-        std::uint32_t open = 0, pick = 0;
-        bool gaps = false, paired = false;
-    };
-    /// What one thread does with one face run: compute the normals of faces
-    /// [begin, end) and add those of [corner_begin[c], corner_end[c]) to corner c
-    /// (corner 3: the third corner of a paired run's picked faces).
-    struct FacePiece {
-        std::uint32_t item = 0;  ///< index into face_runs_
-        std::uint32_t begin = 0, end = 0;
-        std::uint32_t corner_begin[4] = {0, 0, 0, 0}, corner_end[4] = {0, 0, 0, 0};
-    };
-    /// The springs whose first node lies in one window of the node order
-    /// (window_pass()), as one thread sees them: pieces and loose springs up to
-    /// these ends, from where the previous window's ended.
-    struct Window {
-        std::uint32_t node_begin = 0, node_end = 0;  ///< the window's nodes this thread owns
-        std::uint32_t pieces_end = 0;
-        std::uint32_t loose_end = 0;
-    };
-    struct Partition {
-        std::uint32_t node_begin = 0, node_end = 0;  ///< the nodes this thread owns
-        /// Nodes [node_begin, shared_low_end) and [shared_high_begin, node_end) are
-        /// read by the neighbouring threads' springs: integrated after theirs.
-        std::uint32_t shared_low_end = 0, shared_high_begin = 0;
-        std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
-        std::vector<Piece> pieces;                   ///< runs touching them, in run order
-        LooseSprings loose;                          ///< loose springs touching them, in order
-        std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
-        std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces_)
-        /// Scratch for the values of one run (forces, normals): see kScratchStride
-        /// in batched_loops.hpp. Set once, so that nothing read is indeterminate.
-        std::vector<float> scratch;
-    };
-
-    void substep(float dt, float velocity_keep);
-    void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
-    void accumulate_springs_reference();
-    void window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep);
-    void sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
-                     std::uint32_t loose_begin, std::uint32_t loose_end);
-    void integrate(float dt, float velocity_keep);
-    void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
-    void solve_rope_constraints();
-    void apply_anchors(float dt);
-    // Stages of the attachments (simulation_attachments.cpp).
-    void apply_bead_loads();
-    void apply_tethers(float dt);
-    void slide_beads(float dt, float velocity_keep);
-    void update_bead_positions();
-    // Parts of carry_state_from() (simulation_carry.cpp).
-    void carry_anchors(const Simulation& previous);
-    void carry_beads(const Simulation& previous);
-    void recompute_normals();
-    void check_state();
-    void build_face_runs();
-    void build_face_pieces(Partition& p) const;
-    void normals_of(Partition& part);
-    void build_spring_runs();
-    void build_partitions();
-
-    const Model* model_;
-    SpringKernel kernel_ = SpringKernel::batched;
-    detail::Team team_;
-    std::vector<Partition> partitions_;  ///< one per thread
-    // Node state used by the step (structure of arrays).
-    std::vector<float> inverse_mass_;    ///< 1/kg; 0 for anchored nodes
-    std::vector<float> mass_;            ///< kg
-    Vec3Array x_;                        ///< positions
-    Vec3Array v_;                        ///< velocities
-    Vec3Array f_;                        ///< forces of the current substep
-    Vec3Array previous_;                 ///< Verlet's previous positions
-    Vec3Array external_;                 ///< apply_force() and constant forces, reset per step
-    bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
-    bool has_constant_forces_ = false;   ///< external_ is not all zero between steps
-    bool uniform_mass_ = false;          ///< every node has common_mass_
-    float common_mass_ = 1.0f;           ///< kg, node 0's mass
-    bool moves_anchors_freely_ = false;  ///< no ropes, tethers or beads read anchored nodes mid-substep
-    std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
-    // What the accessors show, refreshed at the end of every step().
-    std::vector<Vec3> positions_;
-    std::vector<Vec3> velocities_;
-    std::vector<Vec3> normals_;
-    Vec3Array normal_sums_;              ///< per node, before normalising
-    std::vector<FaceRun> face_runs_;
-    std::vector<float> face_run_open_;    ///< 1 for a face of the model, 0 for a gap
-    std::vector<float> face_run_pick_;    ///< paired runs: 1 where the face takes corner o[3]
-    std::vector<std::array<std::uint32_t, 3>> loose_faces_;  ///< faces in no run
-    std::vector<std::uint32_t> hooke_;   ///< indices of Hooke springs in the model
-    std::vector<std::uint32_t> ropes_;   ///< indices of rope constraints
-    std::vector<float> spring_k_;        ///< resolved k per model spring
-    std::vector<SpringRun> runs_;        ///< batched kernel: Hooke springs by (offset, a)
-    std::vector<float> run_k_;
-    std::vector<float> run_k_rest_;
-    std::vector<float> run_damping_;
-    std::vector<LooseSpring> loose_;     ///< batched kernel: springs in no run
-    std::uint32_t max_offset_ = 0;       ///< batched kernel: largest b - a of a spring
-    std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
-    struct AnchorState {
-        Vec3 origin;   ///< where the drive started
-        double angle = 0.0;          ///< rad in [0, 2 pi), circle drives: turned since origin
-        float angular_speed = 0.0f;  ///< rad/s, circle drives (set_anchor_circle changes it)
-    };
-    std::vector<AnchorState> anchor_state_;
-    std::vector<Vec3> constant_external_; ///< Model::constant_forces summed per node
-    std::vector<float> bead_place_;      ///< segments from the bead's first node
-    std::vector<float> bead_speed_;      ///< m/s along the rope, towards its last node
-    std::vector<Vec3> bead_positions_;
-    Vec3 wind_{};                        ///< air velocity during this frame
-    std::vector<Vec3> anchor_velocity_;
-    double substep_seconds_ = 0.0;       ///< s, frame_dt / substeps of the current step, in double
-    float verlet_keep_ = 1.0f;           ///< Verlet velocity kept per substep: verlet_damping^(dt * 60)
-    double time_ = 0.0;
-    std::uint64_t substeps_ = 0;
-    double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
-    std::string failure_;                ///< set once the simulation blew up
+    class Impl;
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace springkit

@@ -1,5 +1,5 @@
 // springkit — the runtime: one step as named stages over flat arrays.
-#include "springkit/simulation.hpp"
+#include "simulation/simulation_impl.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -15,6 +15,12 @@
 
 namespace springkit {
 
+using detail::LooseSpring;
+using detail::LooseSprings;
+using detail::Partition;
+using detail::Piece;
+using detail::SpringRun;
+using detail::Window;
 using detail::add_ranges;
 using detail::closing_speed;
 using detail::damping_scale;
@@ -46,7 +52,7 @@ Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
 
 // Each array has kBlock zeros past its end, so that the spring loops may read
 // whole blocks past a run's last spring (those results are never used).
-void Simulation::Vec3Array::assign(std::size_t n, Vec3 v) {
+void detail::Vec3Array::assign(std::size_t n, Vec3 v) {
     x.assign(n + kBlock, 0.0f);
     y.assign(n + kBlock, 0.0f);
     z.assign(n + kBlock, 0.0f);
@@ -55,68 +61,96 @@ void Simulation::Vec3Array::assign(std::size_t n, Vec3 v) {
     std::fill_n(z.begin(), n, v.z);
 }
 
-void Simulation::Vec3Array::assign(const std::vector<Vec3>& v) {
+void detail::Vec3Array::assign(const std::vector<Vec3>& v) {
     assign(v.size(), Vec3{});
     for (std::size_t i = 0; i < v.size(); ++i) set(i, v[i]);
 }
 
-Simulation::Simulation(const Model& model, const SimulationOptions& options)
-    : model_(&model), kernel_(options.kernel) {
+PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     validate(model);
     const std::size_t n = model.node_count();
-    inverse_mass_.resize(n);
-    mass_.resize(n);
+    inverse_mass.resize(n);
+    mass.resize(n);
     for (std::size_t i = 0; i < n; ++i) {
-        mass_[i] = model.node_mass(i);
-        inverse_mass_[i] = 1.0f / mass_[i];
+        mass[i] = model.node_mass(i);
+        inverse_mass[i] = 1.0f / mass[i];
     }
-    for (const Anchor& a : model.anchors) inverse_mass_[a.node] = 0.0f;
-    common_mass_ = n > 0 ? mass_[0] : 1.0f;
-    uniform_mass_ = std::all_of(mass_.begin(), mass_.end(), [&](float m) { return m == common_mass_; });
+    for (const Anchor& a : model.anchors) inverse_mass[a.node] = 0.0f;
+    common_mass = n > 0 ? mass[0] : 1.0f;
+    uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
 
-    spring_k_.resize(model.springs.size());
+    auto values = std::make_shared<detail::SpringValues>();
+    values->spring_k.resize(model.springs.size());
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
         const Spring& s = model.springs[i];
-        spring_k_[i] = model.spring_k(s);
-        (s.kind == SpringKind::hooke ? hooke_ : ropes_).push_back(static_cast<std::uint32_t>(i));
+        values->spring_k[i] = model.spring_k(s);
+        (s.kind == SpringKind::hooke ? hooke : ropes).push_back(static_cast<std::uint32_t>(i));
     }
     // Nothing reads an anchored node between the integration and apply_anchors()
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
-    moves_anchors_freely_ = ropes_.empty() && model.tethers.empty() && model.beads.empty();
+    moves_anchors_freely = ropes.empty() && model.tethers.empty() && model.beads.empty();
     build_face_runs();
-    constant_external_.assign(n, Vec3{});
-    for (const ConstantForce& c : model.constant_forces) constant_external_[c.node] += c.force;
-    has_constant_forces_ = std::any_of(constant_external_.begin(), constant_external_.end(),
-                                       [](const Vec3& f) { return !(f == Vec3{}); });
-    if (kernel_ == SpringKernel::batched) build_spring_runs();
+    constant_external.assign(n, Vec3{});
+    for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
+    has_constant_forces = std::any_of(constant_external.begin(), constant_external.end(),
+                                      [](const Vec3& f) { return !(f == Vec3{}); });
+    // Built for either kernel: the body does not know which its instances use.
+    build_spring_runs(*values);
 
-    // A node faster than this is a runaway: 100 times the larger of 1 m/s, the
-    // speed of a fall across the whole model, and the fastest anchor drive.
+    // The parts of the runaway bound (Simulation::Impl::update_speed_bound()).
     const Bounds box = bounds(model);
-    double speed = std::max(1.0, std::sqrt(2.0 * length(model.params.gravity) * box.diagonal()));
+    diagonal = box.diagonal();
     for (const Anchor& a : model.anchors) {
-        speed = std::max(speed, static_cast<double>(length(a.velocity)));
+        drive_speed = std::max(drive_speed, static_cast<double>(length(a.velocity)));
         if (a.drive == AnchorDrive::circle)
-            speed = std::max(speed, std::abs(a.angular_speed) *
-                                        static_cast<double>(length(model.positions[a.node] - a.center)));
+            drive_speed = std::max(drive_speed, std::abs(a.angular_speed) *
+                                                    static_cast<double>(length(model.positions[a.node] - a.center)));
     }
-    speed_bound_ = 100.0 * speed;
     // Springs alone can move a node fast: a node pulled as far as the model is
     // wide swings back at up to sqrt(sum of its k / m) times that distance (a
     // perturbed or dragged jelly). A real blow-up grows exponentially and passes
     // this bound within a few substeps anyway.
     std::vector<double> node_k(n, 0.0);
-    for (std::uint32_t i : hooke_) {
-        node_k[model.springs[i].a] += spring_k_[i];
-        node_k[model.springs[i].b] += spring_k_[i];
+    for (std::uint32_t i : hooke) {
+        node_k[model.springs[i].a] += values->spring_k[i];
+        node_k[model.springs[i].b] += values->spring_k[i];
     }
     for (std::size_t i = 0; i < n; ++i)
-        speed_bound_ = std::max(speed_bound_, std::sqrt(node_k[i] / model.node_mass(i)) * box.diagonal());
+        spring_speed = std::max(spring_speed, std::sqrt(node_k[i] / model.node_mass(i)) * diagonal);
+    springs = std::move(values);
+}
+
+std::shared_ptr<const PreparedBody> prepare(Model model) {
+    return std::make_shared<const PreparedBody>(std::move(model));
+}
+
+const Model& prepared_model(const PreparedBody& body) { return body.model; }
+
+Simulation::Impl::Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options)
+    : body_(std::move(body)), b_(body_.get()), model_(&b_->model), params_(b_->model.params),
+      springs_(b_->springs), kernel_(options.kernel), inverse_mass_(b_->inverse_mass) {
+    if (!model_->faces.empty()) {
+        normal_sums_.assign(model_->node_count(), Vec3{});
+        normals_.resize(model_->node_count());
+    }
+    update_speed_bound();
     set_threads(options.threads);
     reset();
 }
 
-void Simulation::build_spring_runs() {
+void Simulation::Impl::update_speed_bound() {
+    // A node faster than this is a runaway: 100 times the larger of 1 m/s, the
+    // speed of a fall across the whole model, and the fastest anchor drive, or
+    // the speed springs alone can give (PreparedBody::spring_speed; under a
+    // stiffness scale s, sqrt(s) times as fast).
+    const double fall = std::max(1.0, std::sqrt(2.0 * length(params_.gravity) * b_->diagonal));
+    const double springs = stiffness_scale_ == 1.0f
+                               ? b_->spring_speed
+                               : b_->spring_speed * std::sqrt(static_cast<double>(stiffness_scale_));
+    speed_bound_ = std::max(100.0 * std::max(fall, b_->drive_speed), springs);
+}
+
+void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     // A spring's force does not change when its ends swap, so each is stored
     // with a < b. Sorted by (b - a, a), the springs of a grid fall into long runs
     // a, a+1, a+2, ... with one offset (the row springs of a cloth, the columns,
@@ -124,13 +158,13 @@ void Simulation::build_spring_runs() {
     // arrays. Runs are cut at window boundaries (window_pass()), and run in
     // window order, so that the order in which a node receives forces is fixed
     // here, whatever the thread split.
-    const Model& m = *model_;
+    const Model& m = model;
     struct Entry {
         std::uint32_t a, offset, spring;
     };
     std::vector<Entry> entries;
-    entries.reserve(hooke_.size());
-    for (std::uint32_t si : hooke_) {
+    entries.reserve(hooke.size());
+    for (std::uint32_t si : hooke) {
         const Spring& s = m.springs[si];
         const std::uint32_t a = std::min(s.a, s.b), b = std::max(s.a, s.b);
         entries.push_back({a, b - a, si});
@@ -138,11 +172,11 @@ void Simulation::build_spring_runs() {
     std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
         return l.offset != r.offset ? l.offset < r.offset : l.a < r.a;
     });
-    runs_.clear();
-    run_k_.clear();
-    run_k_rest_.clear();
-    run_damping_.clear();
-    loose_.clear();
+    values.runs.clear();
+    values.run_k.clear();
+    values.run_k_rest.clear();
+    values.run_damping.clear();
+    values.loose.clear();
     // A run may skip springs (kMaxStep): the gaps are filled with springs of no
     // force (k = 0, no damping).
     const float damping = m.params.spring_damping;
@@ -153,28 +187,32 @@ void Simulation::build_spring_runs() {
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
-                loose_.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
-                                  spring_k_[entries[e].spring]});
+                values.loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
+                                  values.spring_k[entries[e].spring]});
             }
             i = j;
             continue;
         }
         SpringRun run{entries[i].a, entries[i].offset, entries[j - 1].a - entries[i].a + 1,
-                      static_cast<std::uint32_t>(run_k_.size()), true};
+                      static_cast<std::uint32_t>(values.run_k.size()), true};
         std::uint32_t next = run.a;  // the node of the run's next spring
         for (std::size_t e = i; e < j; ++e) {
             for (; next < entries[e].a; ++next) {  // a gap
-                run_k_.push_back(0.0f);
-                run_k_rest_.push_back(0.0f);
-                run_damping_.push_back(0.0f);
+                values.run_k.push_back(0.0f);
+                values.run_k_rest.push_back(0.0f);
+                values.run_damping.push_back(0.0f);
+                run_rest.push_back(0.0f);
+                run_present.push_back(0.0f);
                 run.uniform = false;
             }
-            const float k = spring_k_[entries[e].spring];
-            run_k_.push_back(k);
-            run_k_rest_.push_back(k * m.springs[entries[e].spring].rest);
-            run_damping_.push_back(damping);
-            run.uniform = run.uniform && run_k_.back() == run_k_[run.first] &&
-                          run_k_rest_.back() == run_k_rest_[run.first];
+            const float k = values.spring_k[entries[e].spring];
+            values.run_k.push_back(k);
+            values.run_k_rest.push_back(k * m.springs[entries[e].spring].rest);
+            values.run_damping.push_back(damping);
+            run_rest.push_back(m.springs[entries[e].spring].rest);
+            run_present.push_back(1.0f);
+            run.uniform = run.uniform && values.run_k.back() == values.run_k[run.first] &&
+                          values.run_k_rest.back() == values.run_k_rest[run.first];
             ++next;
         }
         // A run with values per spring is padded with springs of no force to whole
@@ -190,41 +228,43 @@ void Simulation::build_spring_runs() {
         const std::uint32_t before = extra - after;
         if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
-            for (auto* values : {&run_k_, &run_k_rest_, &run_damping_}) {
-                values->insert(values->begin() + run.first, before, 0.0f);  // only this run's values move
-                values->insert(values->end(), after, 0.0f);
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present}) {
+                slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
+                slots->insert(slots->end(), after, 0.0f);
             }
             run.a -= before;
             run.count += extra;
         }
         if (run.uniform) {  // one value for all: kept in the run, not per spring
-            run.k = run_k_[run.first];
-            run.k_rest = run_k_rest_[run.first];
+            run.k = values.run_k[run.first];
+            run.k_rest = values.run_k_rest[run.first];
             run.damping = damping;
-            for (auto* values : {&run_k_, &run_k_rest_, &run_damping_}) values->resize(run.first);
+            run.rest = run_rest[run.first];
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
+                slots->resize(run.first);
         }
-        runs_.push_back(run);
+        values.runs.push_back(run);
         i = j;
     }
-    for (auto* values : {&run_k_, &run_k_rest_, &run_damping_})  // blocks may read past the last run
-        values->resize(values->size() + kBlock, 0.0f);
-    std::stable_sort(runs_.begin(), runs_.end(), [](const SpringRun& l, const SpringRun& r) {
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
+        slots->resize(slots->size() + kBlock, 0.0f);  // blocks may read past the last run
+    std::stable_sort(values.runs.begin(), values.runs.end(), [](const SpringRun& l, const SpringRun& r) {
         return l.a / kWindow < r.a / kWindow;
     });
-    max_offset_ = entries.empty() ? 0 : entries.back().offset;
+    max_offset = entries.empty() ? 0 : entries.back().offset;
     // Loose springs by first node: neighbouring springs touch neighbouring memory.
-    std::stable_sort(loose_.begin(), loose_.end(),
+    std::stable_sort(values.loose.begin(), values.loose.end(),
                      [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
 }
 
-void Simulation::set_threads(int threads) {
+void Simulation::Impl::set_threads(int threads) {
     if (threads < 1) throw Error("Simulation::set_threads: need at least 1 thread (got " +
                                  std::to_string(threads) + ")");
     if (threads != team_.size()) team_.resize(threads);
     build_partitions();
 }
 
-void Simulation::build_partitions() {
+void Simulation::Impl::build_partitions() {
     // Thread t owns a contiguous range of nodes (cut at multiples of 16 so two
     // threads never write one cache line) and of faces. It computes every spring
     // with an end in its range and adds the forces of its own ends only; the few
@@ -240,20 +280,20 @@ void Simulation::build_partitions() {
         Partition& p = partitions_[t];
         p.node_begin = cut(t, n, 16);
         p.node_end = cut(t + 1, n, 16);
-        // Nodes within max_offset_ of a cut are read by the neighbour's springs:
+        // Nodes within b_->max_offset of a cut are read by the neighbour's springs:
         // integrated only after every thread has summed its springs. Above a
         // cut, kBlock more: the run loops compute whole blocks of springs
         // and so read the ends of up to kBlock - 1 springs past a thread's last
         // (results never used), and those nodes must not be written meanwhile.
         p.shared_low_end = t == 0 ? p.node_begin
                                   : static_cast<std::uint32_t>(std::min<std::size_t>(
-                                        p.node_end, std::size_t{p.node_begin} + max_offset_ + kBlock));
+                                        p.node_end, std::size_t{p.node_begin} + b_->max_offset + kBlock));
         p.shared_high_begin =
             t + 1 == count ? p.node_end
-                           : std::max(p.shared_low_end, p.node_end - std::min(p.node_end, max_offset_));
+                           : std::max(p.shared_low_end, p.node_end - std::min(p.node_end, b_->max_offset));
         if (p.node_begin == p.node_end) continue;
         // Its windows: from the first whose springs can reach its nodes.
-        const std::uint32_t first_window = (p.node_begin - std::min(p.node_begin, max_offset_)) / kWindow;
+        const std::uint32_t first_window = (p.node_begin - std::min(p.node_begin, b_->max_offset)) / kWindow;
         const std::uint32_t last_window = (p.node_end - 1) / kWindow;
         for (std::uint32_t w = first_window; w <= last_window; ++w)
             p.windows.push_back({.node_begin = std::max(p.node_begin, w * kWindow),
@@ -262,8 +302,8 @@ void Simulation::build_partitions() {
             const std::uint32_t w = a / kWindow;
             return w >= first_window && w <= last_window ? &p.windows[w - first_window] : nullptr;
         };
-        for (std::uint32_t r = 0; r < runs_.size(); ++r) {
-            const SpringRun& run = runs_[r];
+        for (std::uint32_t r = 0; r < springs_->runs.size(); ++r) {
+            const SpringRun& run = springs_->runs[r];
             const ItemRange a = owned_items(run.a, run.count, p.node_begin, p.node_end);
             const ItemRange b = owned_items(run.a + run.offset, run.count, p.node_begin, p.node_end);
             if (a.empty() && b.empty()) continue;
@@ -274,7 +314,7 @@ void Simulation::build_partitions() {
             window_of(run.a)->pieces_end = static_cast<std::uint32_t>(p.pieces.size());
         }
         p.loose = {};
-        for (const LooseSpring& s : loose_) {
+        for (const LooseSpring& s : springs_->loose) {
             const bool mine_a = s.a >= p.node_begin && s.a < p.node_end;
             const bool mine_b = s.b >= p.node_begin && s.b < p.node_end;
             if (!mine_a && !mine_b) continue;
@@ -303,7 +343,7 @@ void Simulation::build_partitions() {
     }
 }
 
-void Simulation::reset() {
+void Simulation::Impl::reset() {
     const Model& m = *model_;
     const std::size_t n = m.node_count();
     positions_ = m.positions;
@@ -312,7 +352,7 @@ void Simulation::reset() {
     previous_.assign(m.positions);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
-    external_.assign(constant_external_);
+    external_.assign(b_->constant_external);
     external_applied_ = false;
     anchor_state_.clear();
     anchor_velocity_.clear();
@@ -326,17 +366,17 @@ void Simulation::reset() {
     time_ = 0.0;
     substeps_ = 0;
     failure_.clear();
-    wind_ = wind_at(m.params, 0.0);
+    wind_ = wind_at(params_, 0.0);
     update_bead_positions();
     recompute_normals();
 }
 
-void Simulation::step(float frame_dt) {
+void Simulation::Impl::step(float frame_dt) {
     if (!failure_.empty()) throw SimulationError(failure_);
     if (!std::isfinite(frame_dt) || frame_dt < 0.0f)
         throw Error("Simulation::step: frame_dt must be a finite number >= 0 s");
     if (frame_dt == 0.0f) return;
-    const float max_dt = model_->params.max_substep;
+    const float max_dt = params_.max_substep;
     // A huge frame_dt would mean a step that never ends (and an out-of-range cast).
     if (frame_dt / max_dt > static_cast<float>(kMaxSubstepsPerStep))
         throw Error("Simulation::step: frame_dt " + std::to_string(frame_dt) + " s needs more than " +
@@ -347,69 +387,131 @@ void Simulation::step(float frame_dt) {
     // Energy loss is defined per 1/60 s frame (Oliveira multiplies the velocity
     // once a frame); per substep that is energy_loss^(dt * 60), the same decay at
     // any substep size.
-    const float keep = std::pow(model_->params.energy_loss, dt * 60.0f);
+    const float keep = std::pow(params_.energy_loss, dt * 60.0f);
     // verlet_damping (the Source engine's 0.98) is defined per 1/60 s frame as
     // well: kept per substep as a fixed share it would damp 4 times as hard at
     // 0.5 ms as at 2 ms substeps, and change with the frame rate. A node falling
     // under gravity reaches u = u keep + g dt^2 per substep (u = x - x_prev), that
     // is v = g dt / (1 - keep) -> g / (60 ln(1 / verlet_damping)) as dt -> 0.
-    verlet_keep_ = std::pow(model_->params.verlet_damping, dt * 60.0f);
-    wind_ = wind_at(model_->params, time_);  // gusts last seconds: once a frame is enough
+    verlet_keep_ = std::pow(params_.verlet_damping, dt * 60.0f);
+    wind_ = wind_at(params_, time_);  // gusts last seconds: once a frame is enough
     substep_seconds_ = static_cast<double>(frame_dt) / static_cast<double>(substeps);
-    for (std::uint64_t i = 0; i < substeps; ++i) substep(dt, keep);
+    const StageArgs args{.dt = dt, .velocity_keep = keep};
+    for (std::uint64_t i = 0; i < substeps; ++i) substep(args);
     if (external_applied_) {  // apply_force() lasts one step
-        external_.assign(constant_external_);
+        external_.assign(b_->constant_external);
         external_applied_ = false;
     }
     time_ += frame_dt;
-    check_state();  // also publishes positions() and velocities()
-    update_bead_positions();
-    recompute_normals();
+    for (const Stage& stage : kStages)
+        if (stage.when == Stage::every_frame) stage.run(*this, args);
 }
 
-void Simulation::substep(float dt, float velocity_keep) {
+// The step, as one list of named stages in the order they run. Each substep
+// runs the every_substep stages; after the last substep of a frame, the
+// every_frame ones. To add a force, add its term to node_forces() (per node)
+// or a stage between "forces" and "integrate" that adds into f_ (as "bead
+// loads" does); a constraint goes after "integrate" and before "anchors".
+// docs/ARCHITECTURE.md describes each stage.
+const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
+    // Gravity, wind and air friction, ground, external forces, then every
+    // Hooke spring with its damping (the kernel chosen: reference or batched).
+    {"forces", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_forces(a); }},
+    // Beads weigh on the two nodes of the segment they ride on (Garrido).
+    {"bead loads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_bead_loads(a); }},
+    // Velocities and positions from the forces (Parameters::integrator).
+    {"integrate", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_integrate(a); }},
+    // Source engine rope sticks: overlong segments shortened, a few passes.
+    {"rope constraints", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_rope_constraints(a); }},
+    {"tethers", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_tethers(a); }},
+    // Beads slide along their ropes under gravity and friction.
+    {"beads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_beads(a); }},
+    // Anchored nodes set where their drives hold them (fixed, velocity, circle).
+    {"anchors", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_anchors(a); }},
+    // Publishes positions() and velocities() and stops a runaway (SimulationError).
+    {"guard", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_guard(a); }},
+    // Where beads are drawn, and the vertex normals of the faces.
+    {"normals", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_normals(a); }},
+};
+
+void Simulation::Impl::substep(const StageArgs& args) {
+    // The fused window pass is an optimisation of the same list, not another
+    // order: with the batched kernel it runs "forces" (and, without beads,
+    // "bead loads", which has nothing to do, and "integrate") window by window
+    // in one pass through the nodes (window_pass()); the list goes on after the
+    // last stage it ran. Each node gets the same operations in the same order
+    // as when the stages run one after another.
+    std::size_t next = 0;
+    if (kernel_ == SpringKernel::batched) next = fused_window_pass(args);
+    for (std::size_t i = next; i < std::size(kStages); ++i)
+        if (kStages[i].when == Stage::every_substep) kStages[i].run(*this, args);
+    ++substeps_;
+}
+
+std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
+    if (!model_->beads.empty()) {  // beads load the nodes between forces and integration
+        stage_forces(args);
+        return 1;  // kStages[1], "bead loads", runs next
+    }
+    // Forces and integration in one pass through the nodes; the nodes other
+    // threads read are integrated once every thread is done.
+    run_on(team_, [&](int t) {
+        window_pass(partitions_[static_cast<std::size_t>(t)], true, args.dt, args.velocity_keep);
+    });
+    if (team_.size() > 1)
+        run_on(team_, [&](int t) {
+            const Partition& p = partitions_[static_cast<std::size_t>(t)];
+            integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
+            integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
+        });
+    return 3;  // kStages[3], "rope constraints", runs next
+}
+
+void Simulation::Impl::stage_forces(const StageArgs& args) {
     if (kernel_ == SpringKernel::reference) {
-        // The seed's order of stages, each over all nodes.
+        // Each over all nodes, in the seed's order.
         run_on(team_, [&](int t) {
             const Partition& p = partitions_[static_cast<std::size_t>(t)];
             accumulate_node_forces(p.node_begin, p.node_end);
         });
         accumulate_springs_reference();
-        apply_bead_loads();
-        integrate(dt, velocity_keep);
-    } else if (model_->beads.empty()) {
-        // Forces and integration in one pass through the nodes (window_pass());
-        // the nodes other threads read are integrated once every thread is done.
-        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], true, dt, velocity_keep); });
-        if (team_.size() > 1)
-            run_on(team_, [&](int t) {
-                const Partition& p = partitions_[static_cast<std::size_t>(t)];
-                integrate_range(p.node_begin, p.shared_low_end, dt, velocity_keep);
-                integrate_range(p.shared_high_begin, p.node_end, dt, velocity_keep);
-            });
     } else {
-        // Beads load the nodes between the forces and the integration.
-        run_on(team_, [&](int t) { window_pass(partitions_[static_cast<std::size_t>(t)], false, dt, velocity_keep); });
-        apply_bead_loads();
-        integrate(dt, velocity_keep);
+        run_on(team_, [&](int t) {
+            window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
+        });
     }
-    if (!ropes_.empty()) {
-        // Constraint corrections become velocity too, so a rope pulled tight loses
-        // its outward speed (the same idea as Builderboy's velocity constraint).
-        std::vector<Vec3>& before = unconstrained_;
-        before.resize(positions_.size());
-        for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
-        solve_rope_constraints();
-        if (model_->params.integrator != Integrator::verlet) {
-            const float inv_dt = 1.0f / dt;
-            for (std::size_t i = 0; i < before.size(); ++i)
-                v_.set(i, v_.get(i) + (x_.get(i) - before[i]) * inv_dt);
-        }
+}
+
+void Simulation::Impl::stage_bead_loads(const StageArgs&) { apply_bead_loads(); }
+
+void Simulation::Impl::stage_integrate(const StageArgs& args) { integrate(args.dt, args.velocity_keep); }
+
+void Simulation::Impl::stage_rope_constraints(const StageArgs& args) {
+    if (b_->ropes.empty()) return;
+    // Constraint corrections become velocity too, so a rope pulled tight loses
+    // its outward speed (the same idea as Builderboy's velocity constraint).
+    std::vector<Vec3>& before = unconstrained_;
+    before.resize(positions_.size());
+    for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
+    solve_rope_constraints();
+    if (params_.integrator != Integrator::verlet) {
+        const float inv_dt = 1.0f / args.dt;
+        for (std::size_t i = 0; i < before.size(); ++i)
+            v_.set(i, v_.get(i) + (x_.get(i) - before[i]) * inv_dt);
     }
-    apply_tethers(dt);
-    slide_beads(dt, velocity_keep);
-    apply_anchors(dt);
-    ++substeps_;
+}
+
+void Simulation::Impl::stage_tethers(const StageArgs& args) { apply_tethers(args.dt); }
+
+void Simulation::Impl::stage_beads(const StageArgs& args) { slide_beads(args.dt, args.velocity_keep); }
+
+void Simulation::Impl::stage_anchors(const StageArgs& args) { apply_anchors(args.dt); }
+
+void Simulation::Impl::stage_guard(const StageArgs&) { check_state(); }
+
+void Simulation::Impl::stage_normals(const StageArgs&) {
+    update_bead_positions();
+    recompute_normals();
 }
 
 namespace {
@@ -461,34 +563,34 @@ void node_forces(const float* __restrict y, const float* __restrict vx, const fl
 
 }  // namespace
 
-void Simulation::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) {
-    const Parameters& p = model_->params;
+void Simulation::Impl::accumulate_node_forces(std::uint32_t begin, std::uint32_t end) {
+    const Parameters& p = params_;
     const Ground g = p.ground.value_or(Ground{});
     const NodeForceTerms terms{p.gravity, wind_, p.air_friction, g.height, g.repulsion, g.friction, g.absorption};
     with_flags(
         [&](auto air, auto ground, auto external, auto uniform_mass) {
             node_forces<air, ground, external, uniform_mass>(
                 x_.y.data(), v_.x.data(), v_.y.data(), v_.z.data(), external_.x.data(), external_.y.data(),
-                external_.z.data(), mass_.data(), common_mass_, f_.x.data(), f_.y.data(), f_.z.data(), begin, end,
+                external_.z.data(), b_->mass.data(), b_->common_mass, f_.x.data(), f_.y.data(), f_.z.data(), begin, end,
                 terms);
         },
-        p.air_friction > 0.0f, p.ground.has_value(), has_constant_forces_ || external_applied_, uniform_mass_);
+        p.air_friction > 0.0f, p.ground.has_value(), b_->has_constant_forces || external_applied_, b_->uniform_mass);
 }
 
-void Simulation::accumulate_springs_reference() {
+void Simulation::Impl::accumulate_springs_reference() {
     // Hooke springs: each computed once, +F on one end and -F on the other
     // (Oliveira's optimisation note), with Tunca's inner friction along the
     // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
     // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
-    const float damping = m.params.spring_damping;
-    for (std::uint32_t si : hooke_) {
+    const float damping = params_.spring_damping;
+    for (std::uint32_t si : b_->hooke) {
         const Spring& s = m.springs[si];
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
         if (len > kSpringTolerance) {
-            f = d * (spring_k_[si] * (len - s.rest) / len);
+            f = d * (springs_->spring_k[si] * (len - s.rest) / len);
             if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
         }
         f_.set(s.a, f_.get(s.a) + f);
@@ -676,11 +778,11 @@ void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __re
 
 }  // namespace
 
-void Simulation::window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep) {
+void Simulation::Impl::window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep) {
     // The node order is cut into windows of kWindow nodes; each run or loose
     // spring belongs to the window of its first node a (< b). Window by window,
     // in order: the per-node forces are set for the nodes this window's springs
-    // reach (up to max_offset_ ahead), the window's springs are summed, and then
+    // reach (up to b_->max_offset ahead), the window's springs are summed, and then
     // its own nodes are complete and may be integrated, since the springs of
     // later windows only touch nodes further on. The node arrays so pass through
     // the cache once per substep instead of once per stage (a large model's node
@@ -691,7 +793,7 @@ void Simulation::window_pass(Partition& part, bool then_integrate, float dt, flo
     std::uint32_t pieces = 0, loose = 0;
     for (const Window& w : part.windows) {
         const std::uint32_t reach =
-            static_cast<std::uint32_t>(std::min<std::size_t>(part.node_end, std::size_t{w.node_end} + max_offset_));
+            static_cast<std::uint32_t>(std::min<std::size_t>(part.node_end, std::size_t{w.node_end} + b_->max_offset));
         if (initialised < reach) {
             accumulate_node_forces(initialised, reach);
             initialised = reach;
@@ -708,9 +810,9 @@ void Simulation::window_pass(Partition& part, bool then_integrate, float dt, flo
     if (initialised < part.node_end) accumulate_node_forces(initialised, part.node_end);
 }
 
-void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
                              std::uint32_t loose_begin, std::uint32_t loose_end) {
-    const float damping = model_->params.spring_damping;
+    const float damping = params_.spring_damping;
     const bool damped = damping > 0.0f;
     float* Fx = f_.x.data();
     float* Fy = f_.y.data();
@@ -727,15 +829,15 @@ void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::u
     float* fz = fy + kScratchStride;
     for (std::uint32_t p = pieces_begin; p < pieces_end; ++p) {
         const Piece& piece = part.pieces[p];
-        const SpringRun& run = runs_[piece.item];
+        const SpringRun& run = springs_->runs[piece.item];
         const std::size_t na = run.a, nb = std::size_t{run.a} + run.offset;
         RunArrays r{.ax = x + na, .ay = y + na, .az = z + na,
                     .bx = x + nb, .by = y + nb, .bz = z + nb,
                     .avx = vx + na, .avy = vy + na, .avz = vz + na,
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
-                    .k = run.uniform ? &run.k : run_k_.data() + run.first,
-                    .k_rest = run.uniform ? &run.k_rest : run_k_rest_.data() + run.first,
-                    .damping = run.uniform ? &run.damping : run_damping_.data() + run.first,
+                    .k = run.uniform ? &run.k : springs_->run_k.data() + run.first,
+                    .k_rest = run.uniform ? &run.k_rest : springs_->run_k_rest.data() + run.first,
+                    .damping = run.uniform ? &run.damping : springs_->run_damping.data() + run.first,
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // Each node gets at most one force per run from its a side and one from
@@ -798,7 +900,7 @@ void Simulation::sum_springs(Partition& part, std::uint32_t pieces_begin, std::u
     }
 }
 
-void Simulation::integrate(float dt, float velocity_keep) {
+void Simulation::Impl::integrate(float dt, float velocity_keep) {
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
         integrate_range(p.node_begin, p.node_end, dt, velocity_keep);
@@ -880,13 +982,13 @@ void verlet(SPRINGKIT_NODE_ARRAYS, float* __restrict ox, float* __restrict oy, f
 
 }  // namespace
 
-void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep) {
+void Simulation::Impl::integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep) {
     with_flags(
         [&](auto uniform_mass) {
 #define SPRINGKIT_NODES                                                                            \
     x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(), f_.x.data(), \
-        f_.y.data(), f_.z.data(), inverse_mass_.data(), 1.0f / common_mass_, begin, end
-            switch (model_->params.integrator) {
+        f_.y.data(), f_.z.data(), inverse_mass_.data(), 1.0f / b_->common_mass, begin, end
+            switch (params_.integrator) {
                 case Integrator::explicit_euler:
                     explicit_euler<uniform_mass>(SPRINGKIT_NODES, dt, velocity_keep);
                     break;
@@ -900,18 +1002,18 @@ void Simulation::integrate_range(std::uint32_t begin, std::uint32_t end, float d
             }
 #undef SPRINGKIT_NODES
         },
-        uniform_mass_ && moves_anchors_freely_);
+        b_->uniform_mass && b_->moves_anchors_freely);
 }
 
-void Simulation::solve_rope_constraints() {
+void Simulation::Impl::solve_rope_constraints() {
     // Source engine rope: a few relaxation passes that only shorten overlong
     // segments, splitting the correction by inverse mass (half each for equal
     // masses, as Valve does; none on an anchor). Each correction lengthens the
     // segment's neighbours again, so the passes do not converge: a rope pulled
     // fast is left a few percent long (the bound SpringKind::rope states).
     const Model& m = *model_;
-    for (int pass = 0; pass < m.params.rope_iterations; ++pass) {
-        for (std::uint32_t si : ropes_) {
+    for (int pass = 0; pass < params_.rope_iterations; ++pass) {
+        for (std::uint32_t si : b_->ropes) {
             const Spring& s = m.springs[si];
             const Vec3 d = x_.get(s.b) - x_.get(s.a);
             const float len = length(d);
@@ -926,7 +1028,7 @@ void Simulation::solve_rope_constraints() {
     }
 }
 
-void Simulation::apply_anchors(float dt) {
+void Simulation::Impl::apply_anchors(float dt) {
     const Model& m = *model_;
     for (std::size_t i = 0; i < m.anchors.size(); ++i) {
         const Anchor& a = m.anchors[i];
@@ -940,8 +1042,8 @@ void Simulation::apply_anchors(float dt) {
                 // Tunca's rope connection point: moved by its velocity, never below ground.
                 Vec3& v = anchor_velocity_[i];
                 state.origin += v * dt;
-                if (m.params.ground && state.origin.y < m.params.ground->height) {
-                    state.origin.y = m.params.ground->height;
+                if (params_.ground && state.origin.y < params_.ground->height) {
+                    state.origin.y = params_.ground->height;
                     v.y = 0.0f;
                 }
                 position = state.origin;
@@ -1002,7 +1104,7 @@ bool publish_sound(const float* __restrict x, const float* __restrict y, const f
 }  // namespace
 
 
-void Simulation::check_state() {
+void Simulation::Impl::check_state() {
     // Each thread finds the first bad node of its range; the lowest one is named.
     std::vector<std::size_t>& first_bad = first_bad_;
     first_bad.assign(partitions_.size(), positions_.size());
@@ -1032,14 +1134,14 @@ void Simulation::check_state() {
 
     // Name the stiffest spring at that node: it is the usual culprit.
     const Model& m = *model_;
-    const double dt = m.params.max_substep;
+    const double dt = params_.max_substep;
     std::size_t worst = m.springs.size();
     double worst_ratio = -1.0;
     for (std::size_t si = 0; si < m.springs.size(); ++si) {
         const Spring& s = m.springs[si];
         if (s.a != bad && s.b != bad) continue;
         const double ratio =
-            spring_k_[si] * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
+            springs_->spring_k[si] * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
         if (ratio > worst_ratio) {
             worst_ratio = ratio;
             worst = si;
@@ -1050,7 +1152,7 @@ void Simulation::check_state() {
     if (worst < m.springs.size()) {
         const Spring& s = m.springs[worst];
         out << "; its stiffest spring " << worst << " (nodes " << s.a << "-" << s.b
-            << ", k = " << spring_k_[worst] << " N/m) has k dt^2/m = " << worst_ratio
+            << ", k = " << springs_->spring_k[worst] << " N/m) has k dt^2/m = " << worst_ratio
             << " (keep it below " << kStabilityWarning << ")";
     }
     out << "; use a smaller max_substep or a lower k";
@@ -1058,27 +1160,27 @@ void Simulation::check_state() {
     throw SimulationError(failure_);
 }
 
-double Simulation::kinetic_energy() const {
+double Simulation::Impl::kinetic_energy() const {
     double sum = 0.0;
     for (std::size_t i = 0; i < velocities_.size(); ++i)
         sum += 0.5 * model_->node_mass(i) * dot(velocities_[i], velocities_[i]);
     return sum;
 }
 
-double Simulation::potential_energy() const {
+double Simulation::Impl::potential_energy() const {
     const Model& m = *model_;
     double sum = 0.0;
     for (std::size_t i = 0; i < positions_.size(); ++i)
-        sum -= static_cast<double>(m.node_mass(i)) * dot(m.params.gravity, positions_[i]);
-    for (std::uint32_t si : hooke_) {
+        sum -= static_cast<double>(m.node_mass(i)) * dot(params_.gravity, positions_[i]);
+    for (std::uint32_t si : b_->hooke) {
         const Spring& s = m.springs[si];
         const double stretch = length(positions_[s.b] - positions_[s.a]) - s.rest;
-        sum += 0.5 * spring_k_[si] * stretch * stretch;
+        sum += 0.5 * springs_->spring_k[si] * stretch * stretch;
     }
     return sum;
 }
 
-void Simulation::set_position(std::uint32_t node, Vec3 p) {
+void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
     if (node >= positions_.size()) throw Error("set_position: node index out of range");
     positions_[node] = p;
     velocities_[node] = {};
@@ -1087,19 +1189,19 @@ void Simulation::set_position(std::uint32_t node, Vec3 p) {
     v_.set(node, {});
 }
 
-void Simulation::set_velocity(std::uint32_t node, Vec3 v) {
+void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
     if (node >= positions_.size()) throw Error("set_velocity: node index out of range");
     velocities_[node] = v;
     v_.set(node, v);
-    previous_.set(node, positions_[node] - v * model_->params.max_substep);
+    previous_.set(node, positions_[node] - v * params_.max_substep);
 }
 
-void Simulation::set_anchor_velocity(std::size_t anchor, Vec3 v) {
+void Simulation::Impl::set_anchor_velocity(std::size_t anchor, Vec3 v) {
     if (anchor >= anchor_velocity_.size()) throw Error("set_anchor_velocity: anchor index out of range");
     anchor_velocity_[anchor] = v;
 }
 
-void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
+void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
     if (anchor >= anchor_state_.size()) throw Error("set_anchor_position: anchor index out of range");
     const Anchor& a = model_->anchors[anchor];
     AnchorState& state = anchor_state_[anchor];
@@ -1115,7 +1217,7 @@ void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) {
     previous_.set(a.node, p);
 }
 
-void Simulation::apply_force(std::uint32_t node, Vec3 f) {
+void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
     external_.set(node, external_.get(node) + f);
     external_applied_ = true;

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "springkit/error.hpp"
-#include "springkit/simulation.hpp"
+#include "simulation/simulation_impl.hpp"
 
 namespace springkit {
 
@@ -31,13 +31,13 @@ ChainPlace chain_place(float place, std::uint32_t segments, bool moving_back) {
 
 }  // namespace
 
-void Simulation::apply_bead_loads() {
+void Simulation::Impl::apply_bead_loads() {
     // The bead rides on the segment between nodes a and b: those two nodes carry its
     // weight across the rope and, split by where it sits, its inertia, so the rope
     // sags under a heavy bead as under a hanging weight (Garrido wanted the rope to
     // "behave as if there was an object of larger mass" at the bead).
     const Model& m = *model_;
-    const Vec3 g = m.params.gravity;
+    const Vec3 g = params_.gravity;
     for (std::size_t i = 0; i < m.beads.size(); ++i) {
         const Bead& bead = m.beads[i];
         const ChainPlace at = chain_place(bead_place_[i], bead.last - bead.first, bead_speed_[i] < 0.0f);
@@ -56,10 +56,10 @@ void Simulation::apply_bead_loads() {
     }
 }
 
-void Simulation::slide_beads(float dt, float velocity_keep) {
+void Simulation::Impl::slide_beads(float dt, float velocity_keep) {
     // The bead's own motion along the rope: M du/dt = M g.dir - friction u.
     const Model& m = *model_;
-    const Vec3 g = m.params.gravity;
+    const Vec3 g = params_.gravity;
     for (std::size_t i = 0; i < m.beads.size(); ++i) {
         const Bead& bead = m.beads[i];
         const std::uint32_t segments = bead.last - bead.first;
@@ -96,7 +96,7 @@ void Simulation::slide_beads(float dt, float velocity_keep) {
     }
 }
 
-void Simulation::update_bead_positions() {
+void Simulation::Impl::update_bead_positions() {
     const Model& m = *model_;
     bead_positions_.resize(m.beads.size());
     for (std::size_t i = 0; i < m.beads.size(); ++i) {
@@ -108,7 +108,7 @@ void Simulation::update_bead_positions() {
     }
 }
 
-void Simulation::apply_tethers(float dt) {
+void Simulation::Impl::apply_tethers(float dt) {
     // Builderboy's single-segment rope. Slack (inside the sphere of radius L) it
     // does nothing. Taut, it removes the outward radial velocity only, keeping the
     // tangential part, and sends `bounce` of it back (his K*N*3/2 is bounce 0.5).
@@ -150,7 +150,7 @@ CircleArm circle_arm(const Anchor& a, const Vec3& origin) {
 
 }  // namespace
 
-void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angular_speed) {
+void Simulation::Impl::set_anchor_circle(std::size_t anchor, float radius, float angular_speed) {
     if (anchor >= anchor_state_.size()) throw Error("set_anchor_circle: anchor index out of range");
     const Anchor& a = model_->anchors[anchor];
     if (a.drive != AnchorDrive::circle) throw Error("set_anchor_circle: anchor is not circle-driven");
@@ -165,12 +165,12 @@ void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angul
     state.angular_speed = angular_speed;
 }
 
-float Simulation::anchor_circle_radius(std::size_t anchor) const {
+float Simulation::Impl::anchor_circle_radius(std::size_t anchor) const {
     if (anchor >= anchor_state_.size()) throw Error("anchor_circle_radius: anchor index out of range");
     return length(circle_arm(model_->anchors[anchor], anchor_state_[anchor].origin).across);
 }
 
-float Simulation::anchor_angular_speed(std::size_t anchor) const {
+float Simulation::Impl::anchor_angular_speed(std::size_t anchor) const {
     if (anchor >= anchor_state_.size()) throw Error("anchor_angular_speed: anchor index out of range");
     return anchor_state_[anchor].angular_speed;
 }

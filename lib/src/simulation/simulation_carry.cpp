@@ -5,11 +5,11 @@
 #include <string>
 
 #include "springkit/error.hpp"
-#include "springkit/simulation.hpp"
+#include "simulation/simulation_impl.hpp"
 
 namespace springkit {
 
-void Simulation::carry_state_from(const Simulation& previous) {
+void Simulation::Impl::carry_state_from(const Impl& previous) {
     if (&previous == this) return;
     const Model& m = *model_;
     const Model& old = *previous.model_;
@@ -28,8 +28,8 @@ void Simulation::carry_state_from(const Simulation& previous) {
     v_ = previous.v_;
     positions_ = previous.positions_;
     velocities_ = previous.velocities_;
-    if (old.params.integrator == Integrator::verlet &&
-        old.params.max_substep == m.params.max_substep) {
+    if (previous.params_.integrator == Integrator::verlet &&
+        previous.params_.max_substep == params_.max_substep) {
         previous_ = previous.previous_;
     } else {
         // Only Verlet keeps its previous positions up to date, and they hold the
@@ -42,22 +42,22 @@ void Simulation::carry_state_from(const Simulation& previous) {
         // constant forces; a node whose constant force is unchanged takes it as is.
         for (std::size_t i = 0; i < m.node_count(); ++i) {
             const Vec3 held = previous.external_.get(i),
-                       old_constant = previous.constant_external_[i];
-            external_.set(i, constant_external_[i] == old_constant
+                       old_constant = previous.b_->constant_external[i];
+            external_.set(i, b_->constant_external[i] == old_constant
                                  ? held
-                                 : constant_external_[i] + (held - old_constant));
+                                 : b_->constant_external[i] + (held - old_constant));
         }
     }
     // The air of the frame just taken, unless the edit changed the air.
-    const bool same_air = m.params.wind == old.params.wind && m.params.gust == old.params.gust;
-    wind_ = same_air ? previous.wind_ : wind_at(m.params, time_);
+    const bool same_air = params_.wind == previous.params_.wind && params_.gust == previous.params_.gust;
+    wind_ = same_air ? previous.wind_ : wind_at(params_, time_);
     carry_anchors(previous);
     carry_beads(previous);
     update_bead_positions();
     recompute_normals();
 }
 
-void Simulation::carry_anchors(const Simulation& previous) {
+void Simulation::Impl::carry_anchors(const Impl& previous) {
     const Model& m = *model_;
     const Model& old = *previous.model_;
     constexpr std::size_t kNoAnchor = SIZE_MAX;
@@ -83,7 +83,7 @@ void Simulation::carry_anchors(const Simulation& previous) {
     }
 }
 
-void Simulation::carry_beads(const Simulation& previous) {
+void Simulation::Impl::carry_beads(const Impl& previous) {
     const Model& m = *model_;
     const Model& old = *previous.model_;
     if (m.beads.size() != old.beads.size()) return;

@@ -13,11 +13,14 @@
 
 #include "simulation/batched_loops.hpp"
 #include "simulation/spring_force.hpp"
-#include "springkit/simulation.hpp"
+#include "simulation/simulation_impl.hpp"
 #include "simulation/worker_pool.hpp"
 
 namespace springkit {
 
+using detail::FacePiece;
+using detail::FaceRun;
+using detail::Partition;
 using detail::add_ranges;
 using detail::kBlock;
 using detail::ItemRange;
@@ -241,7 +244,7 @@ std::optional<FacePairing> pair_face_runs(const FaceRunDraft& a, const FaceRunDr
 
 }  // namespace
 
-void Simulation::build_face_runs() {
+void PreparedBody::build_face_runs() {
     // The springs' idea (build_spring_runs()) for faces: each face is turned to
     // start at its lowest node, (m, m + o1, m + o2) (a cyclic turn keeps its
     // orientation and its normal). Sorted by (window of m, o1, o2, m), the faces
@@ -249,14 +252,12 @@ void Simulation::build_face_runs() {
     // cells split along alternating diagonals): their normals are computed from
     // contiguous loads and added to three contiguous node ranges. Runs with gaps
     // that fill each other's are paired into one (pair_face_runs()).
-    const Model& m = *model_;
-    face_runs_.clear();
-    face_run_open_.clear();
-    face_run_pick_.clear();
-    loose_faces_.clear();
+    const Model& m = model;
+    face_runs.clear();
+    face_run_open.clear();
+    face_run_pick.clear();
+    loose_faces.clear();
     if (m.faces.empty()) return;
-    normal_sums_.assign(m.node_count(), Vec3{});
-    normals_.resize(m.node_count());
     struct Entry {
         std::uint32_t first, o1, o2;
     };
@@ -266,7 +267,7 @@ void Simulation::build_face_runs() {
         const int low = c[0] <= c[1] && c[0] <= c[2] ? 0 : (c[1] <= c[2] ? 1 : 2);
         const std::uint32_t a = c[low], b = c[(low + 1) % 3], d = c[(low + 2) % 3];
         if (a == b || a == d || b == d) {  // a degenerate face: no normal, but summed like any
-            loose_faces_.push_back({c[0], c[1], c[2]});
+            loose_faces.push_back({c[0], c[1], c[2]});
             continue;
         }
         entries.push_back({a, b - a, d - a});
@@ -284,7 +285,7 @@ void Simulation::build_face_runs() {
             [](const Entry& e) { return e.first; });
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e)
-                loose_faces_.push_back({entries[e].first, entries[e].first + entries[e].o1,
+                loose_faces.push_back({entries[e].first, entries[e].first + entries[e].o1,
                                         entries[e].first + entries[e].o2});
         } else {
             FaceRunDraft draft{.o = {0, static_cast<int>(entries[i].o1), static_cast<int>(entries[i].o2)}, .firsts = {}};
@@ -298,21 +299,21 @@ void Simulation::build_face_runs() {
     auto lay_out = [&](FaceRun run, const FaceRunDraft& a, int a_shift, const FaceRunDraft* b, int b_shift) {
         const std::size_t faces = a.firsts.size() + (b ? b->firsts.size() : 0);
         run.gaps = run.count != faces;
-        run.open = static_cast<std::uint32_t>(face_run_open_.size());
-        run.pick = static_cast<std::uint32_t>(face_run_pick_.size());
-        if (run.gaps) face_run_open_.resize(face_run_open_.size() + run.count, 0.0f);
-        if (run.paired) face_run_pick_.resize(face_run_pick_.size() + run.count, 0.0f);
+        run.open = static_cast<std::uint32_t>(face_run_open.size());
+        run.pick = static_cast<std::uint32_t>(face_run_pick.size());
+        if (run.gaps) face_run_open.resize(face_run_open.size() + run.count, 0.0f);
+        if (run.paired) face_run_pick.resize(face_run_pick.size() + run.count, 0.0f);
         auto slot = [&](std::uint32_t first, int shift) {
             return static_cast<std::uint32_t>(static_cast<std::int64_t>(first) + shift - run.first);
         };
         for (std::uint32_t f : a.firsts)
-            if (run.gaps) face_run_open_[run.open + slot(f, a_shift)] = 1.0f;
+            if (run.gaps) face_run_open[run.open + slot(f, a_shift)] = 1.0f;
         if (b)
             for (std::uint32_t f : b->firsts) {
-                if (run.gaps) face_run_open_[run.open + slot(f, b_shift)] = 1.0f;
-                face_run_pick_[run.pick + slot(f, b_shift)] = 1.0f;
+                if (run.gaps) face_run_open[run.open + slot(f, b_shift)] = 1.0f;
+                face_run_pick[run.pick + slot(f, b_shift)] = 1.0f;
             }
-        face_runs_.push_back(run);
+        face_runs.push_back(run);
     };
     std::vector<bool> taken(drafts.size(), false);
     for (std::size_t r = 0; r < drafts.size(); ++r) {
@@ -336,17 +337,17 @@ void Simulation::build_face_runs() {
         lay_out(FaceRun{.first = a.firsts.front(), .count = count, .o = {0, o1, o2, o2}}, a, 0, nullptr, 0);
     }
     // Blocks may read past the last run.
-    face_run_open_.resize(face_run_open_.size() + kBlock, 0.0f);
-    face_run_pick_.resize(face_run_pick_.size() + kBlock, 0.0f);
+    face_run_open.resize(face_run_open.size() + kBlock, 0.0f);
+    face_run_pick.resize(face_run_pick.size() + kBlock, 0.0f);
 }
 
-void Simulation::build_face_pieces(Partition& p) const {
+void Simulation::Impl::build_face_pieces(Partition& p) const {
     // Like the springs: a thread computes the faces with a corner among its nodes
     // and adds their normals to its own nodes only.
     p.face_pieces.clear();
     p.loose_faces.clear();
-    for (std::uint32_t r = 0; r < face_runs_.size(); ++r) {
-        const FaceRun& run = face_runs_[r];
+    for (std::uint32_t r = 0; r < b_->face_runs.size(); ++r) {
+        const FaceRun& run = b_->face_runs[r];
         FacePiece piece{.item = r, .begin = run.count, .end = 0};
         for (int c = 0; c < (run.paired ? 4 : 3); ++c) {
             const ItemRange owned = owned_items(run.first + run.o[c], run.count, p.node_begin, p.node_end);
@@ -359,20 +360,20 @@ void Simulation::build_face_pieces(Partition& p) const {
         }
         if (piece.begin < piece.end) p.face_pieces.push_back(piece);
     }
-    for (std::uint32_t f = 0; f < loose_faces_.size(); ++f)
-        for (std::uint32_t node : loose_faces_[f])
+    for (std::uint32_t f = 0; f < b_->loose_faces.size(); ++f)
+        for (std::uint32_t node : b_->loose_faces[f])
             if (node >= p.node_begin && node < p.node_end) {
                 p.loose_faces.push_back(f);
                 break;
             }
 }
 
-void Simulation::recompute_normals() {
+void Simulation::Impl::recompute_normals() {
     if (model_->faces.empty()) return;
     detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)]); });
 }
 
-void Simulation::normals_of(Partition& part) {
+void Simulation::Impl::normals_of(Partition& part) {
     // A node receives its faces' normals in a fixed order: runs in order, in
     // each run its first corners, then its second, then its third (paired: the
     // third of the faces not picked, then of the picked); then the loose faces
@@ -390,10 +391,10 @@ void Simulation::normals_of(Partition& part) {
     float* nz = ny + kScratchStride;
     float* picked = nz + kScratchStride;
     for (const FacePiece& piece : part.face_pieces) {
-        const FaceRun& run = face_runs_[piece.item];
+        const FaceRun& run = b_->face_runs[piece.item];
         const std::size_t first = run.first;
-        const float* open = face_run_open_.data() + run.open;
-        const float* pick = face_run_pick_.data() + run.pick;
+        const float* open = b_->face_run_open.data() + run.open;
+        const float* pick = b_->face_run_pick.data() + run.pick;
         with_flags(
             [&](auto gaps, auto paired) {
                 run_face_normals<gaps, paired>(x + first, y + first, z + first, run.o, open, pick, nx, ny, nz,
@@ -413,7 +414,7 @@ void Simulation::normals_of(Partition& part) {
         }
     }
     for (std::uint32_t f : part.loose_faces) {
-        const std::array<std::uint32_t, 3>& c = loose_faces_[f];
+        const std::array<std::uint32_t, 3>& c = b_->loose_faces[f];
         const FaceNormal n = face_normal(x[c[0]], y[c[0]], z[c[0]], x[c[1]], y[c[1]], z[c[1]], x[c[2]], y[c[2]],
                                          z[c[2]]);
         for (std::uint32_t node : c)

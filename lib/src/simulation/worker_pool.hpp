@@ -13,7 +13,6 @@
 #include <thread>
 #include <vector>
 
-#include "springkit/simulation.hpp"
 
 namespace springkit::detail {
 
@@ -52,7 +51,24 @@ private:
     std::vector<std::thread> threads_;
 };
 
-/// Runs body(t) for every participant of `team` (see simulation.hpp): on the
+/// The worker threads of one Simulation; a copied Simulation gets its own.
+class Team {
+public:
+    Team();
+    ~Team();
+    Team(const Team& other);
+    Team& operator=(const Team& other);
+    Team(Team&&) noexcept;
+    Team& operator=(Team&&) noexcept;
+    int size() const;
+    void resize(int count);
+    WorkerPool* pool() const { return pool_.get(); }
+
+private:
+    std::unique_ptr<WorkerPool> pool_;
+};
+
+/// Runs body(t) for every participant of `team`: on the
 /// calling thread alone when the team has one member.
 template <class Body>
 void run_on(const Team& team, Body&& body) {

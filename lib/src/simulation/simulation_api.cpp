@@ -1,0 +1,70 @@
+// springkit — the public Simulation: a handle on its instance state
+// (simulation_impl.hpp), so that games see the contract and not the layout.
+#include <cmath>
+#include <string>
+
+#include "simulation/simulation_impl.hpp"
+#include "springkit/error.hpp"
+#include "springkit/parameters.hpp"
+
+namespace springkit {
+
+Simulation::Simulation(const Model& model, const SimulationOptions& options)
+    : Simulation(prepare(model), options) {}
+
+Simulation::Simulation(Model&& model, const SimulationOptions& options)
+    : Simulation(prepare(std::move(model)), options) {}
+
+Simulation::Simulation(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options) {
+    if (!body) throw Error("Simulation: no prepared body (null pointer)");
+    impl_ = std::make_unique<Impl>(std::move(body), options);
+}
+
+Simulation::~Simulation() = default;
+Simulation::Simulation(const Simulation& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
+Simulation& Simulation::operator=(const Simulation& other) {
+    if (this != &other) impl_ = std::make_unique<Impl>(*other.impl_);
+    return *this;
+}
+Simulation::Simulation(Simulation&&) noexcept = default;
+Simulation& Simulation::operator=(Simulation&&) noexcept = default;
+
+void Simulation::step(float frame_dt) { impl_->step(frame_dt); }
+void Simulation::reset() { impl_->reset(); }
+void Simulation::carry_state_from(const Simulation& previous) { impl_->carry_state_from(*previous.impl_); }
+
+const Model& Simulation::model() const { return *impl_->model_; }
+const std::shared_ptr<const PreparedBody>& Simulation::body() const { return impl_->body_; }
+double Simulation::time() const { return impl_->time_; }
+std::uint64_t Simulation::substeps_taken() const { return impl_->substeps_; }
+std::span<const Vec3> Simulation::positions() const { return impl_->positions_; }
+std::span<const Vec3> Simulation::velocities() const { return impl_->velocities_; }
+std::span<const Vec3> Simulation::normals() const { return impl_->normals_; }
+double Simulation::kinetic_energy() const { return impl_->kinetic_energy(); }
+double Simulation::potential_energy() const { return impl_->potential_energy(); }
+
+void Simulation::set_position(std::uint32_t node, Vec3 p) { impl_->set_position(node, p); }
+void Simulation::set_velocity(std::uint32_t node, Vec3 v) { impl_->set_velocity(node, v); }
+void Simulation::set_anchor_velocity(std::size_t anchor, Vec3 v) { impl_->set_anchor_velocity(anchor, v); }
+void Simulation::set_anchor_position(std::size_t anchor, Vec3 p) { impl_->set_anchor_position(anchor, p); }
+void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angular_speed) {
+    impl_->set_anchor_circle(anchor, radius, angular_speed);
+}
+float Simulation::anchor_circle_radius(std::size_t anchor) const { return impl_->anchor_circle_radius(anchor); }
+float Simulation::anchor_angular_speed(std::size_t anchor) const { return impl_->anchor_angular_speed(anchor); }
+void Simulation::apply_force(std::uint32_t node, Vec3 f) { impl_->apply_force(node, f); }
+
+std::span<const Vec3> Simulation::bead_positions() const { return impl_->bead_positions_; }
+std::span<const float> Simulation::bead_places() const { return impl_->bead_place_; }
+Vec3 Simulation::current_wind() const { return impl_->wind_; }
+
+void Simulation::set_threads(int threads) { impl_->set_threads(threads); }
+int Simulation::threads() const { return impl_->team_.size(); }
+SpringKernel Simulation::kernel() const { return impl_->kernel_; }
+
+const Parameters& Simulation::parameters() const { return impl_->params_; }
+void Simulation::set_parameters(const Parameters& params) { impl_->set_parameters(params); }
+void Simulation::set_stiffness_scale(float scale) { impl_->set_stiffness_scale(scale); }
+float Simulation::stiffness_scale() const { return impl_->stiffness_scale_; }
+
+}  // namespace springkit

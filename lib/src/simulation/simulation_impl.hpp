@@ -1,0 +1,267 @@
+// springkit — the kernel's private layout: the prepared body shared by every
+// instance of a model, and the per-instance state a Simulation points to. Not
+// installed; games see lib/include/springkit/simulation.hpp only.
+//
+// The split follows Jolt's SoftBodySharedSettings / SoftBodyMotionProperties:
+// what is derived once from a model (its validated copy, masses, spring runs,
+// face runs, loose springs and faces) is immutable and reference counted, and
+// an instance holds its node state, settings, thread partitions and scratch.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "simulation/worker_pool.hpp"
+#include "springkit/simulation.hpp"
+
+namespace springkit {
+namespace detail {
+
+/// One float array per coordinate: the layout the vectorised loops stream.
+struct Vec3Array {
+    std::vector<float> x, y, z;
+    void assign(std::size_t n, Vec3 v);
+    void assign(const std::vector<Vec3>& v);
+    Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
+    void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
+};
+/// Springs a -> a + offset for count consecutive a. Unless uniform, k, k * rest
+/// and damping of the run are run_k[first .. first + count), run_k_rest[...],
+/// run_damping[...] (gaps in the run: springs with all three 0).
+struct SpringRun {
+    std::uint32_t a = 0;
+    std::uint32_t offset = 0;
+    std::uint32_t count = 0;
+    std::uint32_t first = 0;
+    bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
+    float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring, when uniform
+    float rest = 0.0f;     ///< of every spring, when uniform
+};
+/// A spring that is part of no run, with its resolved k.
+struct LooseSpring {
+    std::uint32_t a = 0, b = 0;
+    float rest = 0.0f, k = 0.0f;
+};
+/// What one thread does with one run or loose spring: compute the springs
+/// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
+/// b ends in [b_begin, b_end) (all relative to the run's first spring).
+struct Piece {
+    std::uint32_t item = 0;   ///< index into the runs
+    std::uint32_t begin = 0, end = 0;
+    std::uint32_t a_begin = 0, a_end = 0;
+    std::uint32_t b_begin = 0, b_end = 0;
+};
+/// Loose springs of one thread as arrays, in order of a, and a block of
+/// padding past the end.
+struct LooseSprings {
+    std::vector<std::uint32_t> a, b;
+    std::vector<float> k, k_rest;  ///< k and k * rest
+};
+/// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
+/// [0, count) (simulation_normals.cpp). With gaps, face_run_open[open + i]
+/// says which are in the model. A paired run holds two shapes that alternate
+/// (a grid whose cells alternate their diagonal): where face_run_pick[pick + i]
+/// is 1, the face's third corner is first + i + o[3] instead.
+struct FaceRun {
+    std::uint32_t first = 0, count = 0;
+    std::uint32_t o[4] = {0, 0, 0, 0};
+    std::uint32_t open = 0, pick = 0;
+    bool gaps = false, paired = false;
+};
+/// What one thread does with one face run: compute the normals of faces
+/// [begin, end) and add those of [corner_begin[c], corner_end[c]) to corner c
+/// (corner 3: the third corner of a paired run's picked faces).
+struct FacePiece {
+    std::uint32_t item = 0;  ///< index into the face runs
+    std::uint32_t begin = 0, end = 0;
+    std::uint32_t corner_begin[4] = {0, 0, 0, 0}, corner_end[4] = {0, 0, 0, 0};
+};
+/// The springs whose first node lies in one window of the node order
+/// (window_pass()), as one thread sees them: pieces and loose springs up to
+/// these ends, from where the previous window's ended.
+struct Window {
+    std::uint32_t node_begin = 0, node_end = 0;  ///< the window's nodes this thread owns
+    std::uint32_t pieces_end = 0;
+    std::uint32_t loose_end = 0;
+};
+struct Partition {
+    std::uint32_t node_begin = 0, node_end = 0;  ///< the nodes this thread owns
+    /// Nodes [node_begin, shared_low_end) and [shared_high_begin, node_end) are
+    /// read by the neighbouring threads' springs: integrated after theirs.
+    std::uint32_t shared_low_end = 0, shared_high_begin = 0;
+    std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
+    std::vector<Piece> pieces;                   ///< runs touching them, in run order
+    LooseSprings loose;                          ///< loose springs touching them, in order
+    std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
+    std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces)
+    /// Scratch for the values of one run (forces, normals): see kScratchStride
+    /// in batched_loops.hpp. Set once, so that nothing read is indeterminate.
+    std::vector<float> scratch;
+};
+
+/// The spring values the step reads: per run and per model spring. The prepared
+/// body holds those of its model; an instance with its own stiffness scale or
+/// spring damping holds a copy refilled from them (same layout, O(springs)).
+struct SpringValues {
+    std::vector<SpringRun> runs;      ///< batched kernel: Hooke springs by (offset, a)
+    std::vector<float> run_k;
+    std::vector<float> run_k_rest;
+    std::vector<float> run_damping;
+    std::vector<LooseSpring> loose;   ///< batched kernel: springs in no run
+    std::vector<float> spring_k;      ///< resolved k per model spring
+};
+
+}  // namespace detail
+
+/// Everything derived once from a model; immutable once prepare() returns it,
+/// so any number of instances on any threads may read it at once.
+class PreparedBody {
+public:
+    explicit PreparedBody(Model model);
+
+    Model model;                           ///< the validated copy every instance runs
+    std::vector<float> inverse_mass;       ///< 1/kg; 0 for anchored nodes
+    std::vector<float> mass;               ///< kg
+    bool uniform_mass = false;             ///< every node has common_mass
+    float common_mass = 1.0f;              ///< kg, node 0's mass
+    bool moves_anchors_freely = false;     ///< no ropes, tethers or beads read anchored nodes mid-substep
+    std::vector<std::uint32_t> hooke;      ///< indices of Hooke springs in the model
+    std::vector<std::uint32_t> ropes;      ///< indices of rope constraints
+    std::shared_ptr<const detail::SpringValues> springs;  ///< with the model's k and damping
+    std::vector<float> run_rest;           ///< rest length per run slot (0 in gaps): refills k * rest
+    std::vector<float> run_present;        ///< 1 per run slot holding a spring, 0 in gaps: refills damping
+    std::uint32_t max_offset = 0;          ///< batched kernel: largest b - a of a spring
+    std::vector<detail::FaceRun> face_runs;
+    std::vector<float> face_run_open;      ///< 1 for a face of the model, 0 for a gap
+    std::vector<float> face_run_pick;      ///< paired runs: 1 where the face takes corner o[3]
+    std::vector<std::array<std::uint32_t, 3>> loose_faces;  ///< faces in no run
+    std::vector<Vec3> constant_external;   ///< Model::constant_forces summed per node
+    bool has_constant_forces = false;      ///< constant_external is not all zero
+    // The runaway bound (see Simulation::Impl::speed_bound_) in its parts.
+    double diagonal = 0.0;                 ///< m, of the model's bounding box
+    double drive_speed = 0.0;              ///< m/s, the fastest anchor drive
+    double spring_speed = 0.0;             ///< m/s, max over nodes of sqrt(sum k / m) * diagonal
+
+private:
+    void build_spring_runs(detail::SpringValues& values);
+    void build_face_runs();
+};
+
+class Simulation::Impl {
+public:
+    Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options);
+
+    void step(float frame_dt);
+    void reset();
+    void carry_state_from(const Impl& previous);
+    void set_parameters(const Parameters& params);
+    void set_stiffness_scale(float scale);
+    double kinetic_energy() const;
+    double potential_energy() const;
+    void set_position(std::uint32_t node, Vec3 p);
+    void set_velocity(std::uint32_t node, Vec3 v);
+    void set_anchor_velocity(std::size_t anchor, Vec3 v);
+    void set_anchor_position(std::size_t anchor, Vec3 p);
+    void set_anchor_circle(std::size_t anchor, float radius, float angular_speed);
+    float anchor_circle_radius(std::size_t anchor) const;
+    float anchor_angular_speed(std::size_t anchor) const;
+    void apply_force(std::uint32_t node, Vec3 f);
+    void set_threads(int threads);
+
+    /// What every stage of one substep gets: its length and the velocity kept.
+    struct StageArgs {
+        float dt = 0.0f;             ///< s
+        float velocity_keep = 1.0f;  ///< energy_loss^(dt * 60)
+    };
+    /// One named stage of the step (kStages in simulation.cpp).
+    struct Stage {
+        const char* name;
+        enum When : unsigned char { every_substep, every_frame } when;
+        void (*run)(Impl&, const StageArgs&);
+    };
+    static const Stage kStages[9];
+
+    void substep(const StageArgs& args);
+    std::size_t fused_window_pass(const StageArgs& args);
+    void stage_forces(const StageArgs& args);
+    void stage_bead_loads(const StageArgs& args);
+    void stage_integrate(const StageArgs& args);
+    void stage_rope_constraints(const StageArgs& args);
+    void stage_tethers(const StageArgs& args);
+    void stage_beads(const StageArgs& args);
+    void stage_anchors(const StageArgs& args);
+    void stage_guard(const StageArgs& args);
+    void stage_normals(const StageArgs& args);
+    // What the stages call.
+    void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
+    void accumulate_springs_reference();
+    void window_pass(detail::Partition& part, bool then_integrate, float dt, float velocity_keep);
+    void sum_springs(detail::Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
+                     std::uint32_t loose_begin, std::uint32_t loose_end);
+    void integrate(float dt, float velocity_keep);
+    void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
+    void solve_rope_constraints();
+    void apply_anchors(float dt);
+    // Stages of the attachments (simulation_attachments.cpp).
+    void apply_bead_loads();
+    void apply_tethers(float dt);
+    void slide_beads(float dt, float velocity_keep);
+    void update_bead_positions();
+    // Parts of carry_state_from() (simulation_carry.cpp).
+    void carry_anchors(const Impl& previous);
+    void carry_beads(const Impl& previous);
+    void recompute_normals();
+    void check_state();
+    void build_face_pieces(detail::Partition& p) const;
+    void normals_of(detail::Partition& part);
+    void build_partitions();
+    void refill_springs();
+    void update_speed_bound();
+
+    std::shared_ptr<const PreparedBody> body_;
+    const PreparedBody* b_;                ///< body_.get()
+    const Model* model_;                   ///< &b_->model
+    Parameters params_;                    ///< this instance's settings (set_parameters())
+    float stiffness_scale_ = 1.0f;
+    std::shared_ptr<const detail::SpringValues> springs_;  ///< the body's, or this instance's refill
+    SpringKernel kernel_ = SpringKernel::batched;
+    detail::Team team_;
+    std::vector<detail::Partition> partitions_;  ///< one per thread
+    // Node state used by the step (structure of arrays).
+    std::vector<float> inverse_mass_;    ///< the body's; beads load their nodes' for a substep
+    detail::Vec3Array x_;                ///< positions
+    detail::Vec3Array v_;                ///< velocities
+    detail::Vec3Array f_;                ///< forces of the current substep
+    detail::Vec3Array previous_;         ///< Verlet's previous positions
+    detail::Vec3Array external_;         ///< apply_force() and constant forces, reset per step
+    bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
+    std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
+    // What the accessors show, refreshed at the end of every step().
+    std::vector<Vec3> positions_;
+    std::vector<Vec3> velocities_;
+    std::vector<Vec3> normals_;
+    detail::Vec3Array normal_sums_;      ///< per node, before normalising
+    std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
+    struct AnchorState {
+        Vec3 origin;   ///< where the drive started
+        double angle = 0.0;          ///< rad in [0, 2 pi), circle drives: turned since origin
+        float angular_speed = 0.0f;  ///< rad/s, circle drives (set_anchor_circle changes it)
+    };
+    std::vector<AnchorState> anchor_state_;
+    std::vector<float> bead_place_;      ///< segments from the bead's first node
+    std::vector<float> bead_speed_;      ///< m/s along the rope, towards its last node
+    std::vector<Vec3> bead_positions_;
+    Vec3 wind_{};                        ///< air velocity during this frame
+    std::vector<Vec3> anchor_velocity_;
+    double substep_seconds_ = 0.0;       ///< s, frame_dt / substeps of the current step, in double
+    float verlet_keep_ = 1.0f;           ///< Verlet velocity kept per substep: verlet_damping^(dt * 60)
+    double time_ = 0.0;
+    std::uint64_t substeps_ = 0;
+    double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
+    std::string failure_;                ///< set once the simulation blew up
+};
+
+}  // namespace springkit
