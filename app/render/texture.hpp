@@ -10,7 +10,7 @@ namespace springkit::editor {
 
 /// Loads an image file as an RGBA texture with mipmaps, rows flipped so that
 /// v = 0 is the bottom of the image (the OBJ convention). Throws springkit::Error
-/// naming the file and stb_image's reason.
+/// naming the file and the problem (read_texture_image's checks and limits).
 gl::Texture load_texture(const std::filesystem::path& path);
 
 }  // namespace springkit::editor

@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sys/stat.h>
 
 #include "editing/autosave.hpp"
 #include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
 #include "editing/recent_files.hpp"
 #include "editing/selection.hpp"
+#include "editing/texture_image.hpp"
 #include "editing/unsaved_changes.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
@@ -520,4 +522,66 @@ TEST(Editing, floorIsTheGroundOrBelowWhatTheAnchorsLetTheModelReach) {
     const float diagonal = bounds(cloth).diagonal();
     EXPECT_NEAR(floor_height(cloth), 1.0f - 1.05f * diagonal, 1e-5f);
     EXPECT_LT(framing_bounds(cloth).min.y, bounds(cloth).min.y);
+}
+
+// ------------------------------------------------------------ texture files
+
+namespace {
+
+// A PNG whose header claims `width` x `height` pixels, with no pixel data: what a
+// decoder reads before it allocates (stb_image does not check the CRCs).
+std::string png_header_claiming(std::uint32_t width, std::uint32_t height) {
+    auto big_endian = [](std::uint32_t v) {
+        return std::string{static_cast<char>(v >> 24), static_cast<char>(v >> 16), static_cast<char>(v >> 8),
+                           static_cast<char>(v)};
+    };
+    std::string png("\x89PNG\r\n\x1a\n", 8);
+    png += big_endian(13) + "IHDR" + big_endian(width) + big_endian(height);
+    png += std::string("\x08\x06\x00\x00\x00", 5);  // 8 bits, RGBA, deflate, no filter, no interlace
+    png += big_endian(0);                                // CRC (not checked)
+    png += big_endian(0) + "IEND" + big_endian(0);
+    return png;
+}
+
+}  // namespace
+
+TEST(TextureImage, ReadsTheSampleTextureBottomRowFirst) {
+    const TextureImage image = read_texture_image(fs::path(SPRINGKIT_SOURCE_DIR) / "samples/models/cloth.png");
+    ASSERT_GT(image.width, 0);
+    ASSERT_GT(image.height, 0);
+    EXPECT_EQ(image.rgba.size(), static_cast<std::size_t>(image.width) * image.height * 4);
+}
+
+TEST(TextureImage, AHugeImageIsRefusedFromItsHeaderBeforeDecoding) {
+    const springkit::test::TempDir dir;
+    const fs::path file = dir.path() / "huge.png";
+    std::ofstream(file, std::ios::binary) << png_header_claiming(16384, 16384);
+    try {
+        read_texture_image(file);
+        FAIL() << "a 16384 x 16384 texture was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find(file.string() + ": texture of 16384 x 16384 pixels is larger than"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(TextureImage, APipeOrFolderIsNotOpened) {
+    const springkit::test::TempDir dir;
+    const fs::path fifo = dir.path() / "pipe.png";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const fs::path& path : {fifo, dir.path()}) {
+        try {
+            read_texture_image(path);  // opening the FIFO would block here for ever
+            FAIL() << path << " was read";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("is not a regular file"), std::string::npos) << e.what();
+        }
+    }
+    try {
+        read_texture_image(dir.path() / "missing.png");
+        FAIL() << "a missing texture was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("missing.png: texture not found"), std::string::npos) << e.what();
+    }
 }
