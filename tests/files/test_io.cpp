@@ -143,3 +143,27 @@ TEST(Io, SaveToUnwritablePlaceIsAClearError) {
         EXPECT_EQ(std::string(e.what()).rfind("/nonexistent-dir/model.json: cannot write", 0), 0u) << e.what();
     }
 }
+
+// A big file that does not start as a model is refused from its first bytes:
+// a sparse file of 3 GB of zeros would otherwise be read into memory whole.
+TEST(Io, ABigFileThatIsNotAModelIsRefusedBeforeItIsRead) {
+    const springkit::test::TempDir dir;
+    for (const char* name : {"zeros.json", "zeros.skb"}) {
+        const std::filesystem::path file = dir.path() / name;
+        {
+            std::ofstream out(file, std::ios::binary);
+        }
+        std::filesystem::resize_file(file, std::uintmax_t{3} << 30);  // sparse: costs no disk
+        try {
+            springkit::load_model(file);
+            FAIL() << name << " loaded";
+        } catch (const springkit::Error& e) {
+            const std::string message = e.what();
+            EXPECT_EQ(message.rfind(file.string() + ": not a springkit ", 0), 0u) << message;
+            EXPECT_NE(message.find("not read"), std::string::npos) << message;
+            if (std::string(name).ends_with(".json")) {
+                EXPECT_NE(message.find("(3072 MiB) with byte 0x00"), std::string::npos) << message;
+            }
+        }
+    }
+}

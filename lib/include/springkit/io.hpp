@@ -30,6 +30,8 @@ inline constexpr int kFormatVersion = 1;
 /// The file name extension of the binary form (docs/FILE_FORMAT.md, "Binary
 /// form"): the same model, its big arrays stored raw, for big models.
 inline constexpr const char* kBinaryExtension = ".skb";
+/// The first eight bytes of every binary model file.
+inline constexpr char kBinaryMagic[8] = {'S', 'P', 'R', 'I', 'N', 'G', 'K', 'B'};
 
 /// True when `path` names a binary model file (by its extension).
 bool is_binary_model_path(const std::filesystem::path& path);
@@ -98,8 +100,14 @@ private:
     bool through_pending_ = false;    ///< through_ is still to be written
 };
 
+/// How many bytes read_file() hands to its `check_start` before reading the rest.
+inline constexpr std::size_t kReadFileStart = 64;
+
 /// Reads a whole file; throws springkit::Error for a missing or unreadable file
-/// or a directory.
-std::string read_file(const std::filesystem::path& path);
+/// or a directory. `check_start`, when given, sees the first kReadFileStart bytes
+/// (fewer for a shorter file) before the rest is read and throws to refuse the
+/// file, so a huge file that is not of the expected kind is never read whole.
+std::string read_file(const std::filesystem::path& path,
+                      const std::function<void(std::string_view start)>& check_start = {});
 
 }  // namespace springkit

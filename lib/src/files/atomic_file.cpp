@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 
@@ -20,21 +21,32 @@
 
 namespace springkit {
 
-std::string read_file(const std::filesystem::path& path) {
+std::string read_file(const std::filesystem::path& path, const std::function<void(std::string_view)>& check_start) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         throw Error(path.string() + ": is a directory, not a model file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(path.string() + ": cannot open for reading (" + std::strerror(errno) + ")");
-    // One read into a string of the file's size (big models: no stream copies).
     std::string bytes;
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
     in.seekg(0, std::ios::beg);
-    if (size > 0) {
+    // The start first: a file that is not what the caller reads (a 3 GB file of
+    // zeros named model.json) is refused before the rest is read.
+    if (check_start) {
+        bytes.resize(kReadFileStart);
+        in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        bytes.resize(static_cast<std::size_t>(in.gcount()));
+        if (in.bad()) throw Error(path.string() + ": read failed");
+        check_start(bytes);
+        in.clear(in.rdstate() & ~std::ios::failbit & ~std::ios::eofbit);
+    }
+    // Then one read into a string of the file's size (big models: no stream copies).
+    const std::size_t start = bytes.size();
+    if (size > static_cast<std::streamoff>(start)) {
         bytes.resize(static_cast<std::size_t>(size));
-        in.read(bytes.data(), size);
-        if (in.gcount() != size) throw Error(path.string() + ": read failed");
+        in.read(bytes.data() + start, static_cast<std::streamsize>(size - static_cast<std::streamoff>(start)));
+        if (in.gcount() != size - static_cast<std::streamoff>(start)) throw Error(path.string() + ": read failed");
     }
     std::ostringstream rest;  // anything past the size seen (a file still growing, a pipe)
     rest << in.rdbuf();

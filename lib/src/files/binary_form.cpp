@@ -15,7 +15,6 @@ namespace springkit {
 
 namespace {
 
-constexpr char kMagic[8] = {'S', 'P', 'R', 'I', 'N', 'G', 'K', 'B'};
 constexpr std::uint32_t kBinaryVersion = 1;
 constexpr std::uint64_t kHasK = 1, kHasKind = 2;  // spring flags
 
@@ -160,13 +159,13 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
     const bool has_kind = std::any_of(model.springs.begin(), model.springs.end(),
                                       [](const Spring& x) { return x.kind != SpringKind::hooke; });
     static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
-    std::size_t size = sizeof kMagic + 8 + header.size();
+    std::size_t size = sizeof kBinaryMagic + 8 + header.size();
     size += Out::padding(size, 8) + 6 * 8 + 12 * model.positions.size() + 4 * model.masses.size() + 12 * s +
             (has_k ? 4 * s : 0);
     if (has_kind) size += s + Out::padding(size + s, 4);
     size += 24 * model.faces.size() + 8 * model.texcoords.size();
     Out out(place(size), size);
-    out.raw(std::string_view(kMagic, sizeof kMagic));
+    out.raw(std::string_view(kBinaryMagic, sizeof kBinaryMagic));
     out.put(kBinaryVersion);
     out.put(static_cast<std::uint32_t>(header.size()));
     out.raw(header);
@@ -194,9 +193,9 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
 
 Model model_from_binary(std::string_view bytes, const std::string& name) {
     In in(bytes, name);
-    if (bytes.size() < sizeof kMagic || std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+    if (bytes.size() < sizeof kBinaryMagic || std::memcmp(bytes.data(), kBinaryMagic, sizeof kBinaryMagic) != 0)
         in.fail("not a springkit binary model (it does not start with \"SPRINGKB\")");
-    in.take(sizeof kMagic, "the magic");
+    in.take(sizeof kBinaryMagic, "the magic");
     const auto version = in.get<std::uint32_t>("the binary layout version");
     if (version > kBinaryVersion)
         in.fail("binary layout version " + std::to_string(version) + " is newer than this springkit reads (" +

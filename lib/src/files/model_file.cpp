@@ -1,6 +1,7 @@
 // springkit — model files on disk: load_model and save_model choose the JSON
 // or the binary form by the file name and save atomically.
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -12,9 +13,44 @@ namespace springkit {
 
 bool is_binary_model_path(const std::filesystem::path& path) { return path.extension() == kBinaryExtension; }
 
+namespace {
+
+// Files bigger than this that do not start as a model file are refused before
+// they are read whole (a sparse file of 3 GB of zeros named model.json would
+// otherwise be read into memory first); smaller ones are parsed, and the parser
+// names the problem with its line and column.
+constexpr std::uintmax_t kCheckStartAbove = std::uintmax_t{16} << 20;
+
+std::string hex_byte(unsigned char c) {
+    constexpr char kDigits[] = "0123456789abcdef";
+    return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
+}
+
+}  // namespace
+
 Model load_model(const std::filesystem::path& path) {
-    if (is_binary_model_path(path)) return model_from_binary(read_file(path), path.string());
-    return model_from_json(read_file(path), path.string());
+    const bool binary = is_binary_model_path(path);
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);  // pipes and errors: read as they come
+    std::function<void(std::string_view)> check_start;
+    if (!ec && size > kCheckStartAbove) {
+        check_start = [&](std::string_view start) {
+            if (binary) {
+                if (!start.starts_with(std::string_view(kBinaryMagic, sizeof kBinaryMagic)))
+                    throw Error(path.string() + ": not a springkit binary model (it does not start with \"" +
+                                std::string(kBinaryMagic, sizeof kBinaryMagic) + "\"); not read");
+                return;
+            }
+            if (start.starts_with("\xEF\xBB\xBF")) start.remove_prefix(3);  // a UTF-8 byte order mark
+            const std::size_t first = start.find_first_not_of(" \t\r\n");
+            if (first != std::string_view::npos && start[first] != '{')
+                throw Error(path.string() + ": not a springkit model: a model file starts with '{', this one (" +
+                            std::to_string(size >> 20) + " MiB) with byte " +
+                            hex_byte(static_cast<unsigned char>(start[first])) + "; not read");
+        };
+    }
+    if (binary) return model_from_binary(read_file(path, check_start), path.string());
+    return model_from_json(read_file(path, check_start), path.string());
 }
 
 void save_model(const Model& model, const std::filesystem::path& path) { save_model(model, path, Check::validate); }
