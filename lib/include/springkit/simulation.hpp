@@ -10,6 +10,7 @@
 // explains ownership, threads and the stages of a step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -194,6 +195,20 @@ public:
     void add_impulse(Vec3 impulse);
     /// Adds dv (m/s) to the velocity of every free node.
     void add_velocity(Vec3 dv);
+
+    /// This instance's running state as bytes (docs/FILE_FORMAT.md, "Saved
+    /// state"): everything the next steps read (nodes, Verlet's previous
+    /// positions, pending forces, drives and their phases, tethers, beads, time,
+    /// substeps, placement) and its settings (parameters(), stiffness_scale()),
+    /// not the model. For savegames, networking and rewinding. Throws
+    /// springkit::Error for a failed simulation (see step()).
+    std::vector<std::byte> save_state() const;
+    /// Takes the state save_state() wrote from an instance of the same body (any
+    /// instance, any thread count): stepping on gives bit for bit what stepping
+    /// the saved one on would. Throws springkit::Error, changing nothing, for a
+    /// buffer that is not a state of this body: wrong magic, version, body or
+    /// counts, truncated, trailing bytes, a non-finite value or invalid settings.
+    void restore_state(std::span<const std::byte> bytes);
 
     /// Extra force applied to a node during the next step() only, N.
     void apply_force(std::uint32_t node, Vec3 f);

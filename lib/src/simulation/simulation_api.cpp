@@ -68,6 +68,8 @@ Vec3 Simulation::linear_momentum() const { return impl_->linear_momentum(); }
 Vec3 Simulation::angular_momentum() const { return impl_->angular_momentum(); }
 void Simulation::add_impulse(Vec3 impulse) { impl_->add_impulse(impulse); }
 void Simulation::add_velocity(Vec3 dv) { impl_->add_velocity(dv); }
+std::vector<std::byte> Simulation::save_state() const { return impl_->save_state(); }
+void Simulation::restore_state(std::span<const std::byte> bytes) { impl_->restore_state(bytes); }
 void Simulation::apply_force(std::uint32_t node, Vec3 f) { impl_->apply_force(node, f); }
 
 std::span<const Vec3> Simulation::bead_positions() const { return impl_->bead_positions_; }

@@ -11,6 +11,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -179,6 +181,10 @@ public:
     Vec3 angular_momentum() const;
     void add_impulse(Vec3 impulse);
     void add_velocity(Vec3 dv);
+    // Saved states (simulation_state.cpp).
+    std::vector<std::byte> save_state() const;
+    void restore_state(std::span<const std::byte> bytes);
+    std::uint64_t state_body_hash() const;
     void set_threads(int threads);
 
     /// What every stage of one substep gets: its length and the velocity kept.
@@ -276,6 +282,7 @@ public:
     std::uint64_t substeps_ = 0;
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
     std::string failure_;                ///< set once the simulation blew up
+    mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
 };
 
 }  // namespace springkit
