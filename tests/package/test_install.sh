@@ -28,6 +28,11 @@ echo "$out"
 # 120 frames of 10-33 ms: about 2.6 s simulated; the cloth hangs from two corners and
 # falls below its start height (y = 1).
 echo "$out" | grep -qE "^.*cloth.json: 120 frames, 2\.[0-9]+ s simulated, 64 nodes, mean height 0\.[0-9]+ m"
+# The second instance stands 5 m along x, in its own wind, and a ray from above hits it.
+echo "$out" | grep -qE "^placed instance: centre of mass \((-?[0-9]+\.[0-9]+, ){2}-?[0-9]+\.[0-9]+\) m, mass 3\.2 kg"
+echo "$out" | grep -qE "^overridden setting: wind \(0\.0, 0\.0, 3\.0\) m/s"
+echo "$out" | grep -qE "^raycast: hit at [0-9.]+ m"
+echo "$out" | grep -qE "^saved state: [0-9]+ bytes, restored instance steps on identically"
 
 if [ "$import" != with-import ]; then
   # Built without the importer: a tool asking for it is told so.

@@ -10,6 +10,7 @@
 // explains ownership, threads and the stages of a step.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "springkit/model.hpp"
+#include "springkit/transform.hpp"
 
 namespace springkit {
 
@@ -73,6 +75,12 @@ public:
     /// A new instance of a prepared body, at rest positions, with the model's
     /// parameters as its settings. Throws springkit::Error for a null body.
     explicit Simulation(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options = {});
+    /// A new instance of a prepared body placed by `placement`: as
+    /// Simulation(body) followed by teleport(placement, false). Stepping it gives
+    /// what an instance of the model moved by hand with apply() would (nodes,
+    /// anchors, drives and tether points).
+    Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement,
+               const SimulationOptions& options = {});
     ~Simulation();
     /// A copy has the same state and settings, shares the body and owns its threads.
     Simulation(const Simulation& other);
@@ -88,8 +96,8 @@ public:
     /// more than kMaxSubstepsPerStep substeps.
     void step(float frame_dt);
 
-    /// Back to rest positions, zero velocity, time 0. The settings stay
-    /// (parameters(), stiffness_scale()).
+    /// Back to rest positions (at placement()), zero velocity, time 0. The
+    /// settings stay (parameters(), stiffness_scale()).
     void reset();
 
     /// Takes over the running state of `previous`, a simulation of another version
@@ -153,6 +161,54 @@ public:
     /// The radius (m) and angular speed (rad/s) a circle-driven anchor turns with now.
     float anchor_circle_radius(std::size_t anchor) const;
     float anchor_angular_speed(std::size_t anchor) const;
+
+    /// Moves the whole instance rigidly so that it stands at `to`: the motion that
+    /// takes placement() to `to` is applied to every node, Verlet's previous
+    /// positions, every anchor's drive (fixed and velocity drives' places and
+    /// velocities, circle drives' centres, axes and places on the circle) and
+    /// every tether's point; beads keep their place on their ropes. With
+    /// keep_velocity the nodes' velocities turn with the rotation (the kinetic
+    /// energy stays); without, they are zeroed. Drives keep their speeds either
+    /// way. The prepared body is not touched. Gravity, wind, the ground and
+    /// Model::constant_forces are world quantities and do not turn. Rigid only:
+    /// for another size prepare a scaled model (rest lengths belong to the body).
+    /// Throws springkit::Error, changing nothing, for a non-finite transform or
+    /// a rotation that is not a unit quaternion (|q|^2 off 1 by more than 1e-4).
+    void teleport(const Transform& to, bool keep_velocity);
+    /// Where this instance stands: identity, the transform it was made with, or
+    /// the last teleport()'s. reset() returns to the rest pose at it.
+    const Transform& placement() const;
+    /// The axis-aligned box around the nodes now, m.
+    Bounds bounds() const;
+    /// Sum of the nodes' masses, kg (anchored nodes included, as Model::node_mass
+    /// gives them).
+    double total_mass() const;
+    /// Mass-weighted mean of the node positions, m (sums in double).
+    Vec3 center_of_mass() const;
+    /// Sum of m v over the nodes, kg m/s.
+    Vec3 linear_momentum() const;
+    /// Sum of (x - c) x m v over the nodes about the centre of mass c, kg m^2/s.
+    Vec3 angular_momentum() const;
+    /// Gives every free (not anchored) node the velocity impulse / M, M the free
+    /// nodes' total mass: the free part of the body gains linear momentum
+    /// `impulse` (N s). For an explosion, a hit, a launch.
+    void add_impulse(Vec3 impulse);
+    /// Adds dv (m/s) to the velocity of every free node.
+    void add_velocity(Vec3 dv);
+
+    /// This instance's running state as bytes (docs/FILE_FORMAT.md, "Saved
+    /// state"): everything the next steps read (nodes, Verlet's previous
+    /// positions, pending forces, drives and their phases, tethers, beads, time,
+    /// substeps, placement) and its settings (parameters(), stiffness_scale()),
+    /// not the model. For savegames, networking and rewinding. Throws
+    /// springkit::Error for a failed simulation (see step()).
+    std::vector<std::byte> save_state() const;
+    /// Takes the state save_state() wrote from an instance of the same body (any
+    /// instance, any thread count): stepping on gives bit for bit what stepping
+    /// the saved one on would. Throws springkit::Error, changing nothing, for a
+    /// buffer that is not a state of this body: wrong magic, version, body or
+    /// counts, truncated, trailing bytes, a non-finite value or invalid settings.
+    void restore_state(std::span<const std::byte> bytes);
 
     /// Extra force applied to a node during the next step() only, N.
     void apply_force(std::uint32_t node, Vec3 f);

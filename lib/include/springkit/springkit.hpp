@@ -21,4 +21,5 @@
 #include "springkit/scenes.hpp"
 #include "springkit/shape.hpp"
 #include "springkit/simulation.hpp"
+#include "springkit/transform.hpp"
 #include "springkit/vec3.hpp"

@@ -357,9 +357,11 @@ void Simulation::Impl::reset() {
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
-        anchor_state_.push_back({m.positions[a.node], 0.0, a.angular_speed});
+        anchor_state_.push_back({m.positions[a.node], a.center, a.axis, 0.0, a.angular_speed});
         anchor_velocity_.push_back(a.drive == AnchorDrive::velocity ? a.velocity : Vec3{});
     }
+    tether_point_.clear();
+    for (const Tether& t : m.tethers) tether_point_.push_back(t.point);
     bead_place_.clear();
     for (const Bead& b : m.beads) bead_place_.push_back(b.start);
     bead_speed_.assign(m.beads.size(), 0.0f);
@@ -367,6 +369,11 @@ void Simulation::Impl::reset() {
     substeps_ = 0;
     failure_.clear();
     wind_ = wind_at(params_, 0.0);
+    if (!(placement_ == Transform{})) {
+        // The rest pose where the instance stands (see teleport()).
+        move_rigidly(placement_.rotation, placement_.position, false);
+        return;
+    }
     update_bead_positions();
     recompute_normals();
 }
@@ -1058,11 +1065,11 @@ void Simulation::Impl::apply_anchors(float dt) {
                 // after 10 minutes at 12 rad/s its spacing is 5e-4 rad, and each
                 // substep's 0.024 rad is rounded to that.
                 constexpr double kTurn = 2.0 * std::numbers::pi;
-                const Vec3 axis = normalized(a.axis);
+                const Vec3 axis = normalized(state.axis);
                 state.angle = std::fmod(state.angle + static_cast<double>(state.angular_speed) * substep_seconds_, kTurn);
                 if (state.angle < 0.0) state.angle += kTurn;
-                const Vec3 arm = rotate(state.origin - a.center, axis, static_cast<float>(state.angle));
-                position = a.center + arm;
+                const Vec3 arm = rotate(state.origin - state.center, axis, static_cast<float>(state.angle));
+                position = state.center + arm;
                 velocity = cross(axis, arm) * state.angular_speed;
                 break;
             }

@@ -2,6 +2,7 @@
 // (simulation_impl.hpp), so that games see the contract and not the layout.
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
@@ -18,6 +19,12 @@ Simulation::Simulation(Model&& model, const SimulationOptions& options)
 Simulation::Simulation(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options) {
     if (!body) throw Error("Simulation: no prepared body (null pointer)");
     impl_ = std::make_unique<Impl>(std::move(body), options);
+}
+
+Simulation::Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement,
+                       const SimulationOptions& options)
+    : Simulation(std::move(body), options) {
+    impl_->teleport(placement, false);
 }
 
 Simulation::~Simulation() = default;
@@ -52,6 +59,17 @@ void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angul
 }
 float Simulation::anchor_circle_radius(std::size_t anchor) const { return impl_->anchor_circle_radius(anchor); }
 float Simulation::anchor_angular_speed(std::size_t anchor) const { return impl_->anchor_angular_speed(anchor); }
+void Simulation::teleport(const Transform& to, bool keep_velocity) { impl_->teleport(to, keep_velocity); }
+const Transform& Simulation::placement() const { return impl_->placement_; }
+Bounds Simulation::bounds() const { return impl_->bounds(); }
+double Simulation::total_mass() const { return impl_->total_mass(); }
+Vec3 Simulation::center_of_mass() const { return impl_->center_of_mass(); }
+Vec3 Simulation::linear_momentum() const { return impl_->linear_momentum(); }
+Vec3 Simulation::angular_momentum() const { return impl_->angular_momentum(); }
+void Simulation::add_impulse(Vec3 impulse) { impl_->add_impulse(impulse); }
+void Simulation::add_velocity(Vec3 dv) { impl_->add_velocity(dv); }
+std::vector<std::byte> Simulation::save_state() const { return impl_->save_state(); }
+void Simulation::restore_state(std::span<const std::byte> bytes) { impl_->restore_state(bytes); }
 void Simulation::apply_force(std::uint32_t node, Vec3 f) { impl_->apply_force(node, f); }
 
 std::span<const Vec3> Simulation::bead_positions() const { return impl_->bead_positions_; }

@@ -115,17 +115,19 @@ void Simulation::Impl::apply_tethers(float dt) {
     // His velocity-only form lets the body creep outward by g dt^2 and by the
     // chord of each step; we also put it back on the sphere, a position fix that
     // adds no velocity, so the distance never exceeds L.
-    for (const Tether& t : model_->tethers) {
+    for (std::size_t k = 0; k < model_->tethers.size(); ++k) {
+        const Tether& t = model_->tethers[k];
+        const Vec3 point = tether_point_[k];
         const std::uint32_t i = t.node;
         if (inverse_mass_[i] == 0.0f) continue;
-        const Vec3 r = x_.get(i) - t.point;
+        const Vec3 r = x_.get(i) - point;
         const float distance = length(r);
         if (distance <= t.length) continue;
         const Vec3 n = r * (1.0f / distance);
         Vec3 v = v_.get(i);
         const float outward = dot(v, n);
         if (outward > 0.0f) v -= n * (outward * (1.0f + t.bounce));
-        const Vec3 p = t.point + n * t.length;
+        const Vec3 p = point + n * t.length;
         v_.set(i, v);
         x_.set(i, p);
         previous_.set(i, p - v * dt);  // Verlet reads velocity from here
@@ -141,9 +143,10 @@ struct CircleArm {
     Vec3 across;
 };
 
-CircleArm circle_arm(const Anchor& a, const Vec3& origin) {
-    const Vec3 axis = normalized(a.axis);
-    const Vec3 arm = origin - a.center;
+template <class State>
+CircleArm circle_arm(const State& state) {
+    const Vec3 axis = normalized(state.axis);
+    const Vec3 arm = state.origin - state.center;
     const Vec3 along = axis * dot(arm, axis);
     return {along, arm - along};
 }
@@ -157,17 +160,17 @@ void Simulation::Impl::set_anchor_circle(std::size_t anchor, float radius, float
     if (!(radius > 0.0f) || !std::isfinite(radius) || !std::isfinite(angular_speed))
         throw Error("set_anchor_circle: radius must be > 0 m and the speed finite");
     AnchorState& state = anchor_state_[anchor];
-    const CircleArm arm = circle_arm(a, state.origin);
+    const CircleArm arm = circle_arm(state);
     // Garrido's setRadius: the same angle on a larger or smaller circle.
     const Vec3 direction = length(arm.across) > 0.0f ? normalized(arm.across) : Vec3{};
     if (length(direction) == 0.0f) throw Error("set_anchor_circle: the anchor sits on its axis");
-    state.origin = a.center + arm.along + direction * radius;
+    state.origin = state.center + arm.along + direction * radius;
     state.angular_speed = angular_speed;
 }
 
 float Simulation::Impl::anchor_circle_radius(std::size_t anchor) const {
     if (anchor >= anchor_state_.size()) throw Error("anchor_circle_radius: anchor index out of range");
-    return length(circle_arm(model_->anchors[anchor], anchor_state_[anchor].origin).across);
+    return length(circle_arm(anchor_state_[anchor]).across);
 }
 
 float Simulation::Impl::anchor_angular_speed(std::size_t anchor) const {

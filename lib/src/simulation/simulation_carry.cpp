@@ -20,7 +20,10 @@ void Simulation::Impl::carry_state_from(const Impl& previous) {
     if (!previous.failure_.empty())
         throw Error("Simulation::carry_state_from: the previous simulation has failed (" +
                     previous.failure_ + ")");
-    reset();  // whatever does not carry over starts as in a new simulation
+    // Whatever does not carry over starts as in a new simulation, where the
+    // previous one stands (placed drives and tether points).
+    placement_ = previous.placement_;
+    reset();
 
     time_ = previous.time_;
     substeps_ = previous.substeps_;

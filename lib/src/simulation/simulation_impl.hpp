@@ -11,6 +11,8 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -169,6 +171,20 @@ public:
     float anchor_circle_radius(std::size_t anchor) const;
     float anchor_angular_speed(std::size_t anchor) const;
     void apply_force(std::uint32_t node, Vec3 f);
+    // Placement and whole-body quantities (simulation_transform.cpp).
+    void teleport(const Transform& to, bool keep_velocity);
+    void move_rigidly(const Quat& q, Vec3 shift, bool keep_velocity);
+    Bounds bounds() const;
+    double total_mass() const;
+    Vec3 center_of_mass() const;
+    Vec3 linear_momentum() const;
+    Vec3 angular_momentum() const;
+    void add_impulse(Vec3 impulse);
+    void add_velocity(Vec3 dv);
+    // Saved states (simulation_state.cpp).
+    std::vector<std::byte> save_state() const;
+    void restore_state(std::span<const std::byte> bytes);
+    std::uint64_t state_body_hash() const;
     void set_threads(int threads);
 
     /// What every stage of one substep gets: its length and the velocity kept.
@@ -247,10 +263,14 @@ public:
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
+        Vec3 center;   ///< circle drives: Anchor::center as this instance is placed
+        Vec3 axis;     ///< circle drives: Anchor::axis turned as this instance is (not normalised)
         double angle = 0.0;          ///< rad in [0, 2 pi), circle drives: turned since origin
         float angular_speed = 0.0f;  ///< rad/s, circle drives (set_anchor_circle changes it)
     };
     std::vector<AnchorState> anchor_state_;
+    std::vector<Vec3> tether_point_;     ///< Tether::point as this instance is placed
+    Transform placement_{};              ///< where the instance stands (teleport())
     std::vector<float> bead_place_;      ///< segments from the bead's first node
     std::vector<float> bead_speed_;      ///< m/s along the rope, towards its last node
     std::vector<Vec3> bead_positions_;
@@ -262,6 +282,7 @@ public:
     std::uint64_t substeps_ = 0;
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
     std::string failure_;                ///< set once the simulation blew up
+    mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
 };
 
 }  // namespace springkit

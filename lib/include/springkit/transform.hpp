@@ -1,0 +1,67 @@
+// springkit — a rigid placement: a unit quaternion and a translation. Where an
+// instance of a prepared body stands in the world (Simulation(body, transform),
+// Simulation::teleport()). Rigid only: a scale would change the body's rest
+// lengths, which belong to the prepared body (prepare a scaled model instead).
+#pragma once
+
+#include <cmath>
+
+#include "springkit/vec3.hpp"
+
+namespace springkit {
+
+/// A rotation as a unit quaternion w + (x, y, z). Identity by default.
+struct Quat {
+    float w = 1.0f;
+    float x = 0.0f;
+    float y = 0.0f;
+    float z = 0.0f;
+    friend constexpr bool operator==(const Quat&, const Quat&) = default;
+};
+
+/// The rotation by `angle` rad around `axis` (any length > 0; normalised here),
+/// right-handed. A zero axis gives the identity.
+inline Quat quat_from_axis_angle(const Vec3& axis, float angle) {
+    const Vec3 u = normalized(axis);
+    const float s = std::sin(0.5f * angle);
+    return {std::cos(0.5f * angle), u.x * s, u.y * s, u.z * s};
+}
+
+/// q scaled to unit length (the identity for a zero q).
+inline Quat normalized(const Quat& q) {
+    const float n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    if (!(n > 0.0f)) return {};
+    const float s = 1.0f / n;
+    return {q.w * s, q.x * s, q.y * s, q.z * s};
+}
+
+/// The rotation b then a (Hamilton product a b).
+constexpr Quat operator*(const Quat& a, const Quat& b) {
+    return {a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
+            a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
+            a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+            a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w};
+}
+
+/// The inverse rotation of a unit quaternion.
+constexpr Quat conjugate(const Quat& q) { return {q.w, -q.x, -q.y, -q.z}; }
+
+/// v rotated by the unit quaternion q: v + 2 w (u x v) + 2 u x (u x v), u = (x, y, z).
+/// The identity returns v bit for bit (every added term is exactly 0).
+constexpr Vec3 rotate(const Quat& q, const Vec3& v) {
+    const Vec3 u{q.x, q.y, q.z};
+    const Vec3 t = cross(u, v) * 2.0f;
+    return v + t * q.w + cross(u, t);
+}
+
+/// A rigid placement: a point p of the body goes to rotate(rotation, p) + position.
+struct Transform {
+    Vec3 position{};
+    Quat rotation{};
+    friend constexpr bool operator==(const Transform&, const Transform&) = default;
+};
+
+/// Where the transform puts the point p.
+constexpr Vec3 apply(const Transform& t, const Vec3& p) { return rotate(t.rotation, p) + t.position; }
+
+}  // namespace springkit
