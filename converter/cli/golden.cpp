@@ -1,3 +1,4 @@
+// springkit CLI — golden files: the strict reader and writer of `golden`/`check`.
 #include "golden.hpp"
 
 #include <cinttypes>
@@ -8,25 +9,13 @@
 #include <set>
 
 #include "springkit/error.hpp"
+#include "springkit/io.hpp"
 
 namespace springkit::cli {
 
 namespace {
 
 using nlohmann::json;
-
-std::string line_and_column(std::string_view text, std::size_t byte) {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
 
 /// A value for messages: its type, or the number (nlohmann prints the shortest
 /// text that reads back as the same double).

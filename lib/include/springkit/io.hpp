@@ -100,6 +100,10 @@ private:
     bool through_pending_ = false;    ///< through_ is still to be written
 };
 
+/// Where byte `byte` of a text stands, as error messages name it: "line 3, column 7"
+/// (both from 1; a column counts bytes).
+std::string line_and_column(std::string_view text, std::size_t byte);
+
 /// How many bytes read_file() hands to its `check_start` before reading the rest.
 inline constexpr std::size_t kReadFileStart = 64;
 

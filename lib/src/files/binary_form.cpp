@@ -10,6 +10,7 @@
 #include "springkit/io.hpp"
 #include "files/json_reader.hpp"
 #include "files/json_writer.hpp"
+#include "files/byte_order.hpp"
 
 namespace springkit {
 
@@ -23,14 +24,7 @@ struct Counts {
     std::uint64_t nodes = 0, masses = 0, springs = 0, spring_flags = 0, faces = 0, texcoords = 0;
 };
 
-template <class T>
-T byte_swapped(T v) {
-    unsigned char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof v);
-    std::reverse(b, b + sizeof(T));
-    std::memcpy(&v, b, sizeof v);
-    return v;
-}
+using detail::byte_swapped;
 
 // Writes little-endian values into a buffer sized up front (one allocation,
 // no copies as it grows: a million-spring model is some 50 MB).

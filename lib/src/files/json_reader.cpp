@@ -366,19 +366,6 @@ private:
     bool validate_;
 };
 
-std::string line_and_column(std::string_view text, std::size_t byte) {
-    std::size_t line = 1, column = 1;
-    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 // Error messages quote bits of the file; keep them one printable line even when
 // the file is binary garbage.
 std::string printable(std::string_view text) {
@@ -444,6 +431,19 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
     } catch (const json::exception& e) {
         throw Error(name + ": unexpected value: " + e.what());
     }
+}
+
+std::string line_and_column(std::string_view text, std::size_t byte) {
+    std::size_t line = 1, column = 1;
+    for (std::size_t i = 0; i < byte && i < text.size(); ++i) {
+        if (text[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    return "line " + std::to_string(line) + ", column " + std::to_string(column);
 }
 
 }  // namespace springkit

@@ -14,6 +14,7 @@
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
+#include "files/byte_order.hpp"
 
 namespace springkit {
 
@@ -23,14 +24,7 @@ constexpr char kStateMagic[4] = {'S', 'K', 'S', 'T'};
 constexpr std::uint32_t kStateVersion = 1;
 constexpr std::uint32_t kExternalApplied = 1, kHasGround = 2;  // flags
 
-template <class T>
-T byte_swapped(T v) {
-    unsigned char b[sizeof(T)];
-    std::memcpy(b, &v, sizeof v);
-    std::reverse(b, b + sizeof(T));
-    std::memcpy(&v, b, sizeof v);
-    return v;
-}
+using detail::byte_swapped;
 
 // FNV-1a over the bytes of little-endian values: a fingerprint of the body, so
 // that a state is not restored into another model with as many nodes.
