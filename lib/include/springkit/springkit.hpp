@@ -1,7 +1,7 @@
 // springkit — data-driven mass-spring soft bodies. The one header a game includes.
 //
 //   springkit::Model model = springkit::load_model("cloth.json");  // throws springkit::Error
-//   springkit::Simulation sim(model);     // model must outlive sim, unchanged
+//   springkit::Simulation sim(model);     // sim prepares its own copy of the model
 //   sim.step(1.0f / 60.0f);               // fixed substeps of at most max_substep
 //   draw(sim.positions(), sim.normals()); // spans valid until the next step
 //
