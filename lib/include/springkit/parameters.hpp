@@ -56,6 +56,11 @@ struct ParameterInfo {
     ParameterBound min;           ///< lower bound, for numbers, counts and each vector component
     ParameterBound max;           ///< upper bound
     std::string_view doc;         ///< one line: what it does and where the method comes from
+    /// false: the writer leaves a main-section row out while it holds its default
+    /// (parameter_defaults()), so that adding a parameter does not change the
+    /// bytes of every model saved without it. Readers take an absent row as its
+    /// default either way.
+    bool written_when_default = true;
 
     /// Where validation errors put it: "/parameters/ground/repulsion".
     std::string pointer() const;

@@ -3,6 +3,7 @@
 // form's JSON header.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstring>
 #include <future>
@@ -171,11 +172,23 @@ void write_parameter(Writer& w, const ParameterInfo& row, const Parameters& p) {
     else if (const Integrator* i = parameter_integrator(row, p)) w.text(integrator_name(*i));
 }
 
+// True when a main-section row holds parameter_defaults()'s value, bit for bit.
+bool holds_default(const ParameterInfo& row, const Parameters& p) {
+    const Parameters& d = parameter_defaults();
+    if (const float* x = parameter_number(row, p))
+        return std::bit_cast<std::uint32_t>(*x) == std::bit_cast<std::uint32_t>(*parameter_number(row, d));
+    if (const Vec3* v = parameter_vector(row, p)) return *v == *parameter_vector(row, d);
+    if (const int* n = parameter_count(row, p)) return *n == *parameter_count(row, d);
+    if (const Integrator* i = parameter_integrator(row, p)) return *i == *parameter_integrator(row, d);
+    return false;
+}
+
 // "parameters": one line per row of the table, in its order; a section (ground,
 // gust) is one object on one line where its first row stands. The ground is null
 // when there is none. The gust is written only when set, like the attachments;
 // set means any field, even with period 0 (no gusts), so that what was loaded is
-// saved again.
+// saved again. A main row marked written_when_default = false is left out
+// while it holds its default.
 void write_parameters(Writer& w, const Parameters& p) {
     const std::span<const ParameterInfo> rows = parameter_table();
     w.raw(",\n  \"parameters\": {");
@@ -185,7 +198,8 @@ void write_parameters(Writer& w, const Parameters& p) {
         std::size_t end = i + 1;
         if (section != ParameterSection::main)
             while (end < rows.size() && rows[end].section == section) ++end;
-        if (section == ParameterSection::gust && p.gust == Gust{}) {
+        if ((section == ParameterSection::gust && p.gust == Gust{}) ||
+            (section == ParameterSection::main && !rows[i].written_when_default && holds_default(rows[i], p))) {
             i = end;
             continue;
         }
