@@ -54,6 +54,29 @@ constexpr Vec3 rotate(const Quat& q, const Vec3& v) {
     return v + t * q.w + cross(u, t);
 }
 
+/// The rotation a fraction t in [0, 1] of the way from a to b along the
+/// shorter arc, at constant angular speed (Shoemake's slerp, "Animating
+/// rotation with quaternion curves", SIGGRAPH 1985): a sin((1 - t) theta) /
+/// sin theta + b' sin(t theta) / sin theta, cos theta = a . b', b' = +-b on
+/// a's side. Nearly equal rotations (cos theta > 0.9995) are lerped and
+/// normalised, where the sines lose their digits. t = 0 gives a, t = 1 gives b'
+/// up to rounding.
+inline Quat slerp(const Quat& a, const Quat& b, float t) {
+    float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+    const float sign = d < 0.0f ? -1.0f : 1.0f;
+    d *= sign;
+    const Quat c{b.w * sign, b.x * sign, b.y * sign, b.z * sign};
+    float wa = 1.0f - t, wb = t;
+    if (d <= 0.9995f) {
+        const float theta = std::acos(d);
+        const float s = std::sin(theta);
+        wa = std::sin((1.0f - t) * theta) / s;
+        wb = std::sin(t * theta) / s;
+    }
+    const Quat q{wa * a.w + wb * c.w, wa * a.x + wb * c.x, wa * a.y + wb * c.y, wa * a.z + wb * c.z};
+    return d <= 0.9995f ? q : normalized(q);
+}
+
 /// A rigid placement: a point p of the body goes to rotate(rotation, p) + position.
 struct Transform {
     Vec3 position{};
