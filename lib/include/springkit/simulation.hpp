@@ -152,6 +152,17 @@ public:
     /// anchors, drives and tether points).
     Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement,
                const SimulationOptions& options = {});
+    /// A new instance of the body at uniform `scale` about the model's origin,
+    /// then placed: a rest point p stands at apply(placement, scale p). Every
+    /// length of the model is scaled (rest positions and lengths, circle
+    /// centres and so radii, tether points and lengths, tube radii); masses, k,
+    /// velocity drives' velocities and the world (gravity, ground, wind) stay
+    /// as they are. The instance runs its own scaled copy of the body (same
+    /// layout, not derived again; O(nodes + springs)), which body() returns
+    /// and model() shows. Throws springkit::Error for a null body or a scale
+    /// that is not finite and > 0.
+    Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement, float scale,
+               const SimulationOptions& options = {});
     ~Simulation();
     /// A copy has the same state and settings, shares the body and owns its threads.
     Simulation(const Simulation& other);
@@ -265,10 +276,12 @@ public:
     /// energy stays); without, they are zeroed. Drives keep their speeds either
     /// way. The prepared body is not touched. Gravity, wind, the ground and
     /// Model::constant_forces are world quantities and do not turn. Rigid only:
-    /// for another size prepare a scaled model (rest lengths belong to the body).
+    /// the size is chosen when the instance is made (its scale).
     /// Throws springkit::Error, changing nothing, for a non-finite transform or
     /// a rotation that is not a unit quaternion (|q|^2 off 1 by more than 1e-4).
     void teleport(const Transform& to, bool keep_velocity);
+    /// The uniform scale this instance was made at (1 unless given).
+    float scale() const;
     /// Where this instance stands: identity, the transform it was made with, or
     /// the last teleport()'s. reset() returns to the rest pose at it.
     const Transform& placement() const;

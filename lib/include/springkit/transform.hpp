@@ -1,7 +1,8 @@
 // springkit — a rigid placement: a unit quaternion and a translation. Where an
 // instance of a prepared body stands in the world (Simulation(body, transform),
-// Simulation::teleport()). Rigid only: a scale would change the body's rest
-// lengths, which belong to the prepared body (prepare a scaled model instead).
+// Simulation::teleport()). Rigid only: a scale changes the body's rest
+// lengths and is chosen when an instance is made (Simulation(body, transform,
+// scale)).
 #pragma once
 
 #include <cmath>

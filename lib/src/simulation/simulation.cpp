@@ -100,12 +100,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // The parts of the runaway bound (Simulation::Impl::update_speed_bound()).
     const Bounds box = bounds(model);
     diagonal = box.diagonal();
-    for (const Anchor& a : model.anchors) {
-        drive_speed = std::max(drive_speed, static_cast<double>(length(a.velocity)));
-        if (a.drive == AnchorDrive::circle)
-            drive_speed = std::max(drive_speed, std::abs(a.angular_speed) *
-                                                    static_cast<double>(length(model.positions[a.node] - a.center)));
-    }
+    drive_speed = fastest_drive(model);
     // Springs alone can move a node fast: a node pulled as far as the model is
     // wide swings back at up to sqrt(sum of its k / m) times that distance (a
     // perturbed or dragged jelly). A real blow-up grows exponentially and passes
@@ -118,6 +113,17 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     for (std::size_t i = 0; i < n; ++i)
         spring_speed = std::max(spring_speed, std::sqrt(node_k[i] / model.node_mass(i)) * diagonal);
     springs = std::move(values);
+}
+
+double PreparedBody::fastest_drive(const Model& model) {
+    double speed = 0.0;
+    for (const Anchor& a : model.anchors) {
+        speed = std::max(speed, static_cast<double>(length(a.velocity)));
+        if (a.drive == AnchorDrive::circle)
+            speed = std::max(speed, std::abs(a.angular_speed) *
+                                        static_cast<double>(length(model.positions[a.node] - a.center)));
+    }
+    return speed;
 }
 
 std::shared_ptr<const PreparedBody> prepare(Model model) {

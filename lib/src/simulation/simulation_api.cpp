@@ -27,6 +27,15 @@ Simulation::Simulation(std::shared_ptr<const PreparedBody> body, const Transform
     impl_->teleport(placement, false);
 }
 
+Simulation::Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement, float scale,
+                       const SimulationOptions& options) {
+    if (!body) throw Error("Simulation: no prepared body (null pointer)");
+    if (!std::isfinite(scale) || scale <= 0.0f)
+        throw Error("Simulation: the scale must be finite and > 0 (got " + std::to_string(scale) + ")");
+    impl_ = std::make_unique<Impl>(scale == 1.0f ? std::move(body) : body->scaled(scale), options);
+    impl_->teleport(placement, false);
+}
+
 Simulation::~Simulation() = default;
 Simulation::Simulation(const Simulation& other) : impl_(std::make_unique<Impl>(*other.impl_)) {}
 Simulation& Simulation::operator=(const Simulation& other) {
@@ -64,6 +73,7 @@ void Simulation::set_anchor_circle(std::size_t anchor, float radius, float angul
 float Simulation::anchor_circle_radius(std::size_t anchor) const { return impl_->anchor_circle_radius(anchor); }
 float Simulation::anchor_angular_speed(std::size_t anchor) const { return impl_->anchor_angular_speed(anchor); }
 void Simulation::teleport(const Transform& to, bool keep_velocity) { impl_->teleport(to, keep_velocity); }
+float Simulation::scale() const { return impl_->b_->scale; }
 const Transform& Simulation::placement() const { return impl_->placement_; }
 Bounds Simulation::bounds() const { return impl_->bounds(); }
 double Simulation::total_mass() const { return impl_->total_mass(); }

@@ -152,6 +152,16 @@ public:
     double diagonal = 0.0;                 ///< m, of the model's bounding box
     double drive_speed = 0.0;              ///< m/s, the fastest anchor drive
     double spring_speed = 0.0;             ///< m/s, max over nodes of sqrt(sum k / m) * diagonal
+    float scale = 1.0f;                    ///< of the prepared model (scaled())
+
+    /// A copy of this body at uniform scale s (> 0): positions, rest lengths,
+    /// circle centres, tether points and lengths and tube radii times s, masses
+    /// and k as they are; the same layout, not derived again
+    /// (simulation_scale.cpp).
+    std::shared_ptr<const PreparedBody> scaled(float s) const;
+    /// m/s, the fastest anchor drive of a model (a velocity, or a circle's
+    /// angular speed times its radius).
+    static double fastest_drive(const Model& model);
 
 private:
     void build_spring_runs(detail::SpringValues& values);
