@@ -322,16 +322,17 @@ public:
     };
     Runaway runaway_;                    ///< what check_state() found, with failure_
     std::string last_failure_;           ///< failure() (kept when a policy clears failure_)
-    /// The state a frame started from (RunawayPolicy::restore_last_good).
+    /// The state a frame started from (RunawayPolicy::restore_last_good), its
+    /// members named as the instance's, so that one copy serves both ways.
     struct LastGood {
-        detail::Vec3Array x, v, previous;
-        std::vector<AnchorState> anchors;
-        std::vector<Vec3> anchor_velocity, tether_point;
-        std::vector<float> bead_place, bead_speed;
-        std::vector<Transform> anchor_frame;
-        Transform placement;
-        double time = 0.0;
-        std::uint64_t substeps = 0;
+        detail::Vec3Array x_, v_, previous_;
+        std::vector<AnchorState> anchor_state_;
+        std::vector<Vec3> anchor_velocity_, tether_point_;
+        std::vector<float> bead_place_, bead_speed_;
+        std::vector<Transform> anchor_frame_;
+        Transform placement_;
+        double time_ = 0.0;
+        std::uint64_t substeps_ = 0;
     };
     LastGood last_good_;
     // Anchor targets (set_anchor_target(), set_anchor_group_target()).

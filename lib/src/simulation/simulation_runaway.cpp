@@ -6,40 +6,34 @@
 
 namespace springkit {
 
+namespace {
+
 // The snapshot is the part of the state a frame changes: copying into vectors
 // that already have their size allocates nothing after the first frame.
 // Settings, forces given with apply_force() (spent by the failed frame) and
 // the threads are not part of it.
-void Simulation::Impl::keep_last_good() {
-    LastGood& g = last_good_;
-    g.x = x_;
-    g.v = v_;
-    g.previous = previous_;
-    g.anchors = anchor_state_;
-    g.anchor_velocity = anchor_velocity_;
-    g.tether_point = tether_point_;
-    g.bead_place = bead_place_;
-    g.bead_speed = bead_speed_;
-    g.anchor_frame = anchor_frame_;
-    g.placement = placement_;
-    g.time = time_;
-    g.substeps = substeps_;
+template <class To, class From>
+void copy_frame_state(To& to, const From& from) {
+    to.x_ = from.x_;
+    to.v_ = from.v_;
+    to.previous_ = from.previous_;
+    to.anchor_state_ = from.anchor_state_;
+    to.anchor_velocity_ = from.anchor_velocity_;
+    to.tether_point_ = from.tether_point_;
+    to.bead_place_ = from.bead_place_;
+    to.bead_speed_ = from.bead_speed_;
+    to.anchor_frame_ = from.anchor_frame_;
+    to.placement_ = from.placement_;
+    to.time_ = from.time_;
+    to.substeps_ = from.substeps_;
 }
 
+}  // namespace
+
+void Simulation::Impl::keep_last_good() { copy_frame_state(last_good_, *this); }
+
 void Simulation::Impl::restore_last_good() {
-    const LastGood& g = last_good_;
-    x_ = g.x;
-    v_ = g.v;
-    previous_ = g.previous;
-    anchor_state_ = g.anchors;
-    anchor_velocity_ = g.anchor_velocity;
-    tether_point_ = g.tether_point;
-    bead_place_ = g.bead_place;
-    bead_speed_ = g.bead_speed;
-    anchor_frame_ = g.anchor_frame;
-    placement_ = g.placement;
-    time_ = g.time;
-    substeps_ = g.substeps;
+    copy_frame_state(*this, last_good_);
     wind_ = wind_at(params_, time_);
     for (std::size_t i = 0; i < positions_.size(); ++i) {
         positions_[i] = x_.get(i);
