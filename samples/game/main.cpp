@@ -1,9 +1,10 @@
 // A minimal game loop around springkit: load a model, step it at a fixed rate
 // while "rendering" at whatever rate the game runs, and read positions and
-// normals every frame as a renderer would. Then a second instance of the same
-// prepared body placed elsewhere with its own settings, a ray cast at it, as a
-// game's picking would, and its state saved and restored as a savegame would.
-// No editor, no Assimp, no OpenGL.
+// normals every frame as a renderer would, and what each step reports. Then a
+// second instance of the same prepared body placed elsewhere with its own
+// settings, a ray cast at it, as a game's picking would, its state saved and
+// restored as a savegame would, and its anchors following a game object's
+// handle. No editor, no Assimp, no OpenGL.
 //
 //   springkit-game MODEL.json [FRAMES]
 //
@@ -28,7 +29,12 @@ int main(int argc, char** argv) {
     try {
         // Once per asset: the prepared body every instance shares.
         const auto body = springkit::prepare(springkit::load_model(argv[1]));
-        springkit::Simulation sim(body);
+        // A game that must not stop on a runaway: go back to the frame's start and
+        // report it; and at most 64 substeps a frame, so that a hitch (a long
+        // frame) costs a bounded time.
+        springkit::Simulation sim(body, {.runaway = springkit::RunawayPolicy::restore_last_good,
+                                         .substep_budget = 64});
+        int clamped = 0, runaways = 0;
 
         constexpr float kPhysicsStep = 1.0f / 60.0f;
         float accumulator = 0.0f;
@@ -39,8 +45,13 @@ int main(int argc, char** argv) {
             const float frame_time = 0.010f + 0.023f * static_cast<float>(frame % 7) / 6.0f;
             accumulator += frame_time;
             while (accumulator >= kPhysicsStep) {
-                sim.step(kPhysicsStep);
+                const springkit::StepResult result = sim.step(kPhysicsStep);
                 accumulator -= kPhysicsStep;
+                if (result.dropped_substeps > 0) ++clamped;  // fell behind the clock
+                if (result.runaway != springkit::RunawayCause::none) {
+                    ++runaways;  // restored; a game would lower the stiffness or the substep
+                    std::fprintf(stderr, "runaway at node %u: %s\n", result.node, sim.failure().c_str());
+                }
             }
             // "Draw": a renderer would upload these two arrays as vertex buffers.
             for (const springkit::Vec3& p : sim.positions()) height_sum += p.y;
@@ -49,6 +60,7 @@ int main(int argc, char** argv) {
         const double mean_height = height_sum / (static_cast<double>(frames) * sim.positions().size());
         std::printf("%s: %d frames, %.3f s simulated, %zu nodes, mean height %.4f m, kinetic energy %.6g J\n",
                     argv[1], frames, sim.time(), sim.positions().size(), mean_height, sim.kinetic_energy());
+        std::printf("step results: %d frames clamped by the substep budget, %d runaways\n", clamped, runaways);
         if (!sim.normals().empty()) {
             const springkit::Vec3 mean = springkit::normalized(normal_sum);
             std::printf("mean normal direction (%.3f, %.3f, %.3f)\n", mean.x, mean.y, mean.z);
@@ -98,6 +110,25 @@ int main(int argc, char** argv) {
                                      loaded.positions().begin());
         std::printf("saved state: %zu bytes, restored instance %s\n", saved.size(),
                     same ? "steps on identically" : "DIFFERS");
+
+        // Anchors held by a game object: the first anchor follows a handle moving
+        // at 1 m/s along x, given once a frame where the handle is at the frame's
+        // end; the runtime spreads each move over the substeps, so the anchor is at
+        // the handle when the frame ends and moves with its velocity (no lag).
+        if (!loaded.model().anchors.empty()) {
+            const springkit::Vec3 handle_start = loaded.positions()[loaded.model().anchors[0].node];
+            const springkit::Vec3 handle_velocity{1.0f, 0.0f, 0.0f};
+            springkit::Vec3 handle = handle_start;
+            for (int step = 1; step <= 60; ++step) {
+                handle = handle_start + handle_velocity * (kPhysicsStep * static_cast<float>(step));
+                loaded.set_anchor_target(0, handle);
+                loaded.step(kPhysicsStep);
+            }
+            const std::uint32_t node = loaded.model().anchors[0].node;
+            const springkit::Vec3 v = loaded.velocities()[node];
+            std::printf("anchor target: %.6f m from the handle, velocity (%.3f, %.3f, %.3f) m/s\n",
+                        springkit::length(loaded.positions()[node] - handle), v.x, v.y, v.z);
+        }
         return same ? 0 : 1;
     } catch (const springkit::Error& e) {
         std::fprintf(stderr, "error: %s\n", e.what());

@@ -112,4 +112,33 @@ void BM_PrepareAndInstance(benchmark::State& state) {
 BENCHMARK(BM_InstanceOfPreparedBody)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PrepareAndInstance)->UseRealTime()->Unit(benchmark::kMillisecond);
 
+// Sleeping (SleepSettings): a frame of a sleeping cloth, against the awake one
+// (BM_Cloth) and an awake one that watches for sleep (its kinetic energy summed
+// once a frame; a threshold of 0 never lets it fall asleep). The sleeper's
+// threshold lets it fall asleep after its first frame.
+void step_with_sleep(benchmark::State& state, const Model& model, const SleepSettings& sleep) {
+    Simulation sim(model, {.sleep = sleep});
+    sim.step(1.0f / 60.0f);
+    for (auto _ : state) {
+        const StepResult result = sim.step(1.0f / 60.0f);
+        benchmark::DoNotOptimize(result);
+    }
+    state.counters["asleep"] = sim.asleep() ? 1.0 : 0.0;
+}
+
+template <int N>
+void BM_ClothAsleep(benchmark::State& state) {
+    static const Model model = cloth(N);
+    step_with_sleep(state, model, {.enabled = true, .energy_per_kg = 1e30f, .quiet_time = 0.0f});
+}
+
+template <int N>
+void BM_ClothWatchedForSleep(benchmark::State& state) {
+    static const Model model = cloth(N);
+    step_with_sleep(state, model, {.enabled = true, .energy_per_kg = 0.0f, .quiet_time = 1.0f});
+}
+
+BENCHMARK(BM_ClothAsleep<256>)->UseRealTime()->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_ClothWatchedForSleep<256>)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
 BENCHMARK_MAIN();

@@ -291,3 +291,82 @@ TEST(Transform, BadTransformsAreRefusedChangingNothing) {
     EXPECT_EQ(sim.placement(), Transform{});
     EXPECT_NEAR(sim.linear_momentum().x, static_cast<float>(sim.total_mass()), 1e-4f);
 }
+
+// Scaled instances (Simulation(body, placement, scale)).
+
+namespace {
+
+/// The model with every length times s, by hand: what a scaled instance runs.
+Model scaled_by_hand(Model m, float s) {
+    for (Vec3& p : m.positions) p = p * s;
+    for (Spring& spring : m.springs) spring.rest *= s;
+    for (Anchor& a : m.anchors) a.center = a.center * s;
+    for (Tether& t : m.tethers) {
+        t.point = t.point * s;
+        t.length *= s;
+    }
+    for (Tube& tube : m.tubes) tube.radius *= s;
+    return m;
+}
+
+}  // namespace
+
+TEST(ScaledInstance, HangingChainStretchesByItsWeightFromTheScaledRestLengths) {
+    // Node 0 anchored, 5 springs of rest 0.2 m straight down, at scale 2.5: rest
+    // 0.5 m. At rest, spring j (from the top) holds the 5 - j nodes below it:
+    // it is longer than its rest by (5 - j) m g / k (masses and k unscaled).
+    Parameters p;
+    p.energy_loss = 0.9f;
+    const Model m = make_string({.nodes = 6, .length = 1.0f, .start = {0, 2, 0}, .direction = {0, -1, 0}}, p);
+    const float s = 2.5f;
+    const Transform at{{1.0f, 0.0f, 0.0f}, {}};
+    Simulation sim(prepare(m), at, s);
+    EXPECT_EQ(sim.scale(), s);
+    EXPECT_EQ(sim.positions()[0], (Vec3{1.0f, 5.0f, 0.0f}));  // apply(at, s * (0, 2, 0))
+    EXPECT_EQ(sim.positions()[5], (Vec3{1.0f, 2.5f, 0.0f}));
+    run(sim, 600);
+    const double weight_over_k = 0.05 * 9.81 / 1000.0;
+    double y = 5.0;
+    for (int j = 0; j < 5; ++j) {
+        y -= 0.5 + (5 - j) * weight_over_k;
+        EXPECT_NEAR(sim.positions()[static_cast<std::size_t>(j) + 1].y, y, 2e-5) << j;
+        EXPECT_NEAR(sim.positions()[static_cast<std::size_t>(j) + 1].x, 1.0, 1e-6) << j;
+    }
+    // reset() returns to the scaled rest pose where the instance stands.
+    sim.reset();
+    EXPECT_EQ(sim.positions()[5], (Vec3{1.0f, 2.5f, 0.0f}));
+}
+
+TEST(ScaledInstance, StepsAsTheModelScaledByHand) {
+    ClothSpec cloth;
+    cloth.columns = cloth.rows = 12;
+    const Transform at{{0.5f, 1.0f, -2.0f}, quat_from_axis_angle({0, 1, 0}, 0.7f)};
+    const std::vector<Model> models{make_cloth(cloth), make_jump_rope(), make_tethered_bodies(), make_source_rope()};
+    for (const Model& m : models) {
+        for (const float s : {0.5f, 3.0f}) {
+            SCOPED_TRACE(m.name + " at scale " + std::to_string(s));
+            Simulation scaled(prepare(m), at, s, {.threads = 2});
+            Simulation by_hand(prepare(scaled_by_hand(m, s)), at);
+            EXPECT_EQ(scaled.model(), by_hand.model());
+            run(scaled, 60);
+            run(by_hand, 60);
+            for (std::size_t i = 0; i < m.node_count(); ++i)
+                ASSERT_EQ(scaled.positions()[i], by_hand.positions()[i]) << "node " << i;
+            // Another instance of the scaled body is scaled too.
+            Simulation again(scaled.body());
+            EXPECT_EQ(again.scale(), s);
+            EXPECT_EQ(again.positions()[0], by_hand.model().positions[0]);
+        }
+    }
+}
+
+TEST(ScaledInstance, BadScaleIsRefused) {
+    const auto body = prepare(make_string({.nodes = 4}));
+    try {
+        Simulation sim(body, Transform{}, 0.0f);
+        FAIL() << "expected an Error";
+    } catch (const Error& e) {
+        EXPECT_STREQ(e.what(), "Simulation: the scale must be finite and > 0 (got 0.000000)");
+    }
+    EXPECT_THROW(Simulation(body, Transform{}, std::numeric_limits<float>::infinity()), Error);
+}

@@ -33,6 +33,9 @@ echo "$out" | grep -qE "^placed instance: centre of mass \((-?[0-9]+\.[0-9]+, ){
 echo "$out" | grep -qE "^overridden setting: wind \(0\.0, 0\.0, 3\.0\) m/s"
 echo "$out" | grep -qE "^raycast: hit at [0-9.]+ m"
 echo "$out" | grep -qE "^saved state: [0-9]+ bytes, restored instance steps on identically"
+# Every step reported ok; the anchor following a 1 m/s handle is on it at the frame's end.
+echo "$out" | grep -qE "^step results: 0 frames clamped by the substep budget, 0 runaways"
+echo "$out" | grep -qE "^anchor target: 0\.000000 m from the handle, velocity \(1\.000, 0\.000, 0\.000\) m/s"
 
 if [ "$import" != with-import ]; then
   # Built without the importer: a tool asking for it is told so.

@@ -39,11 +39,82 @@ enum class SpringKernel : std::uint8_t {
     batched,
 };
 
+/// What step() does when its guard finds a runaway (a node with a non-finite
+/// position or velocity, or faster than the model's speed bound).
+enum class RunawayPolicy : std::uint8_t {
+    /// Throw SimulationError, and keep throwing it until reset() or
+    /// restore_state() (the default).
+    throw_error,
+    /// Freeze: the nodes stay as the guard found them (positions() may hold
+    /// non-finite values) and every later step() does nothing and reports
+    /// StepResult::stopped, until reset() or restore_state().
+    stop,
+    /// reset(): back to the rest pose at placement(), at rest, time 0.
+    reset_to_rest,
+    /// Back to the state the failed frame started from (taken at the start of
+    /// every step(): the nodes' positions, velocities and Verlet's previous
+    /// positions, 36 bytes a node, and the anchors', tethers' and beads' state;
+    /// one copy a frame). Stepping on with the same settings runs away again:
+    /// change them first (a smaller max_substep, a lower stiffness scale).
+    restore_last_good,
+};
+
+/// Sleeping: an instance whose kinetic energy stays low for a while stops
+/// stepping until something wakes it (Simulation::wake() lists what does).
+struct SleepSettings {
+    bool enabled = false;
+    /// J/kg: kinetic energy per kilogram of the whole body below which it is
+    /// quiet (1e-4 J/kg = a mean speed of about 1.4 cm/s).
+    float energy_per_kg = 1e-4f;
+    /// s of simulated time the body must stay quiet to fall asleep.
+    float quiet_time = 0.5f;
+};
+
 struct SimulationOptions {
     /// Threads that step this simulation (the caller plus threads - 1 workers it
     /// owns). 1 = the calling thread only. Results do not depend on it.
     int threads = 1;
     SpringKernel kernel = SpringKernel::batched;
+    RunawayPolicy runaway = RunawayPolicy::throw_error;
+    /// Most substeps one step() runs; 0 = no budget (kMaxSubstepsPerStep only).
+    /// See StepResult::dropped_substeps.
+    std::uint64_t substep_budget = 0;
+    SleepSettings sleep{};
+};
+
+/// Why the guard stopped a frame.
+enum class RunawayCause : std::uint8_t {
+    none,
+    non_finite,  ///< a node's position or velocity is infinite or NaN
+    too_fast,    ///< a node is faster than the model's speed bound
+};
+
+/// What one step() did. Cheap to return (no allocation); Simulation::failure()
+/// holds the runaway's message.
+struct StepResult {
+    /// A node or spring index that names nothing.
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
+    /// Substeps run this frame.
+    std::uint64_t substeps = 0;
+    /// Substeps the frame needed beyond SimulationOptions::substep_budget and did
+    /// not run: their time (dropped_substeps * the substep) was not simulated, so
+    /// time() advanced by substeps * the substep instead of frame_dt and the
+    /// instance fell behind the caller's clock by that much. Each substep run is
+    /// the one an unbudgeted frame would have run (the same length).
+    std::uint64_t dropped_substeps = 0;
+    /// The guard found a runaway this frame (the policy has been applied).
+    RunawayCause runaway = RunawayCause::none;
+    /// The first node (lowest index) found running away, and its stiffest
+    /// spring (the usual culprit), or kNone.
+    std::uint32_t node = kNone;
+    std::uint32_t spring = kNone;
+    /// The instance is frozen by RunawayPolicy::stop and did not step.
+    bool stopped = false;
+    /// The instance sleeps (SleepSettings): it did not step, time() advanced.
+    bool asleep = false;
+
+    /// Every substep the frame needed ran and nothing ran away.
+    bool ok() const { return dropped_substeps == 0 && runaway == RunawayCause::none && !stopped; }
 };
 
 /// The immutable part of a model shared by its instances (defined in the
@@ -81,6 +152,17 @@ public:
     /// anchors, drives and tether points).
     Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement,
                const SimulationOptions& options = {});
+    /// A new instance of the body at uniform `scale` about the model's origin,
+    /// then placed: a rest point p stands at apply(placement, scale p). Every
+    /// length of the model is scaled (rest positions and lengths, circle
+    /// centres and so radii, tether points and lengths, tube radii); masses, k,
+    /// velocity drives' velocities and the world (gravity, ground, wind) stay
+    /// as they are. The instance runs its own scaled copy of the body (same
+    /// layout, not derived again; O(nodes + springs)), which body() returns
+    /// and model() shows. Throws springkit::Error for a null body or a scale
+    /// that is not finite and > 0.
+    Simulation(std::shared_ptr<const PreparedBody> body, const Transform& placement, float scale,
+               const SimulationOptions& options = {});
     ~Simulation();
     /// A copy has the same state and settings, shares the body and owns its threads.
     Simulation(const Simulation& other);
@@ -88,13 +170,15 @@ public:
     Simulation(Simulation&&) noexcept;
     Simulation& operator=(Simulation&&) noexcept;
 
-    /// Advances by frame_dt seconds in ceil(frame_dt / max_substep) equal substeps.
-    /// Throws SimulationError, naming the node or spring and suggesting a smaller
-    /// substep or lower k, when the state turns non-finite or the energy runs away.
-    /// A failed simulation keeps throwing the same error until reset(). Throws
+    /// Advances by frame_dt seconds in ceil(frame_dt / max_substep) equal substeps
+    /// (at most substep_budget(), see StepResult::dropped_substeps) and reports
+    /// what happened. When the state turns non-finite or runs away, the
+    /// runaway_policy() decides: by default it throws SimulationError, naming the
+    /// node or spring and suggesting a smaller substep or lower k, and a failed
+    /// simulation keeps throwing the same error until reset(). Throws
     /// springkit::Error for a frame_dt that is negative, not finite, or would need
     /// more than kMaxSubstepsPerStep substeps.
-    void step(float frame_dt);
+    StepResult step(float frame_dt);
 
     /// Back to rest positions (at placement()), zero velocity, time 0. The
     /// settings stay (parameters(), stiffness_scale()).
@@ -153,6 +237,27 @@ public:
     void set_anchor_velocity(std::size_t anchor, Vec3 v);
     /// Places an anchor (any drive) at p from now on: dragging an anchor.
     void set_anchor_position(std::size_t anchor, Vec3 p);
+    /// Moves an anchor to `target` (m) over the next step(): evenly across its
+    /// substeps, from where it is when the step begins to `target` exactly at
+    /// the end of its last substep, its node moving with the velocity
+    /// (target - start) / the simulated time. Call it once a frame with where
+    /// the game object holding the anchor is at the frame's end: the anchor
+    /// neither lags a frame nor jumps. The drive goes on from the target (as
+    /// after set_anchor_position()). The last target given before a step wins;
+    /// none given: the drive as usual. Throws springkit::Error for an index out
+    /// of range or a non-finite target.
+    void set_anchor_target(std::size_t anchor, Vec3 target);
+    /// Moves a group of anchors as one rigid frame over the next step(): each
+    /// to apply(frame, the rest position of its node), i.e. `frame` places the
+    /// model's rest coordinates (a cape's shoulders on a character: the
+    /// character's transform). Across the substeps the frame is interpolated as
+    /// a rigid motion (position linearly, rotation by slerp) from the frame the
+    /// anchors last followed (placement() at first), so the anchors keep their
+    /// mutual distances; an anchor that was moved otherwise meanwhile starts
+    /// from where it is, its offset fading out over the step. Throws
+    /// springkit::Error, changing nothing, for an index out of range or a frame
+    /// that teleport() would refuse.
+    void set_anchor_group_target(std::span<const std::size_t> anchors, const Transform& frame);
     /// Changes a circle-driven anchor at run time, as Garrido's jump-rope keys do:
     /// its radius (m, distance from Anchor::center across the axis, > 0) and its
     /// angular speed (rad/s), keeping where on the circle it is now. Throws
@@ -171,10 +276,12 @@ public:
     /// energy stays); without, they are zeroed. Drives keep their speeds either
     /// way. The prepared body is not touched. Gravity, wind, the ground and
     /// Model::constant_forces are world quantities and do not turn. Rigid only:
-    /// for another size prepare a scaled model (rest lengths belong to the body).
+    /// the size is chosen when the instance is made (its scale).
     /// Throws springkit::Error, changing nothing, for a non-finite transform or
     /// a rotation that is not a unit quaternion (|q|^2 off 1 by more than 1e-4).
     void teleport(const Transform& to, bool keep_velocity);
+    /// The uniform scale this instance was made at (1 unless given).
+    float scale() const;
     /// Where this instance stands: identity, the transform it was made with, or
     /// the last teleport()'s. reset() returns to the rest pose at it.
     const Transform& placement() const;
@@ -219,6 +326,29 @@ public:
     std::span<const float> bead_places() const;
     /// The air velocity now: wind plus the gust blowing (Parameters::gust), m/s.
     Vec3 current_wind() const;
+
+    /// Sleeping from now on (SimulationOptions::sleep); disabling it wakes the
+    /// instance. Throws springkit::Error, changing nothing, for a negative or
+    /// non-finite threshold or time.
+    void set_sleep(const SleepSettings& sleep);
+    const SleepSettings& sleep_settings() const;
+    /// The instance sleeps: its nodes are frozen (zero velocities) and step()
+    /// costs O(1), only advancing time(). Every call that changes its state or
+    /// settings wakes it: set_position, set_velocity, apply_force, add_impulse,
+    /// add_velocity, the set_anchor_* calls, teleport, set_parameters,
+    /// set_stiffness_scale, reset, restore_state, carry_state_from and wake().
+    /// Asleep, it does not feel gusts (Parameters::gust) until woken.
+    bool asleep() const;
+    void wake();
+    /// What a runaway does from now on (SimulationOptions::runaway).
+    void set_runaway_policy(RunawayPolicy policy);
+    RunawayPolicy runaway_policy() const;
+    /// Most substeps a step() runs from now on; 0 = no budget.
+    void set_substep_budget(std::uint64_t substeps);
+    std::uint64_t substep_budget() const;
+    /// The message of the last runaway (what SimulationError says), empty when
+    /// the instance has not failed since it was made, reset() or restored.
+    const std::string& failure() const;
 
     /// Threads that step this simulation from now on (>= 1); results stay
     /// bit-identical. Starts or stops the owned worker threads.

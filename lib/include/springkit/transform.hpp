@@ -1,7 +1,8 @@
 // springkit — a rigid placement: a unit quaternion and a translation. Where an
 // instance of a prepared body stands in the world (Simulation(body, transform),
-// Simulation::teleport()). Rigid only: a scale would change the body's rest
-// lengths, which belong to the prepared body (prepare a scaled model instead).
+// Simulation::teleport()). Rigid only: a scale changes the body's rest
+// lengths and is chosen when an instance is made (Simulation(body, transform,
+// scale)).
 #pragma once
 
 #include <cmath>
@@ -52,6 +53,29 @@ constexpr Vec3 rotate(const Quat& q, const Vec3& v) {
     const Vec3 u{q.x, q.y, q.z};
     const Vec3 t = cross(u, v) * 2.0f;
     return v + t * q.w + cross(u, t);
+}
+
+/// The rotation a fraction t in [0, 1] of the way from a to b along the
+/// shorter arc, at constant angular speed (Shoemake's slerp, "Animating
+/// rotation with quaternion curves", SIGGRAPH 1985): a sin((1 - t) theta) /
+/// sin theta + b' sin(t theta) / sin theta, cos theta = a . b', b' = +-b on
+/// a's side. Nearly equal rotations (cos theta > 0.9995) are lerped and
+/// normalised, where the sines lose their digits. t = 0 gives a, t = 1 gives b'
+/// up to rounding.
+inline Quat slerp(const Quat& a, const Quat& b, float t) {
+    float d = a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+    const float sign = d < 0.0f ? -1.0f : 1.0f;
+    d *= sign;
+    const Quat c{b.w * sign, b.x * sign, b.y * sign, b.z * sign};
+    float wa = 1.0f - t, wb = t;
+    if (d <= 0.9995f) {
+        const float theta = std::acos(d);
+        const float s = std::sin(theta);
+        wa = std::sin((1.0f - t) * theta) / s;
+        wb = std::sin(t * theta) / s;
+    }
+    const Quat q{wa * a.w + wb * c.w, wa * a.x + wb * c.x, wa * a.y + wb * c.y, wa * a.z + wb * c.z};
+    return d <= 0.9995f ? q : normalized(q);
 }
 
 /// A rigid placement: a point p of the body goes to rotate(rotation, p) + position.

@@ -100,12 +100,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // The parts of the runaway bound (Simulation::Impl::update_speed_bound()).
     const Bounds box = bounds(model);
     diagonal = box.diagonal();
-    for (const Anchor& a : model.anchors) {
-        drive_speed = std::max(drive_speed, static_cast<double>(length(a.velocity)));
-        if (a.drive == AnchorDrive::circle)
-            drive_speed = std::max(drive_speed, std::abs(a.angular_speed) *
-                                                    static_cast<double>(length(model.positions[a.node] - a.center)));
-    }
+    drive_speed = fastest_drive(model);
     // Springs alone can move a node fast: a node pulled as far as the model is
     // wide swings back at up to sqrt(sum of its k / m) times that distance (a
     // perturbed or dragged jelly). A real blow-up grows exponentially and passes
@@ -120,6 +115,17 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     springs = std::move(values);
 }
 
+double PreparedBody::fastest_drive(const Model& model) {
+    double speed = 0.0;
+    for (const Anchor& a : model.anchors) {
+        speed = std::max(speed, static_cast<double>(length(a.velocity)));
+        if (a.drive == AnchorDrive::circle)
+            speed = std::max(speed, std::abs(a.angular_speed) *
+                                        static_cast<double>(length(model.positions[a.node] - a.center)));
+    }
+    return speed;
+}
+
 std::shared_ptr<const PreparedBody> prepare(Model model) {
     return std::make_shared<const PreparedBody>(std::move(model));
 }
@@ -128,7 +134,9 @@ const Model& prepared_model(const PreparedBody& body) { return body.model; }
 
 Simulation::Impl::Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options)
     : body_(std::move(body)), b_(body_.get()), model_(&b_->model), params_(b_->model.params),
-      springs_(b_->springs), kernel_(options.kernel), inverse_mass_(b_->inverse_mass) {
+      springs_(b_->springs), kernel_(options.kernel), inverse_mass_(b_->inverse_mass),
+      runaway_policy_(options.runaway), substep_budget_(options.substep_budget), sleep_(options.sleep) {
+    detail::validate_sleep(sleep_);
     if (!model_->faces.empty()) {
         normal_sums_.assign(model_->node_count(), Vec3{});
         normals_.resize(model_->node_count());
@@ -368,6 +376,9 @@ void Simulation::Impl::reset() {
     time_ = 0.0;
     substeps_ = 0;
     failure_.clear();
+    wake();
+    clear_anchor_targets();
+    anchor_frame_.assign(m.anchors.size(), Transform{});
     wind_ = wind_at(params_, 0.0);
     if (!(placement_ == Transform{})) {
         // The rest pose where the instance stands (see teleport()).
@@ -378,16 +389,23 @@ void Simulation::Impl::reset() {
     recompute_normals();
 }
 
-void Simulation::Impl::step(float frame_dt) {
-    if (!failure_.empty()) throw SimulationError(failure_);
+StepResult Simulation::Impl::step(float frame_dt) {
+    if (!failure_.empty()) {
+        if (runaway_policy_ == RunawayPolicy::throw_error) throw SimulationError(failure_);
+        return {.stopped = true};  // RunawayPolicy::stop froze it
+    }
     if (!std::isfinite(frame_dt) || frame_dt < 0.0f)
         throw Error("Simulation::step: frame_dt must be a finite number >= 0 s");
-    if (frame_dt == 0.0f) return;
+    if (frame_dt == 0.0f) return {};
     const float max_dt = params_.max_substep;
     // A huge frame_dt would mean a step that never ends (and an out-of-range cast).
     if (frame_dt / max_dt > static_cast<float>(kMaxSubstepsPerStep))
         throw Error("Simulation::step: frame_dt " + std::to_string(frame_dt) + " s needs more than " +
                     std::to_string(kMaxSubstepsPerStep) + " substeps of max_substep; step in shorter frames");
+    if (asleep_) {  // O(1): the nodes are frozen (see fall_asleep())
+        time_ += frame_dt;
+        return {.asleep = true};
+    }
     const auto count = static_cast<std::uint64_t>(std::ceil(frame_dt / max_dt - 1e-6f));
     const std::uint64_t substeps = std::max<std::uint64_t>(1, count);
     const float dt = frame_dt / static_cast<float>(substeps);
@@ -403,15 +421,31 @@ void Simulation::Impl::step(float frame_dt) {
     verlet_keep_ = std::pow(params_.verlet_damping, dt * 60.0f);
     wind_ = wind_at(params_, time_);  // gusts last seconds: once a frame is enough
     substep_seconds_ = static_cast<double>(frame_dt) / static_cast<double>(substeps);
+    StepResult result;
+    result.substeps = substep_budget_ != 0 ? std::min(substeps, substep_budget_) : substeps;
+    result.dropped_substeps = substeps - result.substeps;
+    if (runaway_policy_ == RunawayPolicy::restore_last_good) keep_last_good();
+    begin_anchor_targets(result.substeps);
     const StageArgs args{.dt = dt, .velocity_keep = keep};
-    for (std::uint64_t i = 0; i < substeps; ++i) substep(args);
+    for (std::uint64_t i = 0; i < result.substeps; ++i) substep(args);
+    end_anchor_targets();
     if (external_applied_) {  // apply_force() lasts one step
         external_.assign(b_->constant_external);
         external_applied_ = false;
     }
-    time_ += frame_dt;
+    // A budgeted frame simulates only the substeps it ran.
+    const double simulated = result.dropped_substeps == 0
+                                 ? static_cast<double>(frame_dt)
+                                 : substep_seconds_ * static_cast<double>(result.substeps);
+    time_ += simulated;
     for (const Stage& stage : kStages)
         if (stage.when == Stage::every_frame) stage.run(*this, args);
+    if (!failure_.empty()) {
+        report_runaway(result);
+        return result;
+    }
+    if (sleep_.enabled) watch_sleep(simulated);
+    return result;
 }
 
 // The step, as one list of named stages in the order they run. Each substep
@@ -517,6 +551,7 @@ void Simulation::Impl::stage_anchors(const StageArgs& args) { apply_anchors(args
 void Simulation::Impl::stage_guard(const StageArgs&) { check_state(); }
 
 void Simulation::Impl::stage_normals(const StageArgs&) {
+    if (!failure_.empty()) return;  // a runaway: the policy decides what is shown
     update_bead_positions();
     recompute_normals();
 }
@@ -1078,6 +1113,7 @@ void Simulation::Impl::apply_anchors(float dt) {
         previous_.set(a.node, position - velocity * dt);
         v_.set(a.node, velocity);
     }
+    if (!targeted_.empty()) apply_anchor_targets(dt);  // simulation_targets.cpp
 }
 
 namespace {
@@ -1135,7 +1171,8 @@ void Simulation::Impl::check_state() {
     std::size_t bad = n;
     for (std::size_t b : first_bad) bad = std::min(bad, b);
     if (bad == n) return;
-    const char* what = !is_finite(positions_[bad]) || !is_finite(velocities_[bad])
+    const bool non_finite = !is_finite(positions_[bad]) || !is_finite(velocities_[bad]);
+    const char* what = non_finite
                            ? "has a non-finite position or velocity"
                            : "runs away (speed above the model's bound)";
 
@@ -1164,7 +1201,11 @@ void Simulation::Impl::check_state() {
     }
     out << "; use a smaller max_substep or a lower k";
     failure_ = out.str();
-    throw SimulationError(failure_);
+    last_failure_ = failure_;
+    runaway_ = {non_finite ? RunawayCause::non_finite : RunawayCause::too_fast,
+                static_cast<std::uint32_t>(bad),
+                worst < m.springs.size() ? static_cast<std::uint32_t>(worst) : StepResult::kNone};
+    if (runaway_policy_ == RunawayPolicy::throw_error) throw SimulationError(failure_);
 }
 
 double Simulation::Impl::kinetic_energy() const {
@@ -1189,6 +1230,7 @@ double Simulation::Impl::potential_energy() const {
 
 void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
     if (node >= positions_.size()) throw Error("set_position: node index out of range");
+    wake();
     positions_[node] = p;
     velocities_[node] = {};
     x_.set(node, p);
@@ -1198,6 +1240,7 @@ void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
 
 void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
     if (node >= positions_.size()) throw Error("set_velocity: node index out of range");
+    wake();
     velocities_[node] = v;
     v_.set(node, v);
     previous_.set(node, positions_[node] - v * params_.max_substep);
@@ -1205,11 +1248,13 @@ void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
 
 void Simulation::Impl::set_anchor_velocity(std::size_t anchor, Vec3 v) {
     if (anchor >= anchor_velocity_.size()) throw Error("set_anchor_velocity: anchor index out of range");
+    wake();
     anchor_velocity_[anchor] = v;
 }
 
 void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
     if (anchor >= anchor_state_.size()) throw Error("set_anchor_position: anchor index out of range");
+    wake();
     const Anchor& a = model_->anchors[anchor];
     AnchorState& state = anchor_state_[anchor];
     if (a.drive == AnchorDrive::circle) {
@@ -1226,6 +1271,7 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
 
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
+    wake();
     external_.set(node, external_.get(node) + f);
     external_applied_ = true;
 }

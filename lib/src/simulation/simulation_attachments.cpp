@@ -159,6 +159,7 @@ void Simulation::Impl::set_anchor_circle(std::size_t anchor, float radius, float
     if (a.drive != AnchorDrive::circle) throw Error("set_anchor_circle: anchor is not circle-driven");
     if (!(radius > 0.0f) || !std::isfinite(radius) || !std::isfinite(angular_speed))
         throw Error("set_anchor_circle: radius must be > 0 m and the speed finite");
+    wake();
     AnchorState& state = anchor_state_[anchor];
     const CircleArm arm = circle_arm(state);
     // Garrido's setRadius: the same angle on a larger or smaller circle.

@@ -116,6 +116,12 @@ struct SpringValues {
     std::vector<float> spring_k;      ///< resolved k per model spring
 };
 
+/// Throws springkit::Error, naming `who`, for a transform that is not finite or
+/// whose rotation is not a unit quaternion (simulation_transform.cpp).
+void check_transform(const Transform& t, const char* who);
+/// Throws springkit::Error for sleep settings out of range (simulation_sleep.cpp).
+void validate_sleep(const SleepSettings& sleep);
+
 }  // namespace detail
 
 /// Everything derived once from a model; immutable once prepare() returns it,
@@ -146,6 +152,16 @@ public:
     double diagonal = 0.0;                 ///< m, of the model's bounding box
     double drive_speed = 0.0;              ///< m/s, the fastest anchor drive
     double spring_speed = 0.0;             ///< m/s, max over nodes of sqrt(sum k / m) * diagonal
+    float scale = 1.0f;                    ///< of the prepared model (scaled())
+
+    /// A copy of this body at uniform scale s (> 0): positions, rest lengths,
+    /// circle centres, tether points and lengths and tube radii times s, masses
+    /// and k as they are; the same layout, not derived again
+    /// (simulation_scale.cpp).
+    std::shared_ptr<const PreparedBody> scaled(float s) const;
+    /// m/s, the fastest anchor drive of a model (a velocity, or a circle's
+    /// angular speed times its radius).
+    static double fastest_drive(const Model& model);
 
 private:
     void build_spring_runs(detail::SpringValues& values);
@@ -156,7 +172,7 @@ class Simulation::Impl {
 public:
     Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options);
 
-    void step(float frame_dt);
+    StepResult step(float frame_dt);
     void reset();
     void carry_state_from(const Impl& previous);
     void set_parameters(const Parameters& params);
@@ -186,6 +202,21 @@ public:
     void restore_state(std::span<const std::byte> bytes);
     std::uint64_t state_body_hash() const;
     void set_threads(int threads);
+    // Runaway policies (simulation_runaway.cpp).
+    void keep_last_good();
+    void restore_last_good();
+    void report_runaway(StepResult& result);
+    // Anchor targets (simulation_targets.cpp).
+    void set_anchor_target(std::size_t anchor, Vec3 target);
+    void set_anchor_group_target(std::span<const std::size_t> anchors, const Transform& frame);
+    void begin_anchor_targets(std::uint64_t substeps);
+    void apply_anchor_targets(float dt);
+    void end_anchor_targets();
+    void clear_anchor_targets();
+    // Sleeping (simulation_sleep.cpp).
+    void watch_sleep(double seconds);
+    void fall_asleep();
+    void wake();
 
     /// What every stage of one substep gets: its length and the velocity kept.
     struct StageArgs {
@@ -282,6 +313,45 @@ public:
     std::uint64_t substeps_ = 0;
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
     std::string failure_;                ///< set once the simulation blew up
+    // What a runaway does, and the frame's budget (SimulationOptions).
+    RunawayPolicy runaway_policy_ = RunawayPolicy::throw_error;
+    std::uint64_t substep_budget_ = 0;
+    struct Runaway {
+        RunawayCause cause = RunawayCause::none;
+        std::uint32_t node = StepResult::kNone, spring = StepResult::kNone;
+    };
+    Runaway runaway_;                    ///< what check_state() found, with failure_
+    std::string last_failure_;           ///< failure() (kept when a policy clears failure_)
+    /// The state a frame started from (RunawayPolicy::restore_last_good), its
+    /// members named as the instance's, so that one copy serves both ways.
+    struct LastGood {
+        detail::Vec3Array x_, v_, previous_;
+        std::vector<AnchorState> anchor_state_;
+        std::vector<Vec3> anchor_velocity_, tether_point_;
+        std::vector<float> bead_place_, bead_speed_;
+        std::vector<Transform> anchor_frame_;
+        Transform placement_;
+        double time_ = 0.0;
+        std::uint64_t substeps_ = 0;
+    };
+    LastGood last_good_;
+    // Anchor targets (set_anchor_target(), set_anchor_group_target()).
+    struct AnchorTarget {
+        bool pending = false;  ///< listed in targeted_
+        bool group = false;  ///< moved by a frame (slerp) rather than to a point
+        Vec3 from, to;       ///< where the anchor is at the frame's start and end
+        Vec3 offset;         ///< group: from - frame_from(rest), faded out over the frame
+        Transform frame_from, frame_to;
+    };
+    std::vector<AnchorTarget> targets_;  ///< per anchor; read for those in targeted_
+    std::vector<std::uint32_t> targeted_;  ///< anchors with a target for the next step
+    std::vector<Transform> anchor_frame_;  ///< per anchor: the group frame it last followed
+    std::uint64_t target_substeps_ = 0;    ///< substeps of the frame the targets span
+    std::uint64_t target_substep_ = 0;     ///< substeps of it done
+    // Sleeping.
+    SleepSettings sleep_;
+    bool asleep_ = false;
+    double quiet_seconds_ = 0.0;         ///< s the body has been quiet
     mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
 };
 

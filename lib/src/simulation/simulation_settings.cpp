@@ -18,6 +18,7 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
                     std::to_string(model_params.k) + ", mass = " + std::to_string(model_params.mass) +
                     "); use set_stiffness_scale() for k, or prepare a model with the new values");
     validate_parameters(params, "Simulation::set_parameters");
+    wake();
     const Parameters old = params_;
     params_ = params;
     // What carry_state_from() does when the previous simulation ran `old`, so that
@@ -36,6 +37,7 @@ void Simulation::Impl::set_stiffness_scale(float scale) {
     if (!std::isfinite(scale) || scale <= 0.0f)
         throw Error("Simulation::set_stiffness_scale: the scale must be finite and > 0 (got " +
                     std::to_string(scale) + ")");
+    wake();
     stiffness_scale_ = scale;
     refill_springs();
     update_speed_bound();

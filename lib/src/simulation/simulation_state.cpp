@@ -341,6 +341,11 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     tether_point_ = std::move(tether_points);
     bead_place_ = std::move(bead_place);
     bead_speed_ = std::move(bead_speed);
+    // Not part of a saved state: targets wait for the next step of the instance
+    // they were given to, and group frames start from the placement.
+    clear_anchor_targets();
+    anchor_frame_.assign(anchor_state_.size(), placement_);
+    wake();
     update_bead_positions();
     recompute_normals();
 }

@@ -21,16 +21,21 @@ bool finite_transform(const Transform& t) {
 
 }  // namespace
 
-void Simulation::Impl::teleport(const Transform& to, bool keep_velocity) {
-    if (!finite_transform(to)) throw Error("Simulation::teleport: the transform is not finite");
-    const Quat& r = to.rotation;
+void detail::check_transform(const Transform& t, const char* who) {
+    if (!finite_transform(t)) throw Error(std::string(who) + ": the transform is not finite");
+    const Quat& r = t.rotation;
     const float norm2 = r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z;
     if (!(std::fabs(norm2 - 1.0f) <= 1e-4f))
-        throw Error("Simulation::teleport: the rotation is not a unit quaternion (|q|^2 = " +
+        throw Error(std::string(who) + ": the rotation is not a unit quaternion (|q|^2 = " +
                     std::to_string(norm2) + "); normalise it");
+}
+
+void Simulation::Impl::teleport(const Transform& to, bool keep_velocity) {
+    detail::check_transform(to, "Simulation::teleport");
     // The motion taking the current placement P to `to`: p -> to(P^-1(p)), a
     // rotation q = to.q P.q* and a shift to.p - q P.p. From the identity it is
     // `to` itself, bit for bit (products with 0 and 1 are exact).
+    wake();
     const Quat q = to.rotation * conjugate(placement_.rotation);
     const Vec3 shift = to.position - rotate(q, placement_.position);
     move_rigidly(q, shift, keep_velocity);
@@ -69,6 +74,7 @@ void Simulation::Impl::move_rigidly(const Quat& q, Vec3 shift, bool keep_velocit
         anchor_velocity_[i] = rotate(q, anchor_velocity_[i]);
     }
     for (Vec3& point : tether_point_) point = place(point);
+    for (Transform& frame : anchor_frame_) frame = {place(frame.position), q * frame.rotation};
     update_bead_positions();
     recompute_normals();
 }
@@ -141,6 +147,7 @@ void Simulation::Impl::add_impulse(Vec3 impulse) {
 
 void Simulation::Impl::add_velocity(Vec3 dv) {
     if (!is_finite(dv)) throw Error("Simulation::add_velocity: the velocity is not finite");
+    wake();
     // Verlet reads the velocity from the previous position, which holds it times
     // the substep (the convention set_velocity() follows): shifted back by
     // dv times it, it keeps the velocity it held and gains dv.
