@@ -69,6 +69,14 @@ const std::vector<Row> kRows = {
      "line 1, column 53: invalid JSON: syntax error while parsing value - invalid literal; last read: '\"positions\": [N'"},
     {"InvalidUtf8IsQuotedPrintably", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"\xff\", \"positions\": []}",
      "line 1, column 48: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"\\xff'"},
+    // Well-formed UTF-8 is quoted as it is, and only the bad byte escaped.
+    {"InvalidUtf8AfterGoodUtf8", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"caf\xc3\xa9\xff\", \"positions\": []}",
+     "line 1, column 53: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"caf\xc3\xa9\\xff'"},
+    // A quote from the parser is cut after 200 bytes (here 113 of the 300 a's) with
+    // what was left out counted.
+    {"LongQuoteIsCut", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"" + std::string(300, 'a') + "\xff\"}",
+     "line 1, column 348: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"" +
+         std::string(113, 'a') + "... (189 bytes more)"},
     {"BinaryGarbage", "\x89PNG\r\n\x1a\n",
      "line 1, column 1: invalid JSON: syntax error while parsing value - invalid literal; last read: '\\x89'"},
     {"DeeplyNestedArrays", std::string(100000, '[') + std::string(100000, ']'),
