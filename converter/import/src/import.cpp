@@ -89,6 +89,9 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
     reserve_more(soup.positions, mesh.mNumVertices);
     for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
         const aiVector3D p = transform * mesh.mVertices[v];
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
+            fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' vertex " + std::to_string(v) +
+                           " has a position that is not a finite number");
         soup.positions.push_back({p.x, p.y, p.z});
     }
     // Vertices of meshes without UVs get {0, 0}, as the model gives them.
@@ -97,6 +100,10 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
         reserve_more(soup.uvs, mesh.mNumVertices);
         for (unsigned v = 0; v < mesh.mNumVertices; ++v)
             soup.uvs.push_back(uv != nullptr ? TexCoord{uv[v].x, uv[v].y} : TexCoord{});
+        if (uv != nullptr && !std::all_of(soup.uvs.end() - mesh.mNumVertices, soup.uvs.end(), [](TexCoord t) {
+                return std::isfinite(t.u) && std::isfinite(t.v);
+            }))
+            fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' has a texture coordinate that is not a finite number");
     }
     reserve_more(soup.corners, 3 * std::size_t{mesh.mNumFaces});
     reserve_more(soup.polygon_start, mesh.mNumFaces);
@@ -866,6 +873,7 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);
     // No aiProcess_ValidateDataStructure: it refuses meshes without faces (point
     // clouds), which we convert; gather_scene checks every index and pointer.
+    detail::check_gltf_layout(path);
     const aiScene* scene = importer.ReadFile(path.string(), 0);
     if (scene == nullptr) {
         std::string why = importer.GetErrorString();
