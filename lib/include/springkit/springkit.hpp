@@ -11,6 +11,7 @@
 
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
+#include "springkit/frame_cost.hpp"
 #include "springkit/io.hpp"
 #include "springkit/locality.hpp"
 #include "springkit/model.hpp"
