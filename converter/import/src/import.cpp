@@ -892,7 +892,11 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
 }  // namespace
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
-    return import_file(path, options, report, /*in_child=*/false);
+    try {
+        return import_file(path, options, report, /*in_child=*/false);
+    } catch (const std::bad_alloc&) {
+        throw Error(path.string() + ": out of memory while importing the mesh");
+    }
 }
 
 Model detail::import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options,
