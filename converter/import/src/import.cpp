@@ -89,9 +89,6 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
     reserve_more(soup.positions, mesh.mNumVertices);
     for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
         const aiVector3D p = transform * mesh.mVertices[v];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z))
-            fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' vertex " + std::to_string(v) +
-                           " has a position that is not a finite number");
         soup.positions.push_back({p.x, p.y, p.z});
     }
     // Vertices of meshes without UVs get {0, 0}, as the model gives them.
@@ -100,10 +97,6 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
         reserve_more(soup.uvs, mesh.mNumVertices);
         for (unsigned v = 0; v < mesh.mNumVertices; ++v)
             soup.uvs.push_back(uv != nullptr ? TexCoord{uv[v].x, uv[v].y} : TexCoord{});
-        if (uv != nullptr && !std::all_of(soup.uvs.end() - mesh.mNumVertices, soup.uvs.end(), [](TexCoord t) {
-                return std::isfinite(t.u) && std::isfinite(t.v);
-            }))
-            fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' has a texture coordinate that is not a finite number");
     }
     reserve_more(soup.corners, 3 * std::size_t{mesh.mNumFaces});
     reserve_more(soup.polygon_start, mesh.mNumFaces);
