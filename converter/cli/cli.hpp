@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "springkit/parameters.hpp"
+#include "springkit/printable.hpp"
 
 namespace springkit::cli {
 
@@ -45,13 +46,10 @@ bool apply_parameter_options(const ParameterOverrides& overrides, Parameters& pa
 
 /// Longest message or output line the CLI prints, in bytes (before the "... (N
 /// bytes more)" note): a name or an importer's message can be megabytes long.
-inline constexpr std::size_t kMaxLineBytes = 1000;
+inline constexpr std::size_t kMaxLineBytes = kMaxPrintableBytes;
 
-/// `text` safe to show on a terminal as (part of) one line: control characters as
-/// visible escapes (\n, \r, \t, \x1b), bytes that are not UTF-8 as \xNN,
-/// cut after `limit` bytes with "... (N bytes more)". Backslashes are kept as
-/// they are, so applying it twice changes nothing (up to the cut).
-std::string printable(std::string_view text, std::size_t limit = kMaxLineBytes);
+/// Names, messages and file bytes the CLI prints go through springkit::printable.
+using springkit::printable;
 
 /// Prints printable(line) and a newline on stdout: every stdout line that holds a
 /// name from a file or the command line goes through here.

@@ -173,6 +173,7 @@ VerbRun register_info(CLI::App& app) {
         const Stability stability = stability_estimate(model);
         const FrequencyStability frequency = frequency_stability(model);
         const Parameters& p = model.params;
+        const FrameCost cost = frame_cost(model);
         std::optional<double> shape;
         if (o->shape) {
             try {
@@ -225,6 +226,11 @@ VerbRun register_info(CLI::App& app) {
                 else if (const int* n = parameter_count(row, p)) value = *n;
                 else if (const Integrator* i = parameter_integrator(row, p)) value = integrator_name(*i);
             }
+            j["cost_per_frame"] = {{"substeps", cost.substeps},
+                                   {"spring_visits", cost.spring_visits},
+                                   {"rope_visits", cost.rope_visits},
+                                   {"seconds_one_thread", cost.seconds},
+                                   {"real_time", cost.real_time()}};
             if (shape) j["shape_error"] = *shape;
             // Names that are not UTF-8 are shown with U+FFFD (nlohmann would throw).
             std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -251,6 +257,13 @@ VerbRun register_info(CLI::App& app) {
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
                     frequency.above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
+        std::printf("  cost/frame  %llu substeps x %zu springs + %llu x %d passes x %zu rope constraints = "
+                    "%llu + %llu visits, about %.3g ms on one thread%s\n",
+                    static_cast<unsigned long long>(cost.substeps), hooke,
+                    static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
+                    static_cast<unsigned long long>(cost.spring_visits),
+                    static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3,
+                    cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)");
         if (shape)
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
         return kExitOk;

@@ -216,3 +216,26 @@ TEST(CliCore, SimulateAndGoldenRefuseAnUnwritableOutputBeforeRunning) {
     }
     EXPECT_TRUE(fs::is_directory(folder));
 }
+
+// info states the work per frame and warns about a model that cannot keep up:
+// 20,000 rope constraints relaxed 1000 times in each of 9 substeps.
+TEST(CliCore, InfoStatesTheCostPerFrameAndWarnsBeyondRealTime) {
+    springkit::Model m;
+    for (std::uint32_t i = 0; i <= 20000; ++i) m.positions.push_back({0.01f * static_cast<float>(i), 0, 0});
+    for (std::uint32_t i = 0; i < 20000; ++i)
+        m.springs.push_back({.a = i, .b = i + 1, .rest = 0.01f, .k = 0.0f, .kind = springkit::SpringKind::rope});
+    m.params.rope_iterations = 1000;
+    const fs::path file = work_dir() / "slow-rope.json";
+    springkit::save_model(m, file);
+    const auto text = run_command(kCli + " info " + file.string());
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("  cost/frame  9 substeps x 0 springs + 9 x 1000 passes x 20000 rope constraints = "
+                            "0 + 180000000 visits, about 1.44e+03 ms on one thread (WARNING: cannot run in real "
+                            "time, 1/60 s = 16.7 ms)\n"),
+              std::string::npos)
+        << text.out;
+    const auto j = nlohmann::json::parse(run_command(kCli + " info --json " + file.string()).out);
+    EXPECT_EQ(j["cost_per_frame"]["substeps"], 9);
+    EXPECT_EQ(j["cost_per_frame"]["rope_visits"], 180000000);
+    EXPECT_EQ(j["cost_per_frame"]["real_time"], false);
+}

@@ -111,3 +111,34 @@ TEST(RopeMesh, BadInputIsRefusedWithAMessage) {
     EXPECT_EQ(error_of([&] { catmull_rom_subdivide(zigzag(), -1); }),
               "catmull_rom_subdivide: subdivisions must be >= 0");
 }
+
+TEST(RopeMesh, VertexCountComesFromTheCountsAlone) {
+    const Tube t{.nodes = {0, 1, 2, 3, 4}, .radius = 0.1f, .sides = 8, .subdivisions = 2};
+    // (5 - 1)(2 + 1) + 1 = 13 points, rings of 9.
+    EXPECT_EQ(tube_mesh_vertices(t), 117u);
+    EXPECT_EQ(make_tube(zigzag(), t).positions.size(), 117u);
+    EXPECT_EQ(tube_mesh_vertices(Tube{.nodes = {0}}), 0u);
+    // Counts whose product passes 2^64 saturate instead of wrapping to a small number.
+    EXPECT_EQ(tube_mesh_vertices(Tube{.nodes = {0, 1}, .sides = 2147483647, .subdivisions = 2147483647}),
+              (std::uint64_t{2147483648} + 1) * 2147483648u);
+}
+
+// A path that repeats two nodes 40,000 times with the largest subdivisions and
+// sides: (79999 * 33 + 1) * 65 = 171,597,920 vertices, some 9.6 GB of mesh from a
+// file of a few hundred kB. Refused before anything is allocated.
+TEST(RopeMesh, RepeatedPathIsRefusedBeforeAllocating) {
+    Tube t{.nodes = {}, .radius = 0.1f, .sides = 64, .subdivisions = 32};
+    for (int i = 0; i < 40000; ++i) t.nodes.insert(t.nodes.end(), {0, 1});
+    EXPECT_EQ(tube_mesh_vertices(t), 171597920u);
+    const std::vector<Vec3> ends = {{0, 0, 0}, {1, 0, 0}};
+    EXPECT_EQ(error_of([&] { make_tube(ends, t); }),
+              "make_tube: a tube of 80000 nodes, 32 subdivisions and 64 sides would have 171597920 vertices, "
+              "more than 4194304");
+    Model m;
+    m.positions = ends;
+    m.tubes = {Tube{.nodes = {0, 1}, .sides = 64, .subdivisions = 32}, t};
+    EXPECT_EQ(error_of([&] { validate(m, "rope.json"); }),
+              "rope.json: /tubes/1/nodes: the tube's mesh would have 171597920 vertices (80000 nodes, 32 "
+              "subdivisions, 64 sides), the tubes before it 2210, more than the 4194304 a model's tubes may have; "
+              "use fewer nodes, subdivisions or sides");
+}

@@ -1,4 +1,4 @@
-// shape_error and model_hash (springkit/shape.hpp).
+// shape_error (springkit/shape.hpp).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,17 +49,4 @@ TEST(Shape, TheSeedChoosesThePerturbation) {
     // Free and springless: after rigid alignment the residual depends on the seed.
     EXPECT_NE(shape_error(m, 1), shape_error(m, 2));
     EXPECT_EQ(shape_error(m, 3), shape_error(m, 3));
-}
-
-TEST(Shape, ModelHashSeesPhysicsButNotNames) {
-    const Model a = make_jelly();
-    Model b = a;
-    b.name = "renamed";
-    b.texture = "other.png";
-    EXPECT_EQ(model_hash(a), model_hash(b));
-    b.springs[3].k = 5.0f;
-    EXPECT_NE(model_hash(a), model_hash(b));
-    Model c = a;
-    c.params.k *= 2;
-    EXPECT_NE(model_hash(a), model_hash(c));
 }

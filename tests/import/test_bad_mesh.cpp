@@ -8,6 +8,7 @@
 
 #include "springkit/import.hpp"
 #include "springkit/springkit.hpp"
+#include "support/child_process.hpp"
 #include "support/test_files.hpp"
 
 using namespace springkit;
@@ -121,4 +122,21 @@ TEST(BadMesh, DirectoryAndMissingFile) {
     fs::create_directories(dir);
     EXPECT_EQ(import_error(dir), dir.string() + ": is a directory, not a mesh file");
     EXPECT_EQ(import_error("/nonexistent/mesh.obj"), "/nonexistent/mesh.obj: no such file");
+}
+
+// Out of memory while importing names the file (the isolated importer says the
+// same of its memory limit).
+TEST(BadMesh, OutOfMemoryNamesTheFile) {
+    if (springkit::test::kSanitizerShadowMemory) GTEST_SKIP() << "the sanitizer needs terabytes of address space";
+    std::string obj;
+    for (int y = 0; y <= 300; ++y)
+        for (int x = 0; x <= 300; ++x) obj += "v " + std::to_string(x) + " " + std::to_string(y) + " 0\n";
+    for (int y = 0; y < 300; ++y)
+        for (int x = 0; x < 300; ++x) {
+            const int a = y * 301 + x + 1;
+            obj += "f " + std::to_string(a) + " " + std::to_string(a + 1) + " " + std::to_string(a + 302) + "\n";
+        }
+    const fs::path f = mesh("big-grid.obj", obj);
+    EXPECT_EQ(springkit::test::error_with_memory_left(std::size_t{4} << 20, [&] { import_mesh(f); }),
+              f.string() + ": out of memory while importing the mesh");
 }

@@ -12,11 +12,14 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/child_process.hpp"
 #include "support/test_files.hpp"
 
 using namespace springkit;
 namespace fs = std::filesystem;
+using springkit::test::error_as_nobody;
 using springkit::test::error_of;
+using springkit::test::error_with_memory_left;
 
 namespace {
 
@@ -69,6 +72,14 @@ const std::vector<Row> kRows = {
      "line 1, column 53: invalid JSON: syntax error while parsing value - invalid literal; last read: '\"positions\": [N'"},
     {"InvalidUtf8IsQuotedPrintably", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"\xff\", \"positions\": []}",
      "line 1, column 48: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"\\xff'"},
+    // Well-formed UTF-8 is quoted as it is, and only the bad byte escaped.
+    {"InvalidUtf8AfterGoodUtf8", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"caf\xc3\xa9\xff\", \"positions\": []}",
+     "line 1, column 53: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"caf\xc3\xa9\\xff'"},
+    // A quote from the parser is cut after 200 bytes (here 113 of the 300 a's) with
+    // what was left out counted.
+    {"LongQuoteIsCut", "{\"format\": \"springkit\", \"version\": 1, \"name\": \"" + std::string(300, 'a') + "\xff\"}",
+     "line 1, column 348: invalid JSON: syntax error while parsing value - invalid string: ill-formed UTF-8 byte; last read: '\"" +
+         std::string(113, 'a') + "... (189 bytes more)"},
     {"BinaryGarbage", "\x89PNG\r\n\x1a\n",
      "line 1, column 1: invalid JSON: syntax error while parsing value - invalid literal; last read: '\\x89'"},
     {"DeeplyNestedArrays", std::string(100000, '[') + std::string(100000, ']'),
@@ -304,37 +315,23 @@ namespace {
 
 fs::path work_dir() { return springkit::test::scratch_dir("bad-input"); }
 
-// Runs f as an unprivileged user in a child process (root ignores file
-// permissions) and returns the springkit::Error message it got.
-template <class F>
-std::string error_as_nobody(F f) {
-    int pipe_fds[2];
-    if (::pipe(pipe_fds) != 0) return "pipe failed";
-    const pid_t child = ::fork();
-    if (child == 0) {
-        ::close(pipe_fds[0]);
-        if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
-        const std::string message = error_of(f);
-        const ssize_t written = ::write(pipe_fds[1], message.data(), message.size());
-        ::_exit(written == static_cast<ssize_t>(message.size()) ? 0 : 4);
-    }
-    ::close(pipe_fds[1]);
-    std::string message;
-    char buffer[512];
-    ssize_t n;
-    while ((n = ::read(pipe_fds[0], buffer, sizeof buffer)) > 0) message.append(buffer, static_cast<std::size_t>(n));
-    ::close(pipe_fds[0]);
-    int status = 0;
-    ::waitpid(child, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return "child failed with status " + std::to_string(status);
-    return message;
-}
-
 }  // namespace
 
 TEST(BadInputFiles, MissingFile) {
     EXPECT_EQ(error_of([] { load_model("/nonexistent/cloth.json"); }),
               "/nonexistent/cloth.json: cannot open for reading (No such file or directory)");
+}
+
+// A model takes several times its file's size in memory; running out names the
+// file like any other reason it cannot be loaded.
+TEST(BadInputFiles, OutOfMemoryNamesTheFile) {
+    if (springkit::test::kSanitizerShadowMemory) GTEST_SKIP() << "the sanitizer needs terabytes of address space";
+    const Model cloth = make_cloth({.columns = 300, .rows = 300});
+    const fs::path file = work_dir() / "big-cloth.json";
+    save_model(cloth, file);
+    ASSERT_GT(fs::file_size(file), 8u << 20);
+    EXPECT_EQ(error_with_memory_left(std::size_t{4} << 20, [&] { load_model(file); }),
+              file.string() + ": out of memory while loading the model");
 }
 
 TEST(BadInputFiles, PathIsADirectory) {

@@ -866,6 +866,7 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, 0);
     // No aiProcess_ValidateDataStructure: it refuses meshes without faces (point
     // clouds), which we convert; gather_scene checks every index and pointer.
+    detail::check_gltf_layout(path);
     const aiScene* scene = importer.ReadFile(path.string(), 0);
     if (scene == nullptr) {
         std::string why = importer.GetErrorString();
@@ -884,7 +885,11 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
 }  // namespace
 
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report) {
-    return import_file(path, options, report, /*in_child=*/false);
+    try {
+        return import_file(path, options, report, /*in_child=*/false);
+    } catch (const std::bad_alloc&) {
+        throw Error(path.string() + ": out of memory while importing the mesh");
+    }
 }
 
 Model detail::import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options,

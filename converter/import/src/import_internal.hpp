@@ -18,6 +18,13 @@ namespace springkit::detail {
 /// receives, with the same messages.
 Model import_mesh_then_exit(const std::filesystem::path& path, const ImportOptions& options, ImportReport& report);
 
+/// For a glTF or GLB file (told by its content, whatever its name): checks that
+/// every accessor lies within its bufferView, every bufferView within its
+/// buffer and every buffer within the bytes that hold it (gltf_check.cpp), and
+/// throws springkit::Error naming the file and the accessor, bufferView or
+/// buffer otherwise. Assimp reads these numbers unchecked. Other files pass.
+void check_gltf_layout(const std::filesystem::path& path);
+
 /// Every mesh instance of the scene in world space, before welding. Flat arrays:
 /// a million-triangle mesh must not cost a million small allocations.
 struct Soup {

@@ -31,6 +31,18 @@ struct TubeMesh {
     std::vector<std::uint32_t> indices;  ///< 3 per triangle, counter-clockwise seen from outside
 };
 
+/// Most vertices the tube meshes of one model may have together: about 56 bytes
+/// each with their share of the indices, so some 235 MB. Model validation refuses
+/// a model beyond it, and make_tube a tube beyond it, before allocating: a path
+/// of repeated nodes in a small file would otherwise ask for gigabytes.
+inline constexpr std::uint64_t kMaxTubeMeshVertices = std::uint64_t{1} << 22;
+
+/// The vertices make_tube(positions, tube) gives, from the counts alone: a path of
+/// N nodes subdivided is P = (N - 1)(subdivisions + 1) + 1 points, each a ring of
+/// sides + 1 vertices. 0 for a tube make_tube refuses (fewer than 2 nodes, sides < 3
+/// or subdivisions < 0).
+std::uint64_t tube_mesh_vertices(const Tube& tube);
+
 /// Garrido's "future works": rings of vertices around a curve, texture-mapped.
 /// Each point of `path` gets a ring of radius `radius` perpendicular to the
 /// curve; the rings are oriented by parallel transport, so the tube does not twist
@@ -41,7 +53,8 @@ TubeMesh make_tube(std::span<const Vec3> path, float radius, int sides);
 
 /// The tube a model describes (Model::tubes): its path of nodes, taken from
 /// `positions` (a Simulation's or the model's), subdivided and wrapped. Throws
-/// springkit::Error for a node out of range.
+/// springkit::Error for a node out of range or a mesh of more than
+/// kMaxTubeMeshVertices vertices.
 TubeMesh make_tube(std::span<const Vec3> positions, const Tube& tube);
 
 }  // namespace springkit

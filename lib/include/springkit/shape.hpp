@@ -1,4 +1,4 @@
-// springkit — how well a model keeps its shape, and a content hash of a model.
+// springkit — how well a model keeps its shape.
 //
 // Oliveira (Exploring Spring Models) shows that a jelly converted edge for
 // edge "will morph into something unrecognizable" once perturbed (his Figure
@@ -31,10 +31,5 @@ struct ShapeTest {
 /// Throws springkit::Error for an invalid model and SimulationError when the
 /// model blows up. Costs seconds / max_substep substeps over all springs.
 double shape_error(const Model& model, unsigned seed = 1, const ShapeTest& test = {});
-
-/// FNV-1a 64-bit hash of everything a simulation depends on (parameters,
-/// positions, masses, springs, anchors) plus faces and texcoords; the name and
-/// texture path are left out. Equal models hash equal on every platform.
-std::uint64_t model_hash(const Model& model);
 
 }  // namespace springkit

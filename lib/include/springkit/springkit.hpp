@@ -11,10 +11,13 @@
 
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
+#include "springkit/frame_cost.hpp"
 #include "springkit/io.hpp"
 #include "springkit/locality.hpp"
 #include "springkit/model.hpp"
+#include "springkit/model_hash.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/printable.hpp"
 #include "springkit/raycast.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"

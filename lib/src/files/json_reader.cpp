@@ -11,6 +11,7 @@
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/printable.hpp"
 #include "files/json_fast_parser.hpp"
 #include "files/json_reader.hpp"
 
@@ -366,24 +367,9 @@ private:
     bool validate_;
 };
 
-// Error messages quote bits of the file; keep them one printable line even when
-// the file is binary garbage.
-std::string printable(std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string out;
-    for (const char c : text.substr(0, 200)) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte >= 0x20 && byte < 0x7f) {
-            out += c;
-        } else {
-            out += "\\x";
-            out += kHex[byte >> 4];
-            out += kHex[byte & 15];
-        }
-    }
-    if (text.size() > 200) out += "...";
-    return out;
-}
+// Error messages quote bits of the file: one printable line even when the file
+// is binary garbage, and short, because the message names the place anyway.
+constexpr std::size_t kQuotedBytes = 200;
 
 }  // namespace
 
@@ -413,7 +399,7 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
         const auto colon = what.find(": ", what.find("parse error"));
         const std::string reason = colon == std::string::npos ? what : what.substr(colon + 2);
         throw Error(name + ": " + line_and_column(text, e.byte > 0 ? e.byte - 1 : 0) +
-                    ": invalid JSON: " + printable(reason));
+                    ": invalid JSON: " + printable(reason, kQuotedBytes));
     } catch (const json::out_of_range& e) {
         // "[json.exception.out_of_range.406] number overflow parsing '1e999'": nlohmann
         // gives no position, so find the number in the text.
@@ -422,9 +408,9 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
         const std::string token = quote == std::string::npos ? "" : what.substr(quote + 1, what.size() - quote - 2);
         const auto at = token.empty() ? std::string_view::npos : text.find(token);
         throw Error(name + ": " + (at == std::string_view::npos ? "" : line_and_column(text, at) + ": ") +
-                    "invalid JSON: number " + printable(token) + " is out of range");
+                    "invalid JSON: number " + printable(token, kQuotedBytes) + " is out of range");
     } catch (const json::exception& e) {
-        throw Error(name + ": invalid JSON: " + printable(e.what()));
+        throw Error(name + ": invalid JSON: " + printable(e.what(), kQuotedBytes));
     }
     try {
         return Reader(name, nullptr, validate_model).model(root);

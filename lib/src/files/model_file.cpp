@@ -2,6 +2,7 @@
 // or the binary form by the file name and save atomically.
 #include <array>
 #include <functional>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -26,9 +27,7 @@ std::string hex_byte(unsigned char c) {
     return std::string("0x") + kDigits[c >> 4] + kDigits[c & 15];
 }
 
-}  // namespace
-
-Model load_model(const std::filesystem::path& path) {
+Model read_model(const std::filesystem::path& path) {
     const bool binary = is_binary_model_path(path);
     std::error_code ec;
     const std::uintmax_t size = std::filesystem::file_size(path, ec);  // pipes and errors: read as they come
@@ -51,6 +50,19 @@ Model load_model(const std::filesystem::path& path) {
     }
     if (binary) return model_from_binary(read_file(path, check_start), path.string());
     return model_from_json(read_file(path, check_start), path.string());
+}
+
+}  // namespace
+
+// A model takes several times its file's size in memory (the text, the parsed
+// arrays, the model): out of memory is said with the file's name, as any other
+// reason a file cannot be loaded.
+Model load_model(const std::filesystem::path& path) {
+    try {
+        return read_model(path);
+    } catch (const std::bad_alloc&) {
+        throw Error(path.string() + ": out of memory while loading the model");
+    }
 }
 
 void save_model(const Model& model, const std::filesystem::path& path) { save_model(model, path, Check::validate); }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <numbers>
 
@@ -99,7 +100,25 @@ TubeMesh make_tube(std::span<const Vec3> path, float radius, int sides) {
     return mesh;
 }
 
+std::uint64_t tube_mesh_vertices(const Tube& tube) {
+    if (tube.nodes.size() < 2 || tube.sides < 3 || tube.subdivisions < 0) return 0;
+    // At most 2^32 nodes, 2^31 subdivisions and sides: the product fits in 64 bits
+    // only up to 2^64, so it saturates at the largest value instead of wrapping.
+    const std::uint64_t segments = tube.nodes.size() - 1;
+    const auto per_segment = static_cast<std::uint64_t>(tube.subdivisions) + 1;
+    const auto ring = static_cast<std::uint64_t>(tube.sides) + 1;
+    const std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+    if (segments > (most - 1) / per_segment) return most;
+    const std::uint64_t points = segments * per_segment + 1;
+    return points > most / ring ? most : points * ring;
+}
+
 TubeMesh make_tube(std::span<const Vec3> positions, const Tube& tube) {
+    if (const std::uint64_t vertices = tube_mesh_vertices(tube); vertices > kMaxTubeMeshVertices)
+        throw Error("make_tube: a tube of " + std::to_string(tube.nodes.size()) + " nodes, " +
+                    std::to_string(tube.subdivisions) + " subdivisions and " + std::to_string(tube.sides) +
+                    " sides would have " + std::to_string(vertices) + " vertices, more than " +
+                    std::to_string(kMaxTubeMeshVertices));
     std::vector<Vec3> path;
     path.reserve(tube.nodes.size());
     for (std::uint32_t node : tube.nodes) {

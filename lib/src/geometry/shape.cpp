@@ -1,4 +1,4 @@
-// springkit — shape retention and model hash (see shape.hpp).
+// springkit — shape retention (see shape.hpp).
 #include "springkit/shape.hpp"
 
 #include <algorithm>
@@ -143,21 +143,6 @@ double shape_error(const Model& model, unsigned seed, const ShapeTest& test) {
     const auto frames = static_cast<long>(std::ceil(test.seconds / test.frame_dt - 1e-9));
     for (long f = 0; f < frames; ++f) sim.step(test.frame_dt);
     return rms_distance(sim.positions(), m.positions, m.anchors.empty()) / diagonal;
-}
-
-std::uint64_t model_hash(const Model& model) {
-    // The canonical JSON form covers every field, including ones added later;
-    // name and texture path do not change behaviour and are left out.
-    Model m = model;
-    m.name.clear();
-    m.texture.clear();
-    const std::string text = model_to_json(m);
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (unsigned char c : text) {
-        h ^= c;
-        h *= 0x100000001b3ull;
-    }
-    return h;
 }
 
 }  // namespace springkit

@@ -12,6 +12,7 @@
 
 #include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/rope_mesh.hpp"
 
 namespace springkit {
 
@@ -150,6 +151,7 @@ void validate_attachments(const Model& model, const std::string& context) {
                      str(b.start) + ")");
         if (b.friction < 0) fail(context, at + "/friction", "must not be negative (got " + str(b.friction) + ")");
     }
+    std::uint64_t tube_vertices = 0;
     for (std::size_t i = 0; i < model.tubes.size(); ++i) {
         const Tube& t = model.tubes[i];
         const std::string at = "/tubes/" + std::to_string(i);
@@ -162,6 +164,18 @@ void validate_attachments(const Model& model, const std::string& context) {
         if (t.subdivisions < 0 || t.subdivisions > 32)
             fail(context, at + "/subdivisions",
                  "must be between 0 and 32 (got " + std::to_string(t.subdivisions) + ")");
+        // Sides and subdivisions are bounded above, the path's length is not: a
+        // path that repeats its nodes makes a mesh of any size (rope_mesh.hpp).
+        const std::uint64_t vertices = tube_mesh_vertices(t);
+        if (vertices > kMaxTubeMeshVertices - tube_vertices)
+            fail(context, at + "/nodes",
+                 "the tube's mesh would have " + std::to_string(vertices) + " vertices (" +
+                     std::to_string(t.nodes.size()) + " nodes, " + std::to_string(t.subdivisions) +
+                     " subdivisions, " + std::to_string(t.sides) + " sides)" +
+                     (tube_vertices > 0 ? ", the tubes before it " + std::to_string(tube_vertices) : "") +
+                     ", more than the " + std::to_string(kMaxTubeMeshVertices) +
+                     " a model's tubes may have; use fewer nodes, subdivisions or sides");
+        tube_vertices += vertices;
     }
 }
 

@@ -13,6 +13,7 @@
 
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
+#include "springkit/model_hash.hpp"
 #include "springkit/parameters.hpp"
 #include "files/byte_order.hpp"
 
@@ -25,79 +26,6 @@ constexpr std::uint32_t kStateVersion = 1;
 constexpr std::uint32_t kExternalApplied = 1, kHasGround = 2;  // flags
 
 using detail::byte_swapped;
-
-// FNV-1a over the bytes of little-endian values: a fingerprint of the body, so
-// that a state is not restored into another model with as many nodes.
-class Hash {
-public:
-    template <class T>
-    void add(T v) {
-        if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
-        unsigned char b[sizeof(T)];
-        std::memcpy(b, &v, sizeof v);
-        for (unsigned char c : b) h_ = (h_ ^ c) * 1099511628211ull;
-    }
-    void add(float v) { add(std::bit_cast<std::uint32_t>(v)); }
-    void add(Vec3 v) { add(v.x); add(v.y); add(v.z); }
-    std::uint64_t value() const { return h_; }
-
-private:
-    std::uint64_t h_ = 14695981039346656037ull;
-};
-
-// What the physics reads of a model: nodes, masses, springs, faces, anchors and
-// their drives, tethers, beads, constant forces and k and mass (the body's
-// parameters). Its name, texcoords, tubes and the other parameters (settings,
-// saved with the state) are left out.
-std::uint64_t body_hash(const Model& m) {
-    Hash h;
-    h.add(static_cast<std::uint64_t>(m.positions.size()));
-    for (Vec3 p : m.positions) h.add(p);
-    h.add(static_cast<std::uint64_t>(m.masses.size()));
-    for (float x : m.masses) h.add(x);
-    h.add(m.params.k);
-    h.add(m.params.mass);
-    h.add(static_cast<std::uint64_t>(m.springs.size()));
-    for (const Spring& s : m.springs) {
-        h.add(s.a);
-        h.add(s.b);
-        h.add(s.rest);
-        h.add(s.k);
-        h.add(static_cast<std::uint8_t>(s.kind));
-    }
-    h.add(static_cast<std::uint64_t>(m.faces.size()));
-    for (const Face& f : m.faces) for (std::uint32_t n : f.node) h.add(n);
-    h.add(static_cast<std::uint64_t>(m.anchors.size()));
-    for (const Anchor& a : m.anchors) {
-        h.add(a.node);
-        h.add(static_cast<std::uint8_t>(a.drive));
-        h.add(a.velocity);
-        h.add(a.center);
-        h.add(a.axis);
-        h.add(a.angular_speed);
-    }
-    h.add(static_cast<std::uint64_t>(m.tethers.size()));
-    for (const Tether& t : m.tethers) {
-        h.add(t.node);
-        h.add(t.point);
-        h.add(t.length);
-        h.add(t.bounce);
-    }
-    h.add(static_cast<std::uint64_t>(m.beads.size()));
-    for (const Bead& b : m.beads) {
-        h.add(b.first);
-        h.add(b.last);
-        h.add(b.mass);
-        h.add(b.start);
-        h.add(b.friction);
-    }
-    h.add(static_cast<std::uint64_t>(m.constant_forces.size()));
-    for (const ConstantForce& f : m.constant_forces) {
-        h.add(f.node);
-        h.add(f.force);
-    }
-    return h.value();
-}
 
 class Writer {
 public:
@@ -172,7 +100,7 @@ void count_check(std::uint32_t got, std::size_t body, const char* what) {
 }  // namespace
 
 std::uint64_t Simulation::Impl::state_body_hash() const {
-    if (!body_hash_) body_hash_ = body_hash(*model_);
+    if (!body_hash_) body_hash_ = model_hash(*model_, HashScope::physics);
     return *body_hash_;
 }
 

@@ -1,0 +1,34 @@
+// springkit — what one frame of a model costs, from its counts: for `info`, and
+// for a tool that wants to warn before running a model that cannot keep up.
+#pragma once
+
+#include <cstdint>
+
+#include "springkit/model.hpp"
+
+namespace springkit {
+
+/// The work of one 1/60 s frame on one thread.
+struct FrameCost {
+    std::uint64_t substeps = 0;       ///< ceil((1/60 s) / max_substep), as Simulation::step takes them
+    std::uint64_t spring_visits = 0;  ///< substeps x Hooke springs
+    std::uint64_t rope_visits = 0;    ///< substeps x rope_iterations x rope constraints
+    /// The frame's time on one thread of the machine docs/PERFORMANCE.md measured
+    /// ("Cost per frame"), from the two counts above: an order of magnitude, not
+    /// a promise (attachments, normals and other machines differ).
+    double seconds = 0.0;
+    /// Whether `seconds` fits in the 1/60 s a frame has.
+    bool real_time() const { return seconds <= 1.0 / 60.0; }
+};
+
+/// Seconds one spring visit (one Hooke spring in one substep) and one rope visit
+/// (one rope constraint in one relaxation pass) took on one thread: the CPU-time
+/// medians of BM_Cloth<256>/1 and BM_RopeChain (tests/bench/bench_runtime.cpp),
+/// rounded up. Rope constraints run one after another (each moves the nodes the
+/// next reads), springs in vectorised batches: hence the factor of about 7.
+inline constexpr double kSecondsPerSpringVisit = 1.2e-9;
+inline constexpr double kSecondsPerRopeVisit = 8e-9;
+
+FrameCost frame_cost(const Model& model);
+
+}  // namespace springkit

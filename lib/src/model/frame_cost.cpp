@@ -1,0 +1,23 @@
+// springkit — frame_cost (springkit/frame_cost.hpp).
+#include "springkit/frame_cost.hpp"
+
+#include <cmath>
+
+namespace springkit {
+
+FrameCost frame_cost(const Model& model) {
+    FrameCost cost;
+    std::uint64_t hooke = 0, ropes = 0;
+    for (const Spring& s : model.springs) (s.kind == SpringKind::hooke ? hooke : ropes)++;
+    // As Simulation::step divides a frame: the fewest substeps of at most max_substep.
+    const double frame = 1.0 / 60.0;
+    cost.substeps = std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(std::ceil(frame / static_cast<double>(model.params.max_substep) - 1e-6)));
+    cost.spring_visits = cost.substeps * hooke;
+    cost.rope_visits = cost.substeps * static_cast<std::uint64_t>(std::max(0, model.params.rope_iterations)) * ropes;
+    cost.seconds = static_cast<double>(cost.spring_visits) * kSecondsPerSpringVisit +
+                   static_cast<double>(cost.rope_visits) * kSecondsPerRopeVisit;
+    return cost;
+}
+
+}  // namespace springkit

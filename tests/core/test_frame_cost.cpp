@@ -1,0 +1,55 @@
+// frame_cost (springkit/frame_cost.hpp): the work of a 1/60 s frame from a
+// model's counts, and whether it fits in the frame.
+#include <gtest/gtest.h>
+
+#include "springkit/springkit.hpp"
+
+using namespace springkit;
+
+namespace {
+
+/// A chain of `hooke` springs followed by `ropes` rope constraints.
+Model chain(std::uint32_t hooke, std::uint32_t ropes) {
+    Model m;
+    for (std::uint32_t i = 0; i <= hooke + ropes; ++i) m.positions.push_back({static_cast<float>(i), 0, 0});
+    for (std::uint32_t i = 0; i < hooke + ropes; ++i)
+        m.springs.push_back({.a = i, .b = i + 1, .rest = 1.0f, .k = 0.0f,
+                             .kind = i < hooke ? SpringKind::hooke : SpringKind::rope});
+    return m;
+}
+
+}  // namespace
+
+TEST(FrameCost, CountsSubstepsSpringsAndRopePasses) {
+    Model m = chain(2, 3);
+    m.params.max_substep = 1.0f / 600.0f;  // 10 substeps per 1/60 s
+    m.params.rope_iterations = 7;
+    const FrameCost c = frame_cost(m);
+    EXPECT_EQ(c.substeps, 10u);
+    EXPECT_EQ(c.spring_visits, 20u);
+    EXPECT_EQ(c.rope_visits, 210u);  // 10 substeps x 7 passes x 3 constraints
+    EXPECT_DOUBLE_EQ(c.seconds, 20 * kSecondsPerSpringVisit + 210 * kSecondsPerRopeVisit);
+    EXPECT_TRUE(c.real_time());
+}
+
+TEST(FrameCost, SubstepsAreTakenAsTheStepTakesThem) {
+    Model m = chain(1, 0);
+    m.params.max_substep = 0.002f;  // 8.33 -> 9
+    EXPECT_EQ(frame_cost(m).substeps, 9u);
+    EXPECT_EQ(frame_cost(m).substeps, [&] {
+        Simulation sim(m);
+        sim.step(1.0f / 60.0f);
+        return sim.substeps_taken();
+    }());
+}
+
+// 20,000 rope constraints relaxed 1000 times per substep: 180 million visits
+// per frame, about a second and a half, where a frame has 16.7 ms.
+TEST(FrameCost, TwentyThousandRopeConstraintsAtAThousandPassesAreNotRealTime) {
+    Model m = chain(0, 20000);
+    m.params.rope_iterations = 1000;
+    const FrameCost c = frame_cost(m);
+    EXPECT_EQ(c.rope_visits, 9u * 1000u * 20000u);
+    EXPECT_GT(c.seconds, 1.0);
+    EXPECT_FALSE(c.real_time());
+}
