@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <system_error>
+#include <utility>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
@@ -18,7 +19,6 @@
 #include "ui/physics_panel.hpp"
 #include "ui/tools_panel.hpp"
 #include "ui/widgets.hpp"
-#include "view/picking.hpp"
 
 namespace springkit::editor {
 
@@ -36,8 +36,9 @@ bool is_mesh(const fs::path& path) {
 }
 
 constexpr float kFrameDt = 1.0f / 60.0f;
-constexpr float kNodePickRadius = 10.0f;   // px
-constexpr float kSpringPickRadius = 6.0f;  // px
+// px the mouse moves with the button held before a press becomes a drag (a hand
+// clicking moves a pixel or two; Blender's drag threshold is 3 px).
+constexpr float kDragThreshold = 4.0f;
 
 }  // namespace
 
@@ -49,6 +50,22 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     recent_ = RecentFiles::load(recent_file_);
     playback_.playing = !options_.paused;
     show_ui_ = std::find(options_.hide.begin(), options_.hide.end(), "ui") == options_.hide.end();
+    // Ahead of Dear ImGui's key callback (installed by its backend), which this one
+    // passes every event on to.
+    glfwSetWindowUserPointer(window_, this);
+    previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+}
+
+EditorApp::~EditorApp() {
+    glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetWindowUserPointer(window_, nullptr);
+}
+
+void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    if (action == GLFW_PRESS) app->key_presses_.push_back({key, mods});
+    if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
 }
 
 // ---------------------------------------------------------------------------
@@ -355,45 +372,51 @@ void EditorApp::redo() {
 Viewport EditorApp::viewport() const {
     int w = 0, h = 0;
     glfwGetWindowSize(window_, &w, &h);
-    Viewport vp{0, 0, static_cast<float>(std::max(w, 1)), static_cast<float>(std::max(h, 1))};
-    if (!show_ui_) return vp;
-    const float menu = ImGui::GetFrameHeight();
-    vp.y = menu;
-    vp.height = std::max(vp.height - 2.0f * menu, 1.0f);  // menu bar above, status bar below
-    if (vp.width >= kToolsWidth + kInsightWidth + 300.0f) {
-        vp.x = kToolsWidth;
-        vp.width -= kToolsWidth + kInsightWidth;
-    }
-    return vp;
+    if (!show_ui_) return scene_viewport(static_cast<float>(w), static_cast<float>(h), 0.0f, 0.0f, 0.0f);
+    // The menu bar above, the status bar below, one frame high each.
+    return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), kToolsWidth,
+                          kInsightWidth);
 }
 
 void EditorApp::handle_shortcuts() {
+    // Every press since the last frame, in order: at 3 frames a second a Ctrl+Z
+    // comes and goes between two frames, and polling the keys' state would miss it.
+    const std::vector<KeyPress> presses = std::exchange(key_presses_, {});
     const ImGuiIO& io = ImGui::GetIO();
     // A text field, the file dialog or a question (unsaved changes, recovery) has the
     // keyboard: no shortcut may edit or close the document behind it.
-    if (io.WantTextInput || file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
-    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-    const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
+    if (file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
+    for (const KeyPress& press : presses) shortcut(press, io.WantTextInput);
+}
+
+void EditorApp::shortcut(const KeyPress& press, bool text_field) {
+    if (text_field) return;
+    const int key = press.key;
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0, shift = (press.mods & GLFW_MOD_SHIFT) != 0;
     if (ctrl) {
-        if (pressed(GLFW_KEY_Z)) perform(shift ? Command::redo : Command::undo);
-        if (pressed(GLFW_KEY_Y)) perform(Command::redo);
-        if (pressed(GLFW_KEY_S)) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
-        if (pressed(GLFW_KEY_O)) perform(Command::show_open);
-        if (pressed(GLFW_KEY_Q)) perform(Command::quit);
+        if (key == GLFW_KEY_Z) perform(shift ? Command::redo : Command::undo);
+        if (key == GLFW_KEY_Y) perform(Command::redo);
+        if (key == GLFW_KEY_S) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
+        if (key == GLFW_KEY_O) perform(Command::show_open);
+        if (key == GLFW_KEY_Q) perform(Command::quit);
         return;
     }
-    if (io.WantCaptureKeyboard) return;
-    if (pressed(GLFW_KEY_SPACE)) perform(Command::play_pause);
-    if (pressed(GLFW_KEY_PERIOD)) perform(Command::single_step);
-    if (pressed(GLFW_KEY_R)) perform(Command::reset_simulation);
-    if (pressed(GLFW_KEY_HOME)) perform(Command::frame_model);
-    if (pressed(GLFW_KEY_F)) perform(Command::add_spring);
-    if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) perform(Command::delete_springs);
-    if (pressed(GLFW_KEY_P)) perform(Command::toggle_anchors);
-    if (pressed(GLFW_KEY_A)) perform(io.KeyAlt ? Command::select_none : Command::select_all);
-    if (pressed(GLFW_KEY_ESCAPE)) perform(Command::select_none);
-    if (pressed(GLFW_KEY_RIGHT_BRACKET)) perform(Command::next_node);
-    if (pressed(GLFW_KEY_LEFT_BRACKET)) perform(Command::previous_node);
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
+    switch (key) {
+        case GLFW_KEY_SPACE: perform(Command::play_pause); break;
+        case GLFW_KEY_PERIOD: perform(Command::single_step); break;
+        case GLFW_KEY_R: perform(Command::reset_simulation); break;
+        case GLFW_KEY_HOME: perform(Command::frame_model); break;
+        case GLFW_KEY_F: perform(Command::add_spring); break;
+        case GLFW_KEY_DELETE:
+        case GLFW_KEY_X: perform(Command::delete_springs); break;
+        case GLFW_KEY_P: perform(Command::toggle_anchors); break;
+        case GLFW_KEY_A: perform((press.mods & GLFW_MOD_ALT) != 0 ? Command::select_none : Command::select_all); break;
+        case GLFW_KEY_ESCAPE: perform(Command::select_none); break;
+        case GLFW_KEY_RIGHT_BRACKET: perform(Command::next_node); break;
+        case GLFW_KEY_LEFT_BRACKET: perform(Command::previous_node); break;
+        default: break;
+    }
 }
 
 void EditorApp::move_anchor_with_keys(float dt) {
@@ -445,23 +468,13 @@ void EditorApp::handle_viewport_mouse() {
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
             drag_.press_x = mx;
             drag_.press_y = my;
-            if (io.KeyAlt) {
-                drag_.kind = ViewportDrag::Kind::orbit;
-            } else if (auto node = pick_node(positions, view_projection, vp, mx, my, kNodePickRadius)) {
-                const SelectMode mode = io.KeyShift ? SelectMode::toggle
-                                        : io.KeyCtrl ? SelectMode::subtract
-                                        : selection_.has_node(*node) ? SelectMode::add
-                                                                     : SelectMode::replace;
-                selection_.select_node(*node, mode);
-                if (mode == SelectMode::replace || mode == SelectMode::add) {
-                    // Grab it: it follows the mouse on the plane facing the camera.
-                    drag_.kind = ViewportDrag::Kind::node;
-                    drag_.node = *node;
-                    drag_.target = positions[*node];
-                }
-            } else {
-                drag_.kind = ViewportDrag::Kind::box;
-            }
+            // Nothing happens until the button is let go (a click) or the mouse
+            // moves past the threshold (a drag): a click never moves the model.
+            drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
+            // Hidden springs cannot be clicked.
+            const std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
+                                                                  : std::span<const Spring>();
+            drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
             drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
@@ -470,6 +483,28 @@ void EditorApp::handle_viewport_mouse() {
     switch (drag_.kind) {
         case ViewportDrag::Kind::none:
             break;
+        case ViewportDrag::Kind::press: {
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+                drag_.kind = ViewportDrag::Kind::none;
+                click(drag_.pressed_on);
+                break;
+            }
+            const float dx = mx - drag_.press_x, dy = my - drag_.press_y;
+            if (dx * dx + dy * dy < kDragThreshold * kDragThreshold) break;
+            // A drag: a node grabbed without a modifier is pulled; anything else,
+            // or Shift/Ctrl anywhere, draws a selection box.
+            const bool modifier = io.KeyShift || io.KeyCtrl;
+            if (!modifier && drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::node) {
+                drag_.kind = ViewportDrag::Kind::node;
+                drag_.node = drag_.pressed_on->index;
+                drag_.target = positions[drag_.node];
+                drag_.target_velocity = {};
+                if (!selection_.has_node(drag_.node)) selection_.select_node(drag_.node, SelectMode::replace);
+            } else {
+                drag_.kind = ViewportDrag::Kind::box;
+            }
+            break;
+        }
         case ViewportDrag::Kind::orbit:
             camera_.orbit(io.MouseDelta.x, io.MouseDelta.y);
             if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
@@ -479,12 +514,13 @@ void EditorApp::handle_viewport_mouse() {
             if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
             break;
         case ViewportDrag::Kind::node: {
+            // The target follows the mouse on the plane through it facing the camera;
+            // the node follows the target through LiveSimulation::pull_node.
             const Vec3 facing = normalized(camera_.eye() - camera_.target);
             const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_.target, facing);
             const Vec3 target = hit ? *hit : drag_.target;
-            const Vec3 velocity = (target - drag_.target) * (1.0f / kFrameDt);
+            drag_.target_velocity = (target - drag_.target) * (1.0f / kFrameDt);
             drag_.target = target;
-            live_.drag_node(drag_.node, target, velocity);
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_.kind = ViewportDrag::Kind::none;
             break;
         }
@@ -495,18 +531,23 @@ void EditorApp::handle_viewport_mouse() {
             if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
             drag_.kind = ViewportDrag::Kind::none;
             const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
-            if (std::abs(mx - drag_.press_x) < 3.0f && std::abs(my - drag_.press_y) < 3.0f) {
-                // A click, not a box: a spring under the mouse, or nothing.
-                const Model& m = live_.model();
-                if (auto spring = pick_spring(m.springs, positions, view_projection, vp, mx, my, kSpringPickRadius))
-                    selection_.select_spring(*spring, io.KeyShift ? SelectMode::toggle : mode);
-                else if (mode == SelectMode::replace)
-                    selection_.clear();
-            } else {
-                selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my), mode);
-            }
+            selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my),
+                                    mode);
             break;
         }
+    }
+}
+
+void EditorApp::click(const std::optional<PickHit>& hit) {
+    const ImGuiIO& io = ImGui::GetIO();
+    // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
+    const SelectMode mode = io.KeyShift ? SelectMode::toggle : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+    if (!hit) {
+        if (mode == SelectMode::replace) selection_.clear();
+    } else if (hit->kind == PickHit::Kind::node) {
+        selection_.select_node(hit->index, mode);
+    } else {
+        selection_.select_spring(hit->index, mode);
     }
 }
 
@@ -631,10 +672,20 @@ void EditorApp::frame(bool fixed_step) {
     }
     for (int i = 0; i < steps; ++i) {
         const auto start = std::chrono::steady_clock::now();
+        if (drag_.kind == ViewportDrag::Kind::node)
+            live_.pull_node(drag_.node, drag_.target, drag_.target_velocity, kFrameDt);
         live_.step(kFrameDt);
         stats_.step_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        if (drag_.kind == ViewportDrag::Kind::node) live_.drag_node(drag_.node, drag_.target, {});
+    }
+    if (options_.stats && live_.running()) {
+        const Simulation& sim = live_.simulation();
+        stats_.last_kinetic_j = sim.kinetic_energy();
+        stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
+        float strain = 0.0f;
+        for (const Spring& spring : sim.model().springs)
+            strain = std::max(strain, std::abs(spring_strain(spring, sim.positions())));
+        stats_.last_max_strain = strain;
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());

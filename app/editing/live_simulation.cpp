@@ -71,14 +71,24 @@ std::optional<std::size_t> LiveSimulation::anchor_of(std::uint32_t node) const {
     return std::nullopt;
 }
 
-void LiveSimulation::drag_node(std::uint32_t node, Vec3 target, Vec3 velocity) {
-    if (!sim_ || !error_.empty() || node >= model_->node_count()) return;
+void LiveSimulation::pull_node(std::uint32_t node, Vec3 target, Vec3 target_velocity, float frame_dt) {
+    if (!sim_ || !error_.empty() || node >= model_->node_count() || !(frame_dt > 0.0f)) return;
     if (auto anchor = anchor_of(node)) {
         sim_->set_anchor_position(*anchor, target);
         return;
     }
-    sim_->set_position(node, target);
-    sim_->set_velocity(node, velocity);
+    const float m = model_->node_mass(node);
+    const float k = 0.5f * m / (frame_dt * frame_dt);
+    const float c = 1.2f * m / frame_dt;
+    Vec3 force = (target - sim_->positions()[node]) * k + (target_velocity - sim_->velocities()[node]) * c;
+    const float limit = static_cast<float>(max_pull_force());
+    const float size = length(force);
+    if (size > limit) force = force * (limit / size);
+    sim_->apply_force(node, force);
+}
+
+double LiveSimulation::max_pull_force() const {
+    return sim_ ? 2.0 * sim_->total_mass() * kStandardGravity : 0.0;
 }
 
 bool LiveSimulation::move_anchor(std::uint32_t node, Vec3 delta) {

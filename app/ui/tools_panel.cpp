@@ -41,9 +41,10 @@ Action selection_section(Document& doc, const Selection& selection, const LiveSi
         ImGui::TextDisabled("no node selected");
     }
     ImGui::Text("%zu node(s), %zu spring(s) selected", selection.nodes().size(), selection.springs().size());
-    help_marker("Click a node or spring; Shift+click toggles, Ctrl+click removes. Drag on empty space for a box "
-                "(Shift adds, Ctrl removes). Drag a node to shake the model; arrows and Page Up/Down move a "
-                "selected anchor. Right/middle drag orbits, Shift+drag pans, wheel zooms, Home frames.");
+    help_marker("Click a node or spring; Shift+click toggles, Ctrl+click removes. Drag on empty space for a box, "
+                "or Shift+drag (adds) / Ctrl+drag (removes) anywhere. Drag a node to pull it with a soft spring; "
+                "arrows and Page Up/Down move a selected anchor. Right/middle drag orbits, Shift+drag pans, wheel "
+                "zooms, Home frames.");
     const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
     if (ImGui::Button("Add spring (F)", ImVec2(half, 0))) action = Command::add_spring;
     ImGui::SameLine();

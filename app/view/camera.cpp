@@ -61,6 +61,15 @@ void transform(const Mat4& m, Vec3 p, float out[4]) {
         out[row] = m.m[row] * p.x + m.m[4 + row] * p.y + m.m[8 + row] * p.z + m.m[12 + row];
 }
 
+Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right) {
+    Viewport vp{0, bar, std::max(window_width, 1.0f), std::max(window_height - 2.0f * bar, 1.0f)};
+    if (vp.width >= left + right + 300.0f) {
+        vp.x = left;
+        vp.width -= left + right;
+    }
+    return vp;
+}
+
 std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p) {
     float clip[4];
     transform(view_projection, p, clip);

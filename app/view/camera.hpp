@@ -27,6 +27,12 @@ struct Viewport {
     float x = 0, y = 0, width = 1, height = 1;
 };
 
+/// The part of a window the scene is drawn in, window pixels: below the menu bar
+/// and above the status bar (each `bar` px high, 0 without panels), and between
+/// the side panels (`left` and `right` px wide) when that leaves at least 300 px;
+/// a narrower window draws the scene under the panels, across its whole width.
+Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right);
+
 /// Where a point lands in the window: pixel x, y and depth in [0, 1]; nullopt
 /// behind the camera.
 struct ScreenPoint {
