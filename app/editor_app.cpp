@@ -679,13 +679,9 @@ void EditorApp::frame(bool fixed_step) {
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     if (options_.stats && live_.running()) {
-        const Simulation& sim = live_.simulation();
-        stats_.last_kinetic_j = sim.kinetic_energy();
+        stats_.last_kinetic_j = live_.simulation().kinetic_energy();
         stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
-        float strain = 0.0f;
-        for (const Spring& spring : sim.model().springs)
-            strain = std::max(strain, std::abs(spring_strain(spring, sim.positions())));
-        stats_.last_max_strain = strain;
+        stats_.last_max_stretch = live_.health().max_strain;
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());

@@ -51,7 +51,7 @@ struct FrameStats {
     double cpu_ms_at_end = 0;      ///< and when they ended
     double peak_kinetic_j = 0;     ///< the largest kinetic energy after any frame, J
     double last_kinetic_j = 0;     ///< after the last frame
-    double last_max_strain = 0;    ///< the largest |strain| of a spring after the last frame
+    double last_max_stretch = 0;   ///< the largest stretch of a spring after the last frame (RunHealth::max_strain)
 };
 
 /// A key that went down, as the GLFW key callback reported it (GLFW codes).

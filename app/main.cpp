@@ -66,8 +66,8 @@ void print_stats(const springkit::editor::FrameStats& stats, int width, int heig
                 frames.size(), skip, width, height, percentile(frames, 0.5), percentile(frames, 0.95),
                 percentile(frames, 1.0), frames.empty() ? 0.0 : sum / static_cast<double>(frames.size()),
                 percentile(steps, 0.5), frames.empty() ? 0.0 : cpu / static_cast<double>(frames.size()));
-    std::printf("kinetic energy J: peak %.6g, last %.6g; largest |strain| last frame %.6g\n", stats.peak_kinetic_j,
-                stats.last_kinetic_j, stats.last_max_strain);
+    std::printf("kinetic energy J: peak %.6g, last %.6g; largest stretch last frame %.6g\n", stats.peak_kinetic_j,
+                stats.last_kinetic_j, stats.last_max_stretch);
     std::fflush(stdout);
 }
 

@@ -16,6 +16,27 @@
 
 namespace springkit::editor {
 
+/// How alarming a reading is: what the panels colour green, yellow or red.
+enum class Alarm : std::uint8_t { good, warn, bad };
+
+/// The linear-stability estimate's alarm: dt omega_max against the integrator's
+/// limit (frequency_stability()); bad at or above it, warn above 90% of it.
+/// Garrido's k dt^2 / m is not used for a verdict: it looks at one spring and its
+/// lighter node, and flags chains that run calm (a chain's highest mode has
+/// omega^2 = 4 k / m, stable up to k dt^2 / m = 1 with symplectic Euler, and the
+/// rope samples run at 0.4 to 0.8).
+Alarm frequency_alarm(const FrequencyStability& f);
+
+/// What watching the running simulation says.
+struct RunHealth {
+    Alarm alarm = Alarm::good;
+    std::string text;               ///< one line for people: "calm", "UNSTABLE: ...", "EXPLODED: ..."
+    double internal_kinetic = 0.0;  ///< J: kinetic energy less that of the centre of mass's motion
+    double energy_scale = 0.0;      ///< J: see LiveSimulation::energy_scale()
+    double max_strain = 0.0;        ///< largest stretch (length - rest) / rest of a Hooke spring
+    std::uint32_t worst_spring = 0; ///< the spring with that stretch
+};
+
 class LiveSimulation {
 public:
     /// Kinetic-energy samples kept for the plot (10 s at 60 frames a second).
@@ -36,6 +57,21 @@ public:
     void step(float frame_dt);
     /// Back to the rest positions; clears the error and the energy history.
     void reset();
+
+    /// The energy a calm run of the model can have, J: M (|g| L + v^2 / 2), M its
+    /// mass, L its rest size (bounds' diagonal) and v the fastest thing driving it
+    /// (a velocity or circle anchor, or the wind plus a gust), at least 1 m/s. A
+    /// body falling its own size, swung by its drives or blown by the wind stays
+    /// within a few of these; so does a mouse pull (at most twice its weight).
+    double energy_scale() const;
+    /// Watches the run (the step's energy and strain, and the runtime's runaway
+    /// guard): EXPLODED (bad) when step() failed; UNSTABLE (bad) when the kinetic
+    /// energy apart from the centre of mass's motion (Koenig: a falling body is
+    /// not unstable) exceeds 20 energy scales, which no calm run reaches and an
+    /// exponential blow-up passes within frames; a spring stretched beyond 3 times
+    /// its rest length is bad too (torn), beyond twice a warning. Rope
+    /// constraints hold their length and are not counted.
+    RunHealth health() const;
 
     bool running() const { return sim_ != nullptr; }
     const Simulation& simulation() const { return *sim_; }

@@ -192,12 +192,12 @@ struct EnergyReport {
     double peak = -1, last = -1, strain = -1;
 };
 
-// The line --stats prints: "kinetic energy J: peak P, last L; largest |strain| last frame S".
+// The line --stats prints: "kinetic energy J: peak P, last L; largest stretch last frame S".
 EnergyReport energy_report(const std::string& out) {
     EnergyReport r;
     const std::size_t at = out.find("kinetic energy J:");
     if (at == std::string::npos ||
-        std::sscanf(out.c_str() + at, "kinetic energy J: peak %lf, last %lf; largest |strain| last frame %lf", &r.peak,
+        std::sscanf(out.c_str() + at, "kinetic energy J: peak %lf, last %lf; largest stretch last frame %lf", &r.peak,
                     &r.last, &r.strain) != 3)
         ADD_FAILURE() << "no energy line in: " << out;
     return r;
