@@ -62,7 +62,7 @@ Action selection_section(Document& doc, const Selection& selection, const LiveSi
         ImGui::SetNextItemWidth(150);
         edited(ImGui::DragFloat("k of selected springs", &k, std::max(k, 1.0f) * 0.01f, 0.0f, 1e9f, "%.4g N/m",
                                 ImGuiSliderFlags_AlwaysClamp),
-               doc, [&](bool continuing) { doc.set_spring_k(selection.springs(), k, continuing); });
+               k, doc, [&](bool continuing) { doc.set_spring_k(selection.springs(), k, continuing); });
         if (ImGui::Button("Use model k for selected springs")) doc.set_spring_k(selection.springs(), 0.0f);
         ImGui::TextDisabled("spring %u: nodes %u-%u, rest %.4g m, strain %+.3f", selection.springs().front(),
                             first.a, first.b, first.rest,
@@ -110,11 +110,11 @@ void ropes_section(Document& doc) {
         ImGui::PushID(static_cast<int>(i));
         ImGui::TextDisabled("rope %zu: %zu nodes", i, tubes[i].nodes.size());
         edited(ImGui::SliderInt("subdivisions", &tubes[i].subdivisions, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp),
-               doc, commit);
+               tubes, doc, commit);
         edited(ImGui::DragFloat("radius", &tubes[i].radius, 0.0005f, 0.0005f, 10.0f, "%.4f m",
                                 ImGuiSliderFlags_AlwaysClamp),
-               doc, commit);
-        edited(ImGui::SliderInt("sides", &tubes[i].sides, 3, 64, "%d", ImGuiSliderFlags_AlwaysClamp), doc, commit);
+               tubes, doc, commit);
+        edited(ImGui::SliderInt("sides", &tubes[i].sides, 3, 64, "%d", ImGuiSliderFlags_AlwaysClamp), tubes, doc, commit);
         ImGui::PopID();
     }
     ImGui::PopItemWidth();

@@ -147,8 +147,9 @@ TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
            << "# type k = 2500 into the Physics panel (Ctrl+click edits the number)\n"
            << "keydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
            << "type 2500\nkey enter\nwait 2\n"
-           << "# anchor everything, then take it back\n"
-           << "key a\nkey p\nkey ctrl+z\n"
+           << "# anchor everything, then take it back with a Ctrl+Z pressed and let go\n"
+           << "# between two frames (as at 3 frames a second)\n"
+           << "key a\nkey p\nkeydown ctrl\nkeydown z\nkeyup z\nkeyup ctrl\nwait 1\n"
            << "key ctrl+s\nwait 2\n";
     const fs::path script_file = dir.path() / "edit.txt";
     std::ofstream(script_file) << script.str();

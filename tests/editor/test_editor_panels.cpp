@@ -239,6 +239,59 @@ TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
     EXPECT_EQ(doc.model().params.k, k_before);
 }
 
+TEST(PanelsHeadless, aTypedNumberAppliesOnEnterNotAtEveryKeystroke) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    const float k_before = doc.model().params.k;
+    ImVec2 at{};
+    imgui.frame([&] {
+        const ImVec2 start = ImGui::GetCursorScreenPos();
+        at = ImVec2(start.x + 75.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
+        physics_section(doc);
+    });
+    ImGuiIO& io = ImGui::GetIO();
+    constexpr int kEnter = 257, kEscape = 256;  // any free slots of KeysDown
+    io.KeyMap[ImGuiKey_Enter] = kEnter;
+    io.KeyMap[ImGuiKey_Escape] = kEscape;
+    auto draw = [&] { physics_section(doc); };
+    auto ctrl_click = [&] {
+        io.MousePos = at;
+        imgui.frame(draw);
+        io.KeyCtrl = true;  // Ctrl+click turns the drag field into a text field
+        io.MouseDown[0] = true;
+        imgui.frame(draw);
+        io.MouseDown[0] = false;
+        io.KeyCtrl = false;
+        imgui.frame(draw);
+    };
+    auto press = [&](int key) {
+        io.KeysDown[key] = true;
+        imgui.frame(draw);
+        io.KeysDown[key] = false;
+        imgui.frame(draw);
+    };
+    ctrl_click();
+    for (const char c : std::string("50000")) {
+        io.AddInputCharacter(static_cast<unsigned>(c));
+        imgui.frame(draw);
+        EXPECT_EQ(doc.model().params.k, k_before) << "nothing applies while typing";
+        EXPECT_EQ(doc.history_size(), 0u);
+    }
+    press(kEnter);
+    EXPECT_EQ(doc.model().params.k, 50000.0f);
+    EXPECT_EQ(doc.history_size(), 1u) << "one edit for the typed number";
+
+    // Escape gives the old value back: nothing changes.
+    ctrl_click();
+    for (const char c : std::string("7")) io.AddInputCharacter(static_cast<unsigned>(c));
+    imgui.frame(draw);
+    press(kEscape);
+    EXPECT_EQ(doc.model().params.k, 50000.0f);
+    EXPECT_EQ(doc.history_size(), 1u);
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().params.k, k_before);
+}
+
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 namespace {
 
