@@ -16,6 +16,7 @@
 #include "springkit/io.hpp"
 #include "editing/scene_menu.hpp"
 #include "ui/dialogs.hpp"
+#include "ui/overlays.hpp"
 #include "ui/physics_panel.hpp"
 #include "ui/tools_panel.hpp"
 #include "ui/widgets.hpp"
@@ -253,11 +254,15 @@ void EditorApp::request_quit() { request({CloseRequest::Kind::quit, {}, {}}); }
 void EditorApp::report_error(const std::string& message) {
     messages_.last_error = message;
     messages_.status = "error: " + message;
+    messages_.status_time = glfwGetTime();
     std::fprintf(stderr, "error: %s\n", message.c_str());
     messages_.show_error = options_.frames == 0;
 }
 
-void EditorApp::set_status(std::string message) { messages_.status = std::move(message); }
+void EditorApp::set_status(std::string message) {
+    messages_.status = std::move(message);
+    messages_.status_time = glfwGetTime();
+}
 
 void EditorApp::sync_with_document() {
     if (doc_.revision() == seen_revision_) return;
@@ -300,6 +305,7 @@ void EditorApp::perform(const Action& action) {
             playback_.step_once = true;
             break;
         case Command::reset_simulation: live_.reset(); break;
+        case Command::toggle_help: show_help_ = !show_help_; break;
     }
 }
 
@@ -309,12 +315,16 @@ void EditorApp::add_spring_between_selected() {
         set_status("Select two nodes to join with a spring");
         return;
     }
-    if (doc_.add_spring(pair->first, pair->second))
+    const bool added = doc_.add_spring(pair->first, pair->second);
+    if (added)
         set_status("Added spring " + std::to_string(pair->first) + "-" + std::to_string(pair->second));
     else
         set_status("Nodes " + std::to_string(pair->first) + " and " + std::to_string(pair->second) +
                    " already have a spring (or lie on top of each other)");
     sync_with_document();  // the panels drawn after this in the frame see the new model
+    // The new spring (the last one) is selected, drawn highlighted, and its k is
+    // in the Selection panel; its two nodes stay selected for the next one.
+    if (added) selection_.select_spring(static_cast<std::uint32_t>(doc_.model().springs.size() - 1), SelectMode::add);
 }
 
 void EditorApp::delete_selected_springs() {
@@ -392,6 +402,10 @@ void EditorApp::handle_shortcuts() {
 void EditorApp::shortcut(const KeyPress& press, bool text_field) {
     if (text_field) return;
     const int key = press.key;
+    if (key == GLFW_KEY_F1 || (key == GLFW_KEY_ESCAPE && show_help_)) {
+        perform(Command::toggle_help);
+        return;
+    }
     const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0, shift = (press.mods & GLFW_MOD_SHIFT) != 0;
     if (ctrl) {
         if (key == GLFW_KEY_Z) perform(shift ? Command::redo : Command::undo);
@@ -569,7 +583,10 @@ void EditorApp::draw_ui() {
     end_side_panel();
 
     perform(insight_panel(doc_, live_, frequency_));
-    status_bar(messages_.status, autosaver_.last_error());
+    if (view_.springs && !doc_.model().springs.empty()) strain_legend(viewport(), view_.strain_full);
+    const bool fresh = status_fresh(messages_.status, glfwGetTime() - messages_.status_time);
+    status_bar(fresh ? messages_.status : std::string(), autosaver_.last_error());
+    help_window(show_help_);
     draw_modals();
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     if (auto convert = import_dialog(import_)) import_now(convert->path, convert->options);

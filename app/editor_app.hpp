@@ -73,6 +73,7 @@ struct Playback {
 /// What the editor last had to say: the status bar's line and the error box.
 struct Messages {
     std::string status;
+    double status_time = 0.0;  ///< glfwGetTime() when it was set: it expires (status_fresh)
     std::string last_error;
     bool show_error = false;  ///< open the error box in the next frame
 };
@@ -164,6 +165,7 @@ private:
     GLFWwindow* window_;
     EditorOptions options_;
     bool show_ui_ = true;
+    bool show_help_ = false;
 
     Document doc_;
     std::uint64_t seen_revision_ = 0;

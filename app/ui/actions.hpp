@@ -33,6 +33,7 @@ enum class Command : std::uint8_t {
     play_pause,
     single_step,
     reset_simulation,
+    toggle_help,      ///< the shortcuts window (F1)
 };
 
 struct Action {

@@ -137,6 +137,9 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::Checkbox("shadow", &view.shadow);
     ImGui::SameLine(220);
     ImGui::Checkbox("ropes", &view.ropes);
+    ImGui::Checkbox("strain view", &view.strain_view);
+    help_marker("The surface in plain grey, without its texture, so the springs' strain colours (red stretched, "
+                "blue compressed) read on any texture.");
     ImGui::PushItemWidth(150);
     ImGui::SliderAngle("light turn", &view.light_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("light height", &view.light_pitch, 5.0f, 90.0f);

@@ -68,6 +68,14 @@ void help_marker(const char* text);
 void begin_side_panel(const char* name, float x, float width);
 void end_side_panel();
 
+/// Seconds a status message stays in the status bar; an error stays longer.
+inline constexpr double kStatusSeconds = 6.0;
+inline constexpr double kErrorSeconds = 15.0;
+/// Whether a status message `age` seconds old is still shown.
+inline bool status_fresh(const std::string& status, double age) {
+    return age < (status.starts_with("error:") ? kErrorSeconds : kStatusSeconds);
+}
+
 /// The status bar along the bottom edge: the last message (red when it is an
 /// error) and the autosaver's trouble, if any.
 void status_bar(const std::string& status, const std::string& autosave_error);

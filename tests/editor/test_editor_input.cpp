@@ -130,18 +130,21 @@ TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
     ASSERT_EQ(nodes_in_rect(original.positions, view.matrix, view.viewport, from.x, from.y, to.x, to.y),
               (std::vector<std::uint32_t>{23, 24}));
 
-    const fs::path boxed = dir.path() / "boxed.png";
+    const fs::path boxed = dir.path() / "boxed.png", added = dir.path() / "added.png";
+    const fs::path anchored = dir.path() / "anchored.png", help = dir.path() / "help.png";
     std::ostringstream script;
     script << "# select nodes 6 and 18 and join them with a spring\n"
            << "click left " << xy(node(6)) << "\n"
            << "keydown shift\nclick left " << xy(node(18)) << "\nkeyup shift\n"
            << "key f\n"
+           << "screenshot " << added.string() << "\n"
            << "# anchor node 12\n"
            << "click left " << xy(node(12)) << "\nkey p\n"
            << "# box-select nodes 23 and 24 from empty space and anchor them\n"
            << "drag left " << xy(from) << " " << xy(to) << " 6\n"
            << "screenshot " << boxed.string() << "\n"
-           << "key p\n"
+           << "key p\nwait 1\nscreenshot " << anchored.string() << "\n"
+           << "key f1\nwait 1\nscreenshot " << help.string() << "\nkey f1\n"
            << "# click the spring 1-2 half way along and delete it\n"
            << "click left " << xy(middle) << "\nkey delete\nkey escape\n"
            << "# type k = 2500 into the Physics panel (Ctrl+click edits the number)\n"
@@ -174,6 +177,37 @@ TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
     EXPECT_GT(share_near(box, n23, 4, yellow), 0.3);
     EXPECT_GT(share_near(box, n24, 4, yellow), 0.3);
     EXPECT_EQ(share_near(box, node(22), 4, yellow), 0.0);
+
+    // The new spring 6-18 is selected and drawn yellow over the others: a quarter
+    // of the way along it (on the shear spring 6-12 it crosses the cell with).
+    const Image with_spring = load_png(added);
+    const ScreenPoint n6 = node(6), n18 = node(18);
+    const ScreenPoint quarter{n6.x + (n18.x - n6.x) * 0.25f, n6.y + (n18.y - n6.y) * 0.25f, 0};
+    EXPECT_GT(share_near(with_spring, quarter, 1, yellow), 0.2);
+    EXPECT_EQ(share_near(box, quarter, 1, yellow), 0.0) << "no longer selected once the box replaced the selection";
+    // Node 12, an anchor not selected: orange with no ring.
+    EXPECT_GT(share_near(box, node(12), 2, orange), 0.5);
+    EXPECT_EQ(share_near(box, node(12), 5, yellow), 0.0);
+    // Anchored while selected: an orange dot in a yellow ring.
+    const Image ringed = load_png(anchored);
+    EXPECT_GT(share_near(ringed, n23, 2, orange), 0.5);
+    EXPECT_GT(share_near(ringed, n23, 5, yellow), 0.2);
+
+    // The strain legend in the viewport's bottom left: from blue to red.
+    auto legend_share = [&](const Image& image, bool red) {
+        const ScreenPoint corner{view.viewport.x + 90, view.viewport.y + view.viewport.height - 15, 0};
+        return share_near(image, corner, 80, [&](const unsigned char* p) {
+            return red ? p[0] > 220 && p[1] < 90 && p[2] < 90 : p[2] > 220 && p[0] < 90 && p[1] < 90;
+        });
+    };
+    EXPECT_GT(legend_share(box, true), 0.002);
+    EXPECT_GT(legend_share(box, false), 0.002);
+
+    // F1 opens the help: a window with ImGui's active title bar colour (41, 74, 122).
+    auto title_bar = [](const unsigned char* p) { return p[0] == 41 && p[1] == 74 && p[2] == 122; };
+    const ScreenPoint centre{kWidth / 2.0f, kHeight / 2.0f, 0};
+    EXPECT_GT(share_near(load_png(help), centre, 299, title_bar), 0.02);
+    EXPECT_EQ(share_near(box, centre, 299, title_bar), 0.0);
 
     // Reopened, the model shows its anchors where they were put.
     const fs::path reopened = dir.path() / "reopened.png";

@@ -17,6 +17,8 @@
 #include "springkit/builders.hpp"
 #include "springkit/parameters.hpp"
 #include "ui/insight_panel.hpp"
+#include "ui/overlays.hpp"
+#include "ui/widgets.hpp"
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 #include "ui/import_dialog.hpp"
 #endif
@@ -290,6 +292,28 @@ TEST(PanelsHeadless, aTypedNumberAppliesOnEnterNotAtEveryKeystroke) {
     EXPECT_EQ(doc.history_size(), 1u);
     ASSERT_TRUE(doc.undo());
     EXPECT_EQ(doc.model().params.k, k_before);
+}
+
+TEST(PanelsHeadless, statusMessagesExpireErrorsLater) {
+    EXPECT_TRUE(status_fresh("Saved cloth.json", kStatusSeconds - 0.1));
+    EXPECT_FALSE(status_fresh("Saved cloth.json", kStatusSeconds));
+    EXPECT_TRUE(status_fresh("error: cloth.json: cannot write", kStatusSeconds + 1.0));
+    EXPECT_FALSE(status_fresh("error: cloth.json: cannot write", kErrorSeconds));
+}
+
+TEST(PanelsHeadless, helpListsEveryShortcutKeyOfTheEditor) {
+    // The keys EditorApp::shortcut() carries out, each named in some help line.
+    std::string keys;
+    for (const Shortcut& s : shortcuts()) keys += std::string(s.keys) + "\n";
+    for (const char* key : {"F1", "Space", ".", "R", "Home", "F", "Delete", "X", "P", "A", "Alt+A", "Esc", "[ ]",
+                            "Page Up", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+O",
+                            "Ctrl+Q", "wheel", "Ctrl+click"})
+        EXPECT_NE(keys.find(key), std::string::npos) << key;
+    HeadlessImGui imgui;
+    bool open = true;
+    imgui.frame([&] { help_window(open); });
+    EXPECT_TRUE(open);
+    EXPECT_NE(ImGui::FindWindowByName("Help: shortcuts (F1)"), nullptr);
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
