@@ -298,7 +298,7 @@ void EditorApp::perform(const Action& action) {
         case Command::select_none: selection_.clear(); break;
         case Command::next_node: selection_.next_node(doc_.model().node_count()); break;
         case Command::previous_node: selection_.previous_node(doc_.model().node_count()); break;
-        case Command::frame_model: camera_.frame(framing_bounds(doc_.model())); break;
+        case Command::frame_model: frame_view(); break;
         case Command::play_pause: playback_.playing = !playback_.playing; break;
         case Command::single_step:
             playback_.playing = false;
@@ -362,6 +362,15 @@ void EditorApp::select_all() {
     std::vector<std::uint32_t> all(doc_.model().node_count());
     for (std::uint32_t i = 0; i < all.size(); ++i) all[i] = i;
     selection_.select_nodes(all, SelectMode::replace);
+}
+
+void EditorApp::frame_view() {
+    if (!live_.running()) return;
+    if (!selection_.nodes().empty()) {
+        camera_.frame(bounds_of(live_.simulation().positions(), selection_.nodes()));
+        return;
+    }
+    camera_.frame(merged(framing_bounds(doc_.model()), live_.motion_bounds()));
 }
 
 void EditorApp::undo() {
@@ -694,6 +703,14 @@ void EditorApp::frame(bool fixed_step) {
         live_.step(kFrameDt);
         stats_.step_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+    // Follow: the camera's target moves as the centre of mass does.
+    if (view_.follow && live_.running()) {
+        const Vec3 centre = live_.simulation().center_of_mass();
+        if (followed_) camera_.target += centre - *followed_;
+        followed_ = centre;
+    } else {
+        followed_.reset();
     }
     if (options_.stats && live_.running()) {
         stats_.last_kinetic_j = live_.simulation().kinetic_energy();

@@ -155,6 +155,9 @@ private:
     void toggle_anchors_of_selection();
     void set_anchored_selection(bool anchored);
     void select_all();
+    /// Home: frames the selected nodes where they are now, or else the box the
+    /// model has swept since it started (and its floor).
+    void frame_view();
     void undo();
     void redo();
 
@@ -187,6 +190,7 @@ private:
     std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
 
     Playback playback_;
+    std::optional<Vec3> followed_;  ///< the centre of mass the camera followed last frame
     bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
     ViewportDrag drag_;
     bool quit_confirmed_ = false;

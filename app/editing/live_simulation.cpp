@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "springkit/error.hpp"
+#include "view/camera.hpp"
 
 namespace springkit::editor {
 
@@ -130,6 +131,9 @@ RunHealth LiveSimulation::health() const {
 }
 
 void LiveSimulation::record_energy() {
+    // First record after a (re)start: the sweep starts at the nodes' place.
+    const Bounds now = sim_->bounds();
+    motion_ = energy_.empty() ? now : merged(motion_, now);
     energy_.push_back(static_cast<float>(sim_->kinetic_energy()));
     if (energy_.size() > kHistory) energy_.pop_front();
 }

@@ -78,6 +78,9 @@ public:
     const Model& model() const { return *model_; }
     const std::string& error() const { return error_; }
     const std::deque<float>& energy_history() const { return energy_; }
+    /// The box the nodes have swept since the start or the last reset(), m: what
+    /// Home frames, so a rope that swings or a mesh that falls stays in view.
+    const Bounds& motion_bounds() const { return motion_; }
 
     /// Standard gravity, m/s^2: the unit of the pull's force limit (the model's own
     /// gravity may be zero).
@@ -125,6 +128,7 @@ private:
     std::unique_ptr<Simulation> sim_;
     std::string error_;
     std::deque<float> energy_;
+    Bounds motion_{};
 };
 
 }  // namespace springkit::editor

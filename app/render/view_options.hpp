@@ -27,6 +27,8 @@ struct ViewOptions {
     /// Strain view: the surface plain grey, without texture or its warm colour,
     /// so the springs' strain colours read on any texture (a red texture hides red).
     bool strain_view = false;
+    /// The camera moves with the body's centre of mass (a falling mesh, a swung rope).
+    bool follow = false;
 };
 
 struct Rgb {

@@ -88,7 +88,8 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     ImGui::MenuItem("Shadow", nullptr, &view.shadow);
     ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view.ropes);
     ImGui::Separator();
-    if (ImGui::MenuItem("Frame model", "Home")) action = Command::frame_model;
+    if (ImGui::MenuItem("Frame selection or motion", "Home")) action = Command::frame_model;
+    ImGui::MenuItem("Follow the body", nullptr, &view.follow);
     ImGui::EndMenu();
     return action;
 }

@@ -44,7 +44,7 @@ constexpr Shortcut kShortcuts[] = {
     {"right / middle drag, Alt+drag", "orbit the camera"},
     {"Shift + right / middle drag", "pan"},
     {"wheel", "zoom"},
-    {"Home", "frame the model"},
+    {"Home", "frame the selected nodes, or all the model has swept (View > Follow the body tracks it)"},
     {"Space", "play / pause"},
     {".", "one step"},
     {"R", "reset the simulation"},

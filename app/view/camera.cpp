@@ -138,6 +138,29 @@ float floor_height(const Model& model) {
     return floor - 0.05f * diagonal;
 }
 
+Bounds bounds_of(std::span<const Vec3> positions, std::span<const std::uint32_t> nodes) {
+    Bounds box;
+    bool first = true;
+    auto add = [&](Vec3 p) {
+        if (first) {
+            box = {p, p};
+            first = false;
+            return;
+        }
+        box = merged(box, {p, p});
+    };
+    if (nodes.empty())
+        for (const Vec3& p : positions) add(p);
+    for (std::uint32_t n : nodes)
+        if (n < positions.size()) add(positions[n]);
+    return box;
+}
+
+Bounds merged(const Bounds& a, const Bounds& b) {
+    return {{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y), std::min(a.min.z, b.min.z)},
+            {std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y), std::max(a.max.z, b.max.z)}};
+}
+
 Bounds framing_bounds(const Model& model) {
     Bounds box = bounds(model);
     if (model.node_count() == 0) return box;

@@ -2,7 +2,9 @@
 // (no OpenGL: picking and tests use the same math as the renderer).
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 
 #include "springkit/model.hpp"
 #include "springkit/vec3.hpp"
@@ -78,6 +80,12 @@ float floor_height(const Model& model);
 /// What the camera frames on opening: the model's rest bounds down to its floor,
 /// so a rope that will fall and hang is in view.
 Bounds framing_bounds(const Model& model);
+
+/// The box around the given nodes at `positions`; the box around all of them when
+/// `nodes` is empty. A zero box for no positions.
+Bounds bounds_of(std::span<const Vec3> positions, std::span<const std::uint32_t> nodes);
+/// The smallest box holding both.
+Bounds merged(const Bounds& a, const Bounds& b);
 
 /// Where a ray meets the plane through `point` with normal `normal`; nullopt when
 /// parallel or behind the ray's origin.

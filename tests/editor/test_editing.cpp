@@ -638,3 +638,27 @@ TEST(TextureImage, APipeOrFolderIsNotOpened) {
         EXPECT_NE(std::string(e.what()).find("missing.png: texture not found"), std::string::npos) << e.what();
     }
 }
+
+TEST(Editing, motionBoundsHoldEverywhereTheModelHasBeenUntilReset) {
+    Model m = small_cloth();
+    m.anchors.clear();  // it falls freely
+    LiveSimulation live;
+    live.restart(m);
+    const Bounds start = bounds(m);
+    EXPECT_EQ(live.motion_bounds().min, start.min);
+    EXPECT_EQ(live.motion_bounds().max, start.max);
+    for (int i = 0; i < 60; ++i) live.step(1.0f / 60.0f);
+    const Bounds now = live.simulation().bounds();
+    EXPECT_LT(now.max.y, start.min.y) << "a second of free fall: below where it started";
+    EXPECT_EQ(live.motion_bounds().max.y, start.max.y);
+    EXPECT_EQ(live.motion_bounds().min.y, now.min.y);
+    live.reset();
+    EXPECT_EQ(live.motion_bounds().min, start.min);
+
+    const std::vector<Vec3> points{{0, 0, 0}, {1, 2, 3}, {-1, 5, 0}};
+    const std::uint32_t two[] = {0, 2};
+    const Bounds some = bounds_of(points, two);
+    EXPECT_EQ(some.min, (Vec3{-1, 0, 0}));
+    EXPECT_EQ(some.max, (Vec3{0, 5, 0}));
+    EXPECT_EQ(bounds_of(points, {}).max, (Vec3{1, 5, 3}));
+}
