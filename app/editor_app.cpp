@@ -174,6 +174,10 @@ void EditorApp::adopt(Document doc) {
     view_.surface = true;
     view_.springs = m.faces.empty() || m.springs.size() <= 20000;
     view_.nodes = m.faces.empty() || m.node_count() <= 3000;
+    for (const std::string& part : options_.show) {
+        if (part == "springs") view_.springs = true;
+        if (part == "nodes") view_.nodes = true;
+    }
     for (const std::string& part : options_.hide) {
         if (part == "surface") view_.surface = false;
         if (part == "lighting") view_.lighting = false;

@@ -41,6 +41,7 @@ struct EditorOptions {
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
+    std::vector<std::string> show; ///< parts a dense model hides at first, to draw anyway: springs, nodes
 };
 
 /// Milliseconds per frame, for --stats.

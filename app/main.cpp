@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
                                "shadow", "ropes"}));
+    cli.add_option("--show", options.show,
+                   "Parts to draw that a dense model hides at first, comma separated: springs, nodes (--hide wins)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"springs", "nodes"}));
     try {
         cli.parse(argc, argv);
         if (shot->count() > 0 && options.frames == 0)
