@@ -89,50 +89,6 @@ void main() {
 }
 )";
 
-// Springs as screen-space quads, one instance per spring: its two node indices and
-// its rest length (negative for a rope constraint, slack when short) per instance,
-// the node positions from a buffer texture updated once a frame. The strain and
-// its colour are worked out here, on the GPU: no per-spring work on the CPU. The
-// colour is strain_rgb() (render/view_options.hpp). A quad u_width pixels wide
-// reads where a 1 px GL line (the widest a core profile promises) does not.
-constexpr const char* kSpringVertex = R"(#version 330 core
-layout(location = 0) in uvec2 a_ends;
-layout(location = 1) in float a_rest;
-uniform samplerBuffer u_positions;
-uniform mat4 u_view_projection;
-uniform mat4 u_model;
-uniform vec2 u_half_viewport;
-uniform float u_width;
-uniform float u_strain_full;
-uniform vec4 u_fixed_color;
-out vec4 v_color;
-void main() {
-    vec3 pa = texelFetch(u_positions, int(a_ends.x)).xyz;
-    vec3 pb = texelFetch(u_positions, int(a_ends.y)).xyz;
-    float rest = abs(a_rest);
-    float strain = (length(pb - pa) - rest) / rest;
-    if (a_rest < 0.0 && strain < 0.0) strain = 0.0;
-    float t = clamp(abs(strain) / u_strain_full, 0.0, 1.0);
-    vec3 far = strain > 0.0 ? vec3(1.0, 0.2, 0.15) : vec3(0.2, 0.2, 1.0);
-    v_color = u_fixed_color.a > 0.0 ? u_fixed_color : vec4(mix(vec3(0.62, 0.72, 0.62), far, t), 1.0);
-    vec4 ca = u_view_projection * u_model * vec4(pa, 1.0);
-    vec4 cb = u_view_projection * u_model * vec4(pb, 1.0);
-    if (ca.w <= 0.0 || cb.w <= 0.0) { gl_Position = vec4(2.0, 2.0, 2.0, 1.0); return; }
-    vec2 d = cb.xy / cb.w * u_half_viewport - ca.xy / ca.w * u_half_viewport;
-    vec2 across = dot(d, d) > 1e-12 ? normalize(vec2(-d.y, d.x)) : vec2(0.0, 1.0);
-    vec4 c = gl_VertexID < 2 ? ca : cb;
-    float side = (gl_VertexID == 0 || gl_VertexID == 2) ? -0.5 : 0.5;
-    c.xy += across * (side * u_width) / u_half_viewport * c.w;
-    gl_Position = c;
-}
-)";
-
-constexpr const char* kSpringFragment = R"(#version 330 core
-in vec4 v_color;
-out vec4 frag;
-void main() { frag = v_color; }
-)";
-
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
 constexpr float kStrainViewSurface[4] = {0.42f, 0.43f, 0.45f, 1.0f};  // grey under the strain colours
@@ -170,23 +126,6 @@ void bind_line_layout(GLuint vao, GLuint vertices, GLsizei stride, std::size_t c
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<void*>(color_offset));
 }
 
-// Rope constraints go slack when short: their rest length goes negative.
-SpringInstance spring_instance(const Spring& s) {
-    return {s.a, s.b, s.kind == SpringKind::rope ? -s.rest : s.rest};
-}
-
-void bind_spring_layout(GLuint vao, GLuint instances) {
-    glBindVertexArray(vao);
-    glBindBuffer(GL_ARRAY_BUFFER, instances);
-    const GLsizei stride = sizeof(SpringInstance);
-    glEnableVertexAttribArray(0);
-    glVertexAttribIPointer(0, 2, GL_UNSIGNED_INT, stride, nullptr);
-    glVertexAttribDivisor(0, 1);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 1, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<void*>(2 * sizeof(std::uint32_t)));
-    glVertexAttribDivisor(1, 1);
-}
-
 void bind_position_layout(GLuint vao, GLuint positions) {
     glBindVertexArray(vao);
     glBindBuffer(GL_ARRAY_BUFFER, positions);
@@ -197,6 +136,11 @@ void bind_position_layout(GLuint vao, GLuint positions) {
 std::uint32_t pack_rgba(float r, float g, float b, float a) {
     auto byte = [](float v) { return static_cast<std::uint32_t>(std::clamp(v, 0.0f, 1.0f) * 255.0f + 0.5f); };
     return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24;
+}
+
+std::uint32_t strain_color(float strain, float full) {
+    const Rgb c = strain_rgb(strain, full);
+    return pack_rgba(c.r, c.g, c.b, 1.0f);
 }
 
 void set_matrix(GLuint program, const char* name, const Mat4& m) {
@@ -213,17 +157,13 @@ Vec3 light_direction(const ViewOptions& view) {
 SceneRenderer::SceneRenderer()
     : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
-      spring_program_(gl::make_program("springs", kSpringVertex, kSpringFragment)),
-      spring_vao_(gl::make_vertex_array()),
-      selected_spring_vao_(gl::make_vertex_array()),
-      spring_instances_(gl::make_buffer()),
-      selected_spring_instances_(gl::make_buffer()),
-      position_texels_(gl::make_buffer()),
       surface_vao_(gl::make_vertex_array()),
+      line_vao_(gl::make_vertex_array()),
       point_vao_(gl::make_vertex_array()),
       ground_vao_(gl::make_vertex_array()),
       surface_vertices_(gl::make_buffer()),
       surface_indices_(gl::make_buffer()),
+      line_vertices_(gl::make_buffer()),
       point_positions_(gl::make_buffer()),
       point_indices_(gl::make_buffer()),
       ground_vertices_(gl::make_buffer()),
@@ -235,7 +175,8 @@ SceneRenderer::SceneRenderer()
     // Surface and rope tubes: position, normal, uv interleaved (8 floats).
     bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
     bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
-    // The floor (vertex-coloured tiles and grid lines): position + packed colour.
+    // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
+    bind_line_layout(line_vao_.get(), line_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
     bind_line_layout(ground_vao_.get(), ground_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
     // Points: the node positions, drawn whole or through an index list; their colour
     // is the constant attribute 1.
@@ -243,13 +184,7 @@ SceneRenderer::SceneRenderer()
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get());
     // Beads: points at the simulation's bead positions.
     bind_position_layout(bead_vao_.get(), bead_positions_.get());
-    // Springs: one instance each (two node indices, the signed rest length).
-    bind_spring_layout(spring_vao_.get(), spring_instances_.get());
-    bind_spring_layout(selected_spring_vao_.get(), selected_spring_instances_.get());
     glBindVertexArray(0);
-    GLuint texture = 0;
-    glGenTextures(1, &texture);
-    position_texture_ = gl::Texture(texture);
 }
 
 void SceneRenderer::set_model(const Model& model, const std::filesystem::path& model_dir) {
@@ -290,7 +225,7 @@ void SceneRenderer::set_model(const Model& model, const std::filesystem::path& m
     }
 }
 
-void SceneRenderer::upload_frame(const Simulation& sim, const Selection& selection) {
+void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection) {
     const auto positions = sim.positions();
     const auto normals = sim.normals();
     surface_scratch_.resize(vertex_node_.size() * 8);
@@ -306,34 +241,26 @@ void SceneRenderer::upload_frame(const Simulation& sim, const Selection& selecti
                surface_scratch_.size() * sizeof(float));
 
     const Model& model = sim.model();
-    // The springs' instances change only with the prepared body (an edit).
-    if (sim.body().get() != spring_body_) {
-        spring_body_ = sim.body().get();
-        spring_count_ = model.springs.size();
-        spring_instance_scratch_.clear();
-        for (const Spring& spring : model.springs) spring_instance_scratch_.push_back(spring_instance(spring));
-        gl::upload(GL_ARRAY_BUFFER, spring_instances_.get(), spring_instance_scratch_.data(),
-                   spring_instance_scratch_.size() * sizeof(SpringInstance));
+    line_scratch_.clear();
+    const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
+    if (view.springs || springs_cast_shadow) {
+        line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
+        for (const Spring& s : model.springs) {
+            const std::uint32_t color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
+                                            ? strain_color(0, view.strain_full)  // slack rope
+                                            : strain_color(spring_strain(s, positions), view.strain_full);
+            line_scratch_.push_back({positions[s.a], color});
+            line_scratch_.push_back({positions[s.b], color});
+        }
     }
-    spring_instance_scratch_.clear();
-    for (std::uint32_t si : selection.springs())
-        if (si < model.springs.size()) spring_instance_scratch_.push_back(spring_instance(model.springs[si]));
-    selected_spring_count_ = spring_instance_scratch_.size();
-    gl::upload(GL_ARRAY_BUFFER, selected_spring_instances_.get(), spring_instance_scratch_.data(),
-               spring_instance_scratch_.size() * sizeof(SpringInstance));
-    // Positions as RGBA32F texels (a core 3.3 buffer texture has no RGB32F).
-    position_scratch_.resize(positions.size() * 4);
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-        position_scratch_[4 * i] = positions[i].x;
-        position_scratch_[4 * i + 1] = positions[i].y;
-        position_scratch_[4 * i + 2] = positions[i].z;
-        position_scratch_[4 * i + 3] = 1.0f;
+    line_vertex_count_ = line_scratch_.size();
+    const std::uint32_t selected = pack_rgba(kSelectedColor[0], kSelectedColor[1], kSelectedColor[2], 1.0f);
+    for (std::uint32_t si : selection.springs()) {
+        if (si >= model.springs.size()) continue;
+        line_scratch_.push_back({positions[model.springs[si].a], selected});
+        line_scratch_.push_back({positions[model.springs[si].b], selected});
     }
-    gl::upload(GL_TEXTURE_BUFFER, position_texels_.get(), position_scratch_.data(),
-               position_scratch_.size() * sizeof(float));
-    glBindTexture(GL_TEXTURE_BUFFER, position_texture_.get());
-    glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, position_texels_.get());
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    gl::upload(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
     gl::upload(GL_ARRAY_BUFFER, point_positions_.get(), positions.data(), positions.size() * sizeof(Vec3));
 }
 
@@ -352,7 +279,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glDisable(GL_SCISSOR_TEST);
     if (model.node_count() == 0) return;
 
-    upload_frame(sim, selection);
+    upload_frame(sim, view, selection);
     if (view.ropes) upload_ropes(sim);
     const Mat4 view_projection = camera.view_projection(viewport);
     const Mat4 identity;
@@ -376,7 +303,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
             if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
             else
-                draw_springs(view_projection, shadow, view, viewport, SpringPass::shadow);
+                draw_springs(view_projection, shadow, true);
             if (view.ropes) draw_ropes(view_projection, shadow, view, true);
             glDepthMask(GL_TRUE);
             glEnable(GL_BLEND);
@@ -390,7 +317,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         draw_surface(view_projection, identity, view, false);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
-    if (view.springs) draw_springs(view_projection, identity, view, viewport, SpringPass::strain);
+    if (view.springs) draw_springs(view_projection, identity, false);
     if (view.ropes) draw_ropes(view_projection, identity, view, false);
 
     if (view.nodes) {
@@ -406,7 +333,15 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
 
     // Highlights draw over everything: selected springs, anchors, selected nodes.
     glDisable(GL_DEPTH_TEST);
-    draw_springs(view_projection, identity, view, viewport, SpringPass::selected);
+    if (line_scratch_.size() > line_vertex_count_) {
+        glBindVertexArray(line_vao_.get());
+        glUseProgram(line_program_.get());
+        set_matrix(line_program_.get(), "u_view_projection", view_projection);
+        set_matrix(line_program_.get(), "u_model", identity);
+        glUniform1i(glGetUniformLocation(line_program_.get(), "u_round"), 0);
+        glDrawArrays(GL_LINES, static_cast<GLint>(line_vertex_count_),
+                     static_cast<GLsizei>(line_scratch_.size() - line_vertex_count_));
+    }
     // A selected point wears a yellow ring around what it is: an anchor stays an
     // orange dot, a free node a light one, the active node (the last picked) a
     // white one; unselected points have no ring.
@@ -588,28 +523,20 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
     }
 }
 
-void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
-                                 const Viewport& viewport, SpringPass pass) {
-    const bool selected = pass == SpringPass::selected;
-    const std::size_t count = selected ? selected_spring_count_ : spring_count_;
-    if (count == 0) return;
-    const GLuint program = spring_program_.get();
+void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow) {
+    if (line_vertex_count_ == 0) return;
+    const GLuint program = line_program_.get();
     glUseProgram(program);
-    glBindVertexArray(selected ? selected_spring_vao_.get() : spring_vao_.get());
+    glBindVertexArray(line_vao_.get());
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
-    glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_BUFFER, position_texture_.get());
-    glUniform1i(glGetUniformLocation(program, "u_positions"), 0);
-    glUniform2f(glGetUniformLocation(program, "u_half_viewport"), 0.5f * viewport.width, 0.5f * viewport.height);
-    // Selected springs a pixel wider than the rest, so the highlight covers them.
-    glUniform1f(glGetUniformLocation(program, "u_width"), view.line_width + (selected ? 1.5f : 0.0f));
-    glUniform1f(glGetUniformLocation(program, "u_strain_full"), view.strain_full);
-    const float none[4] = {0, 0, 0, 0};
-    glUniform4fv(glGetUniformLocation(program, "u_fixed_color"), 1,
-                 pass == SpringPass::shadow ? kShadowColor : selected ? kSelectedColor : none);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(count));
-    glBindTexture(GL_TEXTURE_BUFFER, 0);
+    glUniform1i(glGetUniformLocation(program, "u_round"), 0);
+    if (shadow) {
+        glDisableVertexAttribArray(1);
+        glVertexAttrib4fv(1, kShadowColor);
+    }
+    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(line_vertex_count_));
+    if (shadow) glEnableVertexAttribArray(1);
 }
 
 void SceneRenderer::draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,

@@ -20,13 +20,6 @@
 
 namespace springkit::editor {
 
-/// One spring as the GPU draws it: its nodes and its rest length, negative for a
-/// rope constraint (slack, neutral, when shorter).
-struct SpringInstance {
-    std::uint32_t a, b;
-    float rest;
-};
-
 /// The direction towards the light, unit length.
 Vec3 light_direction(const ViewOptions& view);
 
@@ -51,11 +44,7 @@ public:
 private:
     void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
     void draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
-    /// strain: every spring in its strain colour; shadow: every spring flattened in
-    /// the shadow colour; selected: the selected springs in the selection colour.
-    enum class SpringPass { strain, shadow, selected };
-    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
-                      const Viewport& viewport, SpringPass pass);
+    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
     void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                      const float color[4]);
     /// Builds this frame's rope tubes (make_tube over Model::tubes, plus a straight
@@ -64,18 +53,11 @@ private:
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
     /// The surface program's shadow pass paints the floor's colour darkened.
     void set_shadow_uniforms(GLuint program) const;
-    void upload_frame(const Simulation& sim, const Selection& selection);
+    void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection);
 
-    gl::Program surface_program_, line_program_, spring_program_;
-    gl::VertexArray spring_vao_, selected_spring_vao_;
-    gl::Buffer spring_instances_, selected_spring_instances_, position_texels_;
-    gl::Texture position_texture_;  ///< buffer texture over position_texels_
-    const void* spring_body_ = nullptr;  ///< the prepared body spring_instances_ holds the springs of
-    std::size_t spring_count_ = 0, selected_spring_count_ = 0;
-    std::vector<SpringInstance> spring_instance_scratch_;
-    std::vector<float> position_scratch_;
-    gl::VertexArray surface_vao_, point_vao_, ground_vao_;
-    gl::Buffer surface_vertices_, surface_indices_, point_positions_, point_indices_,
+    gl::Program surface_program_, line_program_;
+    gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
+    gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
     gl::VertexArray rope_vao_, bead_vao_;
     gl::Buffer rope_vertices_, rope_indices_, bead_positions_;
@@ -91,11 +73,13 @@ private:
         Vec3 position;
         std::uint32_t rgba;
     };
+    std::vector<LineVertex> line_scratch_;
     std::vector<std::uint32_t> index_scratch_;
     std::vector<LineVertex> ground_scratch_;  ///< floor tiles, then grid lines
     std::size_t ground_triangle_vertices_ = 0;
     Vec3 ground_center_{};
     float ground_extent_ = 0.0f;
+    std::size_t line_vertex_count_ = 0;
     std::vector<float> rope_scratch_;              ///< position, normal, uv per tube vertex
     std::vector<std::uint32_t> rope_index_scratch_;
     std::size_t bead_count_ = 0;

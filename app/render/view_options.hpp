@@ -29,7 +29,6 @@ struct ViewOptions {
     bool strain_view = false;
     /// The camera moves with the body's centre of mass (a falling mesh, a swung rope).
     bool follow = false;
-    float line_width = 1.5f;  ///< px, spring lines
 };
 
 struct Rgb {

@@ -145,7 +145,6 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::PushItemWidth(150);
     ImGui::SliderAngle("light turn", &view.light_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("light height", &view.light_pitch, 5.0f, 90.0f);
-    ImGui::SliderFloat("line width", &view.line_width, 1.0f, 5.0f, "%.1f px");
     ImGui::SliderFloat("full strain colour", &view.strain_full, 0.001f, 0.5f, "%.3f", ImGuiSliderFlags_Logarithmic);
     ImGui::PopItemWidth();
     if (!texture_error.empty()) ImGui::TextColored(kWarn, "%s", texture_error.c_str());
