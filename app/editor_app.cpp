@@ -597,6 +597,9 @@ void EditorApp::draw_ui() {
 
     perform(insight_panel(doc_, live_, frequency_));
     if (view_.springs && !doc_.model().springs.empty()) strain_legend(viewport(), view_.strain_full);
+    if (live_.running() && !selection_.springs().empty())
+        selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),
+                                 camera_.view_projection(viewport()), viewport());
     const bool fresh = status_fresh(messages_.status, glfwGetTime() - messages_.status_time);
     status_bar(fresh ? messages_.status : std::string(), autosaver_.last_error());
     help_window(show_help_);

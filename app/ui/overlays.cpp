@@ -34,6 +34,21 @@ void strain_legend(const Viewport& viewport, float strain_full) {
     draw->AddText(ImVec2(origin.x + kWidth - ImGui::CalcTextSize(text).x, origin.y - line - 2), white, text);
 }
 
+void selected_springs_overlay(std::span<const Spring> springs, std::span<const std::uint32_t> selected,
+                              std::span<const Vec3> positions, const Mat4& view_projection,
+                              const Viewport& viewport) {
+    ImDrawList* draw = ImGui::GetBackgroundDrawList();  // over the scene, under the panels
+    draw->PushClipRect(ImVec2(viewport.x, viewport.y), ImVec2(viewport.x + viewport.width, viewport.y + viewport.height));
+    for (std::uint32_t i : selected) {
+        if (i >= springs.size()) continue;
+        const auto a = project(view_projection, viewport, positions[springs[i].a]);
+        const auto b = project(view_projection, viewport, positions[springs[i].b]);
+        if (!a || !b) continue;
+        draw->AddLine(ImVec2(a->x, a->y), ImVec2(b->x, b->y), IM_COL32(255, 230, 51, 255), 3.0f);
+    }
+    draw->PopClipRect();
+}
+
 namespace {
 
 constexpr Shortcut kShortcuts[] = {

@@ -2,6 +2,7 @@
 // and the help overlay (F1).
 #pragma once
 
+#include <cstdint>
 #include <span>
 
 #include "view/camera.hpp"
@@ -12,6 +13,13 @@ namespace springkit::editor {
 /// (compressed by `strain_full` or more) through the neutral rest colour to red
 /// (stretched by as much), labelled in percent.
 void strain_legend(const Viewport& viewport, float strain_full);
+
+/// The selected springs again, 3 px wide over the scene (OpenGL's core profile
+/// draws its lines 1 px wide): the spring just added with F, or clicked, reads at
+/// a glance.
+void selected_springs_overlay(std::span<const Spring> springs, std::span<const std::uint32_t> selected,
+                              std::span<const Vec3> positions, const Mat4& view_projection,
+                              const Viewport& viewport);
 
 /// One line of the help: keys or mouse, and what they do.
 struct Shortcut {

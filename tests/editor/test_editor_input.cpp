@@ -183,7 +183,7 @@ TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
     const Image with_spring = load_png(added);
     const ScreenPoint n6 = node(6), n18 = node(18);
     const ScreenPoint quarter{n6.x + (n18.x - n6.x) * 0.25f, n6.y + (n18.y - n6.y) * 0.25f, 0};
-    EXPECT_GT(share_near(with_spring, quarter, 1, yellow), 0.2);
+    EXPECT_GT(share_near(with_spring, quarter, 1, yellow), 0.5) << "3 px wide";
     EXPECT_EQ(share_near(box, quarter, 1, yellow), 0.0) << "no longer selected once the box replaced the selection";
     // Node 12, an anchor not selected: orange with no ring.
     EXPECT_GT(share_near(box, node(12), 2, orange), 0.5);
