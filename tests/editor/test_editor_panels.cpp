@@ -213,17 +213,26 @@ TEST(PanelsHeadless, drawingEditsNothing) {
     EXPECT_TRUE(frequency.value.has_value());
 }
 
-TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
-    HeadlessImGui imgui;
-    Document doc(small_cloth(), "cloth.json", false);
-    const float k_before = doc.model().params.k;
-    // The first widget under the open Physics header is k; aim at its middle.
+namespace {
+
+// The middle of the Physics section's k field: the first widget under its open header.
+ImVec2 k_field(HeadlessImGui& imgui, Document& doc) {
     ImVec2 at{};
     imgui.frame([&] {
         const ImVec2 start = ImGui::GetCursorScreenPos();
         at = ImVec2(start.x + 75.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
         physics_section(doc);
     });
+    return at;
+}
+
+}  // namespace
+
+TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    const float k_before = doc.model().params.k;
+    const ImVec2 at = k_field(imgui, doc);
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = at;
     imgui.frame([&] { physics_section(doc); });
@@ -245,12 +254,7 @@ TEST(PanelsHeadless, aTypedNumberAppliesOnEnterNotAtEveryKeystroke) {
     HeadlessImGui imgui;
     Document doc(small_cloth(), "cloth.json", false);
     const float k_before = doc.model().params.k;
-    ImVec2 at{};
-    imgui.frame([&] {
-        const ImVec2 start = ImGui::GetCursorScreenPos();
-        at = ImVec2(start.x + 75.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
-        physics_section(doc);
-    });
+    const ImVec2 at = k_field(imgui, doc);
     ImGuiIO& io = ImGui::GetIO();
     constexpr int kEnter = 257, kEscape = 256;  // any free slots of KeysDown
     io.KeyMap[ImGuiKey_Enter] = kEnter;
