@@ -294,3 +294,31 @@ TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
     EXPECT_EQ(run.exit_code, 1);
     EXPECT_EQ(run.err, "error: " + script.string() + ":2: click: takes a button, optionally followed by X Y\n");
 }
+
+TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
+    // A press on the free corner of the hanging cloth, the mouse moving 3 px (under
+    // the 4 px drag threshold) before the release: a click. It selects the node and
+    // leaves the run bit for bit as it would have been without it.
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = 10;
+    spec.rows = 10;
+    spec.vertical = true;
+    const Model cloth = make_cloth(spec);
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    const ScreenPoint corner = OpeningView(cloth).at(cloth.positions[99]);
+    const fs::path click = dir.path() / "click.txt", none = dir.path() / "none.txt";
+    std::ofstream(click) << "press left " << xy(corner) << "\nwait 2\nmove " << corner.x + 3.0f << " " << corner.y
+                         << "\nwait 2\nrelease left\nwait 30\n";
+    std::ofstream(none) << "wait 34\n";
+    const std::string common = "'" + file.string() + "' --stats" + size_args() + " --input-script ";
+    const EditorRun clicked = run_editor(common + "'" + click.string() + "'", dir.path());
+    const EditorRun left_alone = run_editor(common + "'" + none.string() + "'", dir.path());
+    ASSERT_EQ(clicked.exit_code, 0) << clicked.err;
+    ASSERT_EQ(left_alone.exit_code, 0) << left_alone.err;
+    const EnergyReport a = energy_report(clicked.out), b = energy_report(left_alone.out);
+    EXPECT_EQ(a.peak, b.peak);
+    EXPECT_EQ(a.last, b.last);
+    EXPECT_EQ(a.strain, b.strain);
+}
