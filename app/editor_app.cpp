@@ -10,15 +10,16 @@
 #include <cmath>
 #include <cstdio>
 #include <system_error>
+#include <utility>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "editing/scene_menu.hpp"
 #include "ui/dialogs.hpp"
+#include "ui/overlays.hpp"
 #include "ui/physics_panel.hpp"
 #include "ui/tools_panel.hpp"
 #include "ui/widgets.hpp"
-#include "view/picking.hpp"
 
 namespace springkit::editor {
 
@@ -36,8 +37,9 @@ bool is_mesh(const fs::path& path) {
 }
 
 constexpr float kFrameDt = 1.0f / 60.0f;
-constexpr float kNodePickRadius = 10.0f;   // px
-constexpr float kSpringPickRadius = 6.0f;  // px
+// px the mouse moves with the button held before a press becomes a drag (a hand
+// clicking moves a pixel or two; Blender's drag threshold is 3 px).
+constexpr float kDragThreshold = 4.0f;
 
 }  // namespace
 
@@ -49,6 +51,22 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     recent_ = RecentFiles::load(recent_file_);
     playback_.playing = !options_.paused;
     show_ui_ = std::find(options_.hide.begin(), options_.hide.end(), "ui") == options_.hide.end();
+    // Ahead of Dear ImGui's key callback (installed by its backend), which this one
+    // passes every event on to.
+    glfwSetWindowUserPointer(window_, this);
+    previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+}
+
+EditorApp::~EditorApp() {
+    glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetWindowUserPointer(window_, nullptr);
+}
+
+void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    if (action == GLFW_PRESS) app->key_presses_.push_back({key, mods});
+    if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
 }
 
 // ---------------------------------------------------------------------------
@@ -156,6 +174,10 @@ void EditorApp::adopt(Document doc) {
     view_.surface = true;
     view_.springs = m.faces.empty() || m.springs.size() <= 20000;
     view_.nodes = m.faces.empty() || m.node_count() <= 3000;
+    for (const std::string& part : options_.show) {
+        if (part == "springs") view_.springs = true;
+        if (part == "nodes") view_.nodes = true;
+    }
     for (const std::string& part : options_.hide) {
         if (part == "surface") view_.surface = false;
         if (part == "lighting") view_.lighting = false;
@@ -236,11 +258,15 @@ void EditorApp::request_quit() { request({CloseRequest::Kind::quit, {}, {}}); }
 void EditorApp::report_error(const std::string& message) {
     messages_.last_error = message;
     messages_.status = "error: " + message;
+    messages_.status_time = glfwGetTime();
     std::fprintf(stderr, "error: %s\n", message.c_str());
     messages_.show_error = options_.frames == 0;
 }
 
-void EditorApp::set_status(std::string message) { messages_.status = std::move(message); }
+void EditorApp::set_status(std::string message) {
+    messages_.status = std::move(message);
+    messages_.status_time = glfwGetTime();
+}
 
 void EditorApp::sync_with_document() {
     if (doc_.revision() == seen_revision_) return;
@@ -276,13 +302,14 @@ void EditorApp::perform(const Action& action) {
         case Command::select_none: selection_.clear(); break;
         case Command::next_node: selection_.next_node(doc_.model().node_count()); break;
         case Command::previous_node: selection_.previous_node(doc_.model().node_count()); break;
-        case Command::frame_model: camera_.frame(framing_bounds(doc_.model())); break;
+        case Command::frame_model: frame_view(); break;
         case Command::play_pause: playback_.playing = !playback_.playing; break;
         case Command::single_step:
             playback_.playing = false;
             playback_.step_once = true;
             break;
         case Command::reset_simulation: live_.reset(); break;
+        case Command::toggle_help: show_help_ = !show_help_; break;
     }
 }
 
@@ -292,12 +319,16 @@ void EditorApp::add_spring_between_selected() {
         set_status("Select two nodes to join with a spring");
         return;
     }
-    if (doc_.add_spring(pair->first, pair->second))
+    const bool added = doc_.add_spring(pair->first, pair->second);
+    if (added)
         set_status("Added spring " + std::to_string(pair->first) + "-" + std::to_string(pair->second));
     else
         set_status("Nodes " + std::to_string(pair->first) + " and " + std::to_string(pair->second) +
                    " already have a spring (or lie on top of each other)");
     sync_with_document();  // the panels drawn after this in the frame see the new model
+    // The new spring (the last one) is selected, drawn highlighted, and its k is
+    // in the Selection panel; its two nodes stay selected for the next one.
+    if (added) selection_.select_spring(static_cast<std::uint32_t>(doc_.model().springs.size() - 1), SelectMode::add);
 }
 
 void EditorApp::delete_selected_springs() {
@@ -337,6 +368,15 @@ void EditorApp::select_all() {
     selection_.select_nodes(all, SelectMode::replace);
 }
 
+void EditorApp::frame_view() {
+    if (!live_.running()) return;
+    if (!selection_.nodes().empty()) {
+        camera_.frame(bounds_of(live_.simulation().positions(), selection_.nodes()));
+        return;
+    }
+    camera_.frame(merged(framing_bounds(doc_.model()), live_.motion_bounds()));
+}
+
 void EditorApp::undo() {
     const char* name = doc_.undo_name();
     if (doc_.undo()) set_status(std::string("Undo ") + name);
@@ -355,45 +395,55 @@ void EditorApp::redo() {
 Viewport EditorApp::viewport() const {
     int w = 0, h = 0;
     glfwGetWindowSize(window_, &w, &h);
-    Viewport vp{0, 0, static_cast<float>(std::max(w, 1)), static_cast<float>(std::max(h, 1))};
-    if (!show_ui_) return vp;
-    const float menu = ImGui::GetFrameHeight();
-    vp.y = menu;
-    vp.height = std::max(vp.height - 2.0f * menu, 1.0f);  // menu bar above, status bar below
-    if (vp.width >= kToolsWidth + kInsightWidth + 300.0f) {
-        vp.x = kToolsWidth;
-        vp.width -= kToolsWidth + kInsightWidth;
-    }
-    return vp;
+    if (!show_ui_) return scene_viewport(static_cast<float>(w), static_cast<float>(h), 0.0f, 0.0f, 0.0f);
+    // The menu bar above, the status bar below, one frame high each.
+    return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), kToolsWidth,
+                          kInsightWidth);
 }
 
 void EditorApp::handle_shortcuts() {
+    // Every press since the last frame, in order: at 3 frames a second a Ctrl+Z
+    // comes and goes between two frames, and polling the keys' state would miss it.
+    const std::vector<KeyPress> presses = std::exchange(key_presses_, {});
     const ImGuiIO& io = ImGui::GetIO();
     // A text field, the file dialog or a question (unsaved changes, recovery) has the
     // keyboard: no shortcut may edit or close the document behind it.
-    if (io.WantTextInput || file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
-    auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-    const bool ctrl = io.KeyCtrl, shift = io.KeyShift;
-    if (ctrl) {
-        if (pressed(GLFW_KEY_Z)) perform(shift ? Command::redo : Command::undo);
-        if (pressed(GLFW_KEY_Y)) perform(Command::redo);
-        if (pressed(GLFW_KEY_S)) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
-        if (pressed(GLFW_KEY_O)) perform(Command::show_open);
-        if (pressed(GLFW_KEY_Q)) perform(Command::quit);
+    if (file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
+    for (const KeyPress& press : presses) shortcut(press, io.WantTextInput);
+}
+
+void EditorApp::shortcut(const KeyPress& press, bool text_field) {
+    if (text_field) return;
+    const int key = press.key;
+    if (key == GLFW_KEY_F1 || (key == GLFW_KEY_ESCAPE && show_help_)) {
+        perform(Command::toggle_help);
         return;
     }
-    if (io.WantCaptureKeyboard) return;
-    if (pressed(GLFW_KEY_SPACE)) perform(Command::play_pause);
-    if (pressed(GLFW_KEY_PERIOD)) perform(Command::single_step);
-    if (pressed(GLFW_KEY_R)) perform(Command::reset_simulation);
-    if (pressed(GLFW_KEY_HOME)) perform(Command::frame_model);
-    if (pressed(GLFW_KEY_F)) perform(Command::add_spring);
-    if (pressed(GLFW_KEY_DELETE) || pressed(GLFW_KEY_X)) perform(Command::delete_springs);
-    if (pressed(GLFW_KEY_P)) perform(Command::toggle_anchors);
-    if (pressed(GLFW_KEY_A)) perform(io.KeyAlt ? Command::select_none : Command::select_all);
-    if (pressed(GLFW_KEY_ESCAPE)) perform(Command::select_none);
-    if (pressed(GLFW_KEY_RIGHT_BRACKET)) perform(Command::next_node);
-    if (pressed(GLFW_KEY_LEFT_BRACKET)) perform(Command::previous_node);
+    const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0, shift = (press.mods & GLFW_MOD_SHIFT) != 0;
+    if (ctrl) {
+        if (key == GLFW_KEY_Z) perform(shift ? Command::redo : Command::undo);
+        if (key == GLFW_KEY_Y) perform(Command::redo);
+        if (key == GLFW_KEY_S) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
+        if (key == GLFW_KEY_O) perform(Command::show_open);
+        if (key == GLFW_KEY_Q) perform(Command::quit);
+        return;
+    }
+    if (ImGui::GetIO().WantCaptureKeyboard) return;
+    switch (key) {
+        case GLFW_KEY_SPACE: perform(Command::play_pause); break;
+        case GLFW_KEY_PERIOD: perform(Command::single_step); break;
+        case GLFW_KEY_R: perform(Command::reset_simulation); break;
+        case GLFW_KEY_HOME: perform(Command::frame_model); break;
+        case GLFW_KEY_F: perform(Command::add_spring); break;
+        case GLFW_KEY_DELETE:
+        case GLFW_KEY_X: perform(Command::delete_springs); break;
+        case GLFW_KEY_P: perform(Command::toggle_anchors); break;
+        case GLFW_KEY_A: perform((press.mods & GLFW_MOD_ALT) != 0 ? Command::select_none : Command::select_all); break;
+        case GLFW_KEY_ESCAPE: perform(Command::select_none); break;
+        case GLFW_KEY_RIGHT_BRACKET: perform(Command::next_node); break;
+        case GLFW_KEY_LEFT_BRACKET: perform(Command::previous_node); break;
+        default: break;
+    }
 }
 
 void EditorApp::move_anchor_with_keys(float dt) {
@@ -445,23 +495,13 @@ void EditorApp::handle_viewport_mouse() {
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
             drag_.press_x = mx;
             drag_.press_y = my;
-            if (io.KeyAlt) {
-                drag_.kind = ViewportDrag::Kind::orbit;
-            } else if (auto node = pick_node(positions, view_projection, vp, mx, my, kNodePickRadius)) {
-                const SelectMode mode = io.KeyShift ? SelectMode::toggle
-                                        : io.KeyCtrl ? SelectMode::subtract
-                                        : selection_.has_node(*node) ? SelectMode::add
-                                                                     : SelectMode::replace;
-                selection_.select_node(*node, mode);
-                if (mode == SelectMode::replace || mode == SelectMode::add) {
-                    // Grab it: it follows the mouse on the plane facing the camera.
-                    drag_.kind = ViewportDrag::Kind::node;
-                    drag_.node = *node;
-                    drag_.target = positions[*node];
-                }
-            } else {
-                drag_.kind = ViewportDrag::Kind::box;
-            }
+            // Nothing happens until the button is let go (a click) or the mouse
+            // moves past the threshold (a drag): a click never moves the model.
+            drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
+            // Hidden springs cannot be clicked.
+            const std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
+                                                                  : std::span<const Spring>();
+            drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
             drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
@@ -470,6 +510,28 @@ void EditorApp::handle_viewport_mouse() {
     switch (drag_.kind) {
         case ViewportDrag::Kind::none:
             break;
+        case ViewportDrag::Kind::press: {
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+                drag_.kind = ViewportDrag::Kind::none;
+                click(drag_.pressed_on);
+                break;
+            }
+            const float dx = mx - drag_.press_x, dy = my - drag_.press_y;
+            if (dx * dx + dy * dy < kDragThreshold * kDragThreshold) break;
+            // A drag: a node grabbed without a modifier is pulled; anything else,
+            // or Shift/Ctrl anywhere, draws a selection box.
+            const bool modifier = io.KeyShift || io.KeyCtrl;
+            if (!modifier && drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::node) {
+                drag_.kind = ViewportDrag::Kind::node;
+                drag_.node = drag_.pressed_on->index;
+                drag_.target = positions[drag_.node];
+                drag_.target_velocity = {};
+                if (!selection_.has_node(drag_.node)) selection_.select_node(drag_.node, SelectMode::replace);
+            } else {
+                drag_.kind = ViewportDrag::Kind::box;
+            }
+            break;
+        }
         case ViewportDrag::Kind::orbit:
             camera_.orbit(io.MouseDelta.x, io.MouseDelta.y);
             if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
@@ -479,12 +541,13 @@ void EditorApp::handle_viewport_mouse() {
             if (!ImGui::IsAnyMouseDown()) drag_.kind = ViewportDrag::Kind::none;
             break;
         case ViewportDrag::Kind::node: {
+            // The target follows the mouse on the plane through it facing the camera;
+            // the node follows the target through LiveSimulation::pull_node.
             const Vec3 facing = normalized(camera_.eye() - camera_.target);
             const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_.target, facing);
             const Vec3 target = hit ? *hit : drag_.target;
-            const Vec3 velocity = (target - drag_.target) * (1.0f / kFrameDt);
+            drag_.target_velocity = (target - drag_.target) * (1.0f / kFrameDt);
             drag_.target = target;
-            live_.drag_node(drag_.node, target, velocity);
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_.kind = ViewportDrag::Kind::none;
             break;
         }
@@ -495,18 +558,23 @@ void EditorApp::handle_viewport_mouse() {
             if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
             drag_.kind = ViewportDrag::Kind::none;
             const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
-            if (std::abs(mx - drag_.press_x) < 3.0f && std::abs(my - drag_.press_y) < 3.0f) {
-                // A click, not a box: a spring under the mouse, or nothing.
-                const Model& m = live_.model();
-                if (auto spring = pick_spring(m.springs, positions, view_projection, vp, mx, my, kSpringPickRadius))
-                    selection_.select_spring(*spring, io.KeyShift ? SelectMode::toggle : mode);
-                else if (mode == SelectMode::replace)
-                    selection_.clear();
-            } else {
-                selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my), mode);
-            }
+            selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my),
+                                    mode);
             break;
         }
+    }
+}
+
+void EditorApp::click(const std::optional<PickHit>& hit) {
+    const ImGuiIO& io = ImGui::GetIO();
+    // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
+    const SelectMode mode = io.KeyShift ? SelectMode::toggle : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+    if (!hit) {
+        if (mode == SelectMode::replace) selection_.clear();
+    } else if (hit->kind == PickHit::Kind::node) {
+        selection_.select_node(hit->index, mode);
+    } else {
+        selection_.select_spring(hit->index, mode);
     }
 }
 
@@ -528,7 +596,13 @@ void EditorApp::draw_ui() {
     end_side_panel();
 
     perform(insight_panel(doc_, live_, frequency_));
-    status_bar(messages_.status, autosaver_.last_error());
+    if (view_.springs && !doc_.model().springs.empty()) strain_legend(viewport(), view_.strain_full);
+    if (live_.running() && !selection_.springs().empty())
+        selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),
+                                 camera_.view_projection(viewport()), viewport());
+    const bool fresh = status_fresh(messages_.status, glfwGetTime() - messages_.status_time);
+    status_bar(fresh ? messages_.status : std::string(), autosaver_.last_error());
+    help_window(show_help_);
     draw_modals();
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     if (auto convert = import_dialog(import_)) import_now(convert->path, convert->options);
@@ -631,10 +705,24 @@ void EditorApp::frame(bool fixed_step) {
     }
     for (int i = 0; i < steps; ++i) {
         const auto start = std::chrono::steady_clock::now();
+        if (drag_.kind == ViewportDrag::Kind::node)
+            live_.pull_node(drag_.node, drag_.target, drag_.target_velocity, kFrameDt);
         live_.step(kFrameDt);
         stats_.step_ms.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-        if (drag_.kind == ViewportDrag::Kind::node) live_.drag_node(drag_.node, drag_.target, {});
+    }
+    // Follow: the camera's target moves as the centre of mass does.
+    if (view_.follow && live_.running()) {
+        const Vec3 centre = live_.simulation().center_of_mass();
+        if (followed_) camera_.target += centre - *followed_;
+        followed_ = centre;
+    } else {
+        followed_.reset();
+    }
+    if (options_.stats && live_.running()) {
+        stats_.last_kinetic_j = live_.simulation().kinetic_energy();
+        stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
+        stats_.last_max_stretch = live_.health().max_strain;
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());

@@ -23,6 +23,7 @@
 #include "ui/insight_panel.hpp"
 #include "ui/menus.hpp"
 #include "view/camera.hpp"
+#include "view/picking.hpp"
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 #include "ui/import_dialog.hpp"
@@ -40,6 +41,7 @@ struct EditorOptions {
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
+    std::vector<std::string> show; ///< parts a dense model hides at first, to draw anyway: springs, nodes
 };
 
 /// Milliseconds per frame, for --stats.
@@ -48,6 +50,17 @@ struct FrameStats {
     std::vector<double> step_ms;   ///< the simulation step alone
     double cpu_ms_after_skip = 0;  ///< process CPU time when the measured frames began
     double cpu_ms_at_end = 0;      ///< and when they ended
+    double peak_kinetic_j = 0;     ///< the largest kinetic energy after any frame, J
+    double last_kinetic_j = 0;     ///< after the last frame
+    double last_max_stretch = 0;   ///< the largest stretch of a spring after the last frame (RunHealth::max_strain)
+};
+
+/// A key that went down, as the GLFW key callback reported it (GLFW codes).
+/// Shortcuts read these from a queue, so a press and release between two frames
+/// (a slow frame, a quick finger) is still seen.
+struct KeyPress {
+    int key = 0;
+    int mods = 0;
 };
 
 /// Whether and how fast the simulation runs.
@@ -61,17 +74,22 @@ struct Playback {
 /// What the editor last had to say: the status bar's line and the error box.
 struct Messages {
     std::string status;
+    double status_time = 0.0;  ///< glfwGetTime() when it was set: it expires (status_fresh)
     std::string last_error;
     bool show_error = false;  ///< open the error box in the next frame
 };
 
 /// A mouse drag that started in the viewport.
 struct ViewportDrag {
-    enum class Kind { none, orbit, pan, box, node };
+    /// press: the left button is down but has not moved past the drag threshold
+    /// yet; let go there, it is a click.
+    enum class Kind { none, press, orbit, pan, box, node };
     Kind kind = Kind::none;
     float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
+    std::optional<PickHit> pressed_on;  ///< Kind::press: what was under the cursor
     std::uint32_t node = 0;          ///< Kind::node: the grabbed node
     Vec3 target{};                   ///< Kind::node: where it is pulled to
+    Vec3 target_velocity{};          ///< Kind::node: how fast that moves, m/s
 };
 
 class EditorApp {
@@ -79,6 +97,10 @@ public:
 
     /// Needs a current OpenGL context and an ImGui context with its backends.
     EditorApp(GLFWwindow* window, EditorOptions options);
+    /// Gives the window's key callback back to the one it had before.
+    ~EditorApp();
+    EditorApp(const EditorApp&) = delete;
+    EditorApp& operator=(const EditorApp&) = delete;
 
     /// Opens options.input (a model, or a mesh through the import dialog). Returns
     /// false when it could not be opened; the error is printed and shown.
@@ -118,7 +140,11 @@ private:
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();
+    /// A left click (pressed and let go without moving) on `hit` or empty space.
+    void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
+    void shortcut(const KeyPress& press, bool text_field);
+    static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
     void move_anchor_with_keys(float dt);
     Viewport viewport() const;
 
@@ -130,6 +156,9 @@ private:
     void toggle_anchors_of_selection();
     void set_anchored_selection(bool anchored);
     void select_all();
+    /// Home: frames the selected nodes where they are now, or else the box the
+    /// model has swept since it started (and its floor).
+    void frame_view();
     void undo();
     void redo();
 
@@ -140,6 +169,7 @@ private:
     GLFWwindow* window_;
     EditorOptions options_;
     bool show_ui_ = true;
+    bool show_help_ = false;
 
     Document doc_;
     std::uint64_t seen_revision_ = 0;
@@ -161,6 +191,7 @@ private:
     std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
 
     Playback playback_;
+    std::optional<Vec3> followed_;  ///< the centre of mass the camera followed last frame
     bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
     ViewportDrag drag_;
     bool quit_confirmed_ = false;
@@ -168,6 +199,8 @@ private:
     Messages messages_;
 
     FrameStats stats_;
+    std::vector<KeyPress> key_presses_;  ///< queued by key_callback since the last frame
+    void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on
 };
 
 }  // namespace springkit::editor

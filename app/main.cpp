@@ -3,6 +3,7 @@
 // editor does is in EditorApp; the editing logic underneath is plain C++ (app/editing).
 //
 //   springkit-editor [MODEL_OR_MESH] [--frames N --screenshot out.png] [--stats]
+//                    [--input-script FILE]
 #define GLFW_INCLUDE_NONE
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
@@ -15,10 +16,13 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <sys/resource.h>
 
 #include "editor_app.hpp"
+#include "input/script_player.hpp"
 #include "render/screenshot.hpp"
 #include "springkit/error.hpp"
 
@@ -62,6 +66,8 @@ void print_stats(const springkit::editor::FrameStats& stats, int width, int heig
                 frames.size(), skip, width, height, percentile(frames, 0.5), percentile(frames, 0.95),
                 percentile(frames, 1.0), frames.empty() ? 0.0 : sum / static_cast<double>(frames.size()),
                 percentile(steps, 0.5), frames.empty() ? 0.0 : cpu / static_cast<double>(frames.size()));
+    std::printf("kinetic energy J: peak %.6g, last %.6g; largest stretch last frame %.6g\n", stats.peak_kinetic_j,
+                stats.last_kinetic_j, stats.last_max_stretch);
     std::fflush(stdout);
 }
 
@@ -79,6 +85,10 @@ int main(int argc, char** argv) {
     auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
     cli.add_flag("--stats", options.stats, "Print frame-time statistics when done");
     cli.add_flag("--paused", options.paused, "Start with the simulation paused");
+    std::filesystem::path script_path;
+    auto* script_option = cli.add_option("--input-script", script_path,
+                                         "Replay mouse and keys from this script (docs/EDITOR.md), then quit; "
+                                         "frames as the script needs unless --frames says");
     cli.add_option("--width", width, "Window width in pixels (default 1280)")->check(CLI::Range(64, 16384));
     cli.add_option("--height", height, "Window height in pixels (default 720)")->check(CLI::Range(64, 16384));
     cli.add_option("--hide", options.hide,
@@ -87,6 +97,10 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
                                "shadow", "ropes"}));
+    cli.add_option("--show", options.show,
+                   "Parts to draw that a dense model hides at first, comma separated: springs, nodes (--hide wins)")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"springs", "nodes"}));
     try {
         cli.parse(argc, argv);
         if (shot->count() > 0 && options.frames == 0)
@@ -98,6 +112,16 @@ int main(int argc, char** argv) {
     } catch (const CLI::ParseError& e) {
         print_error(std::string(e.what()) + " (see springkit-editor --help)");
         return kExitUsage;
+    }
+    std::optional<InputScript> script;
+    if (script_option->count() > 0) {
+        try {
+            script = load_input_script(script_path);
+        } catch (const std::exception& e) {
+            print_error(e.what());
+            return kExitFailure;
+        }
+        if (options.frames == 0) options.frames = script->frames;
     }
 
     glfwSetErrorCallback(glfw_error);
@@ -137,6 +161,8 @@ int main(int argc, char** argv) {
     int status = kExitOk;
     try {
         EditorApp app(window, options);
+        std::optional<ScriptPlayer> player;
+        if (script) player.emplace(window, std::move(*script));
         const bool opened = app.open_initial();
         if (!opened && options.frames > 0) status = kExitFailure;  // headless: nothing to show is a failure
 
@@ -144,22 +170,27 @@ int main(int argc, char** argv) {
         while (status == kExitOk) {
             const auto start = std::chrono::steady_clock::now();
             glfwPollEvents();
+            if (player) player->feed(frame);
             if (glfwWindowShouldClose(window)) {
                 glfwSetWindowShouldClose(window, GLFW_FALSE);
                 app.request_quit();
             }
             ImGui_ImplOpenGL3_NewFrame();
             ImGui_ImplGlfw_NewFrame();
+            if (player) player->override_polled_input();
             ImGui::NewFrame();
             app.frame(options.frames > 0);
             ImGui::Render();
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+            std::vector<std::filesystem::path> shots;
+            if (player) shots = player->screenshots(frame);
             ++frame;
             const bool last = options.frames > 0 && frame >= options.frames;
-            if (last && !options.screenshot.empty()) {
+            if (last && !options.screenshot.empty()) shots.push_back(options.screenshot);
+            if (!shots.empty()) {
                 int fb_width = 0, fb_height = 0;
                 glfwGetFramebufferSize(window, &fb_width, &fb_height);
-                save_screenshot(options.screenshot, fb_width, fb_height);
+                for (const auto& shot_path : shots) save_screenshot(shot_path, fb_width, fb_height);
             }
             glfwSwapBuffers(window);
             app.stats().frame_ms.push_back(

@@ -1,7 +1,12 @@
 // springkit-editor — the live simulation.
 #include "editing/live_simulation.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
 #include "springkit/error.hpp"
+#include "view/camera.hpp"
 
 namespace springkit::editor {
 
@@ -59,7 +64,76 @@ void LiveSimulation::reset() {
     record_energy();
 }
 
+Alarm frequency_alarm(const FrequencyStability& f) {
+    if (f.above_limit()) return Alarm::bad;
+    return f.limit > 0.0 && f.omega_dt >= 0.9 * f.limit ? Alarm::warn : Alarm::good;
+}
+
+double LiveSimulation::energy_scale() const {
+    if (!sim_) return 0.0;
+    const Model& m = *model_;
+    double speed = 1.0;
+    for (const Anchor& a : m.anchors) {
+        if (a.drive == AnchorDrive::velocity) speed = std::max(speed, static_cast<double>(length(a.velocity)));
+        if (a.drive == AnchorDrive::circle)
+            speed = std::max(speed, std::abs(static_cast<double>(a.angular_speed)) *
+                                        length(m.positions[a.node] - a.center));
+    }
+    // Drives changed while it runs (Garrido's keys) count as they are now.
+    for (std::size_t a = 0; a < m.anchors.size(); ++a)
+        if (m.anchors[a].drive == AnchorDrive::circle)
+            speed = std::max(speed, std::abs(static_cast<double>(sim_->anchor_angular_speed(a))) *
+                                        sim_->anchor_circle_radius(a));
+    const Parameters& p = sim_->parameters();
+    speed = std::max(speed, static_cast<double>(length(p.wind) + length(p.gust.velocity)));
+    const double size = std::max(static_cast<double>(bounds(m).diagonal()), 1e-3);
+    return sim_->total_mass() * (static_cast<double>(length(p.gravity)) * size + 0.5 * speed * speed);
+}
+
+RunHealth LiveSimulation::health() const {
+    RunHealth h;
+    if (!sim_) return h;
+    if (!error_.empty()) {
+        h.alarm = Alarm::bad;
+        h.text = "EXPLODED: " + error_;
+        return h;
+    }
+    const double mass = sim_->total_mass();
+    const Vec3 momentum = sim_->linear_momentum();
+    const double bulk = mass > 0.0 ? static_cast<double>(dot(momentum, momentum)) / (2.0 * mass) : 0.0;
+    h.internal_kinetic = std::max(0.0, sim_->kinetic_energy() - bulk);
+    h.energy_scale = energy_scale();
+    const auto positions = sim_->positions();
+    const auto& springs = model_->springs;
+    for (std::uint32_t i = 0; i < springs.size(); ++i) {
+        if (springs[i].kind == SpringKind::rope) continue;
+        const double strain = (length(positions[springs[i].b] - positions[springs[i].a]) - springs[i].rest) /
+                              springs[i].rest;
+        if (strain > h.max_strain) {
+            h.max_strain = strain;
+            h.worst_spring = i;
+        }
+    }
+    char text[200];
+    if (h.internal_kinetic > 20.0 * h.energy_scale) {
+        h.alarm = Alarm::bad;
+        std::snprintf(text, sizeof text, "UNSTABLE: %.3g J of internal motion, %.0fx what a calm run has",
+                      h.internal_kinetic, h.internal_kinetic / h.energy_scale);
+    } else if (h.max_strain > 1.0) {
+        h.alarm = h.max_strain > 2.0 ? Alarm::bad : Alarm::warn;
+        std::snprintf(text, sizeof text, "%s: spring %u stretched to %.1fx its rest length",
+                      h.max_strain > 2.0 ? "TORN" : "over-stretched", h.worst_spring, 1.0 + h.max_strain);
+    } else {
+        std::snprintf(text, sizeof text, "calm: largest stretch %+.1f%%", 100.0 * h.max_strain);
+    }
+    h.text = text;
+    return h;
+}
+
 void LiveSimulation::record_energy() {
+    // First record after a (re)start: the sweep starts at the nodes' place.
+    const Bounds now = sim_->bounds();
+    motion_ = energy_.empty() ? now : merged(motion_, now);
     energy_.push_back(static_cast<float>(sim_->kinetic_energy()));
     if (energy_.size() > kHistory) energy_.pop_front();
 }
@@ -71,14 +145,24 @@ std::optional<std::size_t> LiveSimulation::anchor_of(std::uint32_t node) const {
     return std::nullopt;
 }
 
-void LiveSimulation::drag_node(std::uint32_t node, Vec3 target, Vec3 velocity) {
-    if (!sim_ || !error_.empty() || node >= model_->node_count()) return;
+void LiveSimulation::pull_node(std::uint32_t node, Vec3 target, Vec3 target_velocity, float frame_dt) {
+    if (!sim_ || !error_.empty() || node >= model_->node_count() || !(frame_dt > 0.0f)) return;
     if (auto anchor = anchor_of(node)) {
         sim_->set_anchor_position(*anchor, target);
         return;
     }
-    sim_->set_position(node, target);
-    sim_->set_velocity(node, velocity);
+    const float m = model_->node_mass(node);
+    const float k = 0.5f * m / (frame_dt * frame_dt);
+    const float c = 1.2f * m / frame_dt;
+    Vec3 force = (target - sim_->positions()[node]) * k + (target_velocity - sim_->velocities()[node]) * c;
+    const float limit = static_cast<float>(max_pull_force());
+    const float size = length(force);
+    if (size > limit) force = force * (limit / size);
+    sim_->apply_force(node, force);
+}
+
+double LiveSimulation::max_pull_force() const {
+    return sim_ ? 2.0 * sim_->total_mass() * kStandardGravity : 0.0;
 }
 
 bool LiveSimulation::move_anchor(std::uint32_t node, Vec3 delta) {

@@ -91,6 +91,7 @@ void main() {
 
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
+constexpr float kStrainViewSurface[4] = {0.42f, 0.43f, 0.45f, 1.0f};  // grey under the strain colours
 constexpr float kTileColor[3] = {0.34f, 0.35f, 0.37f};   // the floor
 constexpr float kGridColor[3] = {0.48f, 0.49f, 0.52f};   // its grid lines
 constexpr float kShadowColor[4] = {0.19f, 0.19f, 0.2f, 1.0f};  // shadows of springs (thin lines)
@@ -137,12 +138,9 @@ std::uint32_t pack_rgba(float r, float g, float b, float a) {
     return byte(r) | byte(g) << 8 | byte(b) << 16 | byte(a) << 24;
 }
 
-// Neutral grey-green at rest, towards red when stretched and blue when compressed.
 std::uint32_t strain_color(float strain, float full) {
-    const float t = std::clamp(std::abs(strain) / full, 0.0f, 1.0f);
-    const float n[3] = {0.62f, 0.72f, 0.62f};
-    const float far[3] = {strain > 0 ? 1.0f : 0.2f, 0.2f, strain > 0 ? 0.15f : 1.0f};
-    return pack_rgba(n[0] + (far[0] - n[0]) * t, n[1] + (far[1] - n[1]) * t, n[2] + (far[2] - n[2]) * t, 1.0f);
+    const Rgb c = strain_rgb(strain, full);
+    return pack_rgba(c.r, c.g, c.b, 1.0f);
 }
 
 void set_matrix(GLuint program, const char* name, const Mat4& m) {
@@ -344,13 +342,22 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         glDrawArrays(GL_LINES, static_cast<GLint>(line_vertex_count_),
                      static_cast<GLsizei>(line_scratch_.size() - line_vertex_count_));
     }
-    if (view.anchors) {
-        index_scratch_.clear();
+    // A selected point wears a yellow ring around what it is: an anchor stays an
+    // orange dot, a free node a light one, the active node (the last picked) a
+    // white one; unselected points have no ring.
+    draw_points(view_projection, selection.nodes(), 11.0f, kSelectedColor);
+    index_scratch_.clear();
+    if (view.anchors)
         for (const Anchor& a : model.anchors) index_scratch_.push_back(a.node);
-        draw_points(view_projection, index_scratch_, 9.0f, kAnchorColor);
-    }
-    draw_points(view_projection, selection.nodes(), 8.0f, kSelectedColor);
-    if (auto active = selection.active_node(); active && *active < model.node_count()) {
+    draw_points(view_projection, index_scratch_, 8.0f, kAnchorColor);
+    const auto is_anchor = [&](std::uint32_t n) {
+        return std::find(index_scratch_.begin(), index_scratch_.end(), n) != index_scratch_.end();
+    };
+    std::vector<std::uint32_t> free_selected;
+    for (std::uint32_t n : selection.nodes())
+        if (!is_anchor(n)) free_selected.push_back(n);
+    draw_points(view_projection, free_selected, 5.0f, kNodeColor);
+    if (auto active = selection.active_node(); active && *active < model.node_count() && !is_anchor(*active)) {
         const std::uint32_t one[] = {*active};
         draw_points(view_projection, one, 5.0f, kActiveColor);
     }
@@ -442,10 +449,10 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
     const Vec3 light = light_direction(view);
     glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
     glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
-    const bool textured = view.texture && texture_.get() != 0 && !shadow;
+    const bool textured = view.texture && !view.strain_view && texture_.get() != 0 && !shadow;
     glUniform1i(glGetUniformLocation(program, "u_textured"), textured ? 1 : 0);
     glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
-    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kSurfaceColor);
+    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
     if (shadow) set_shadow_uniforms(program);
     if (textured) {
         glActiveTexture(GL_TEXTURE0);

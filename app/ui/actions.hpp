@@ -29,10 +29,11 @@ enum class Command : std::uint8_t {
     select_none,
     next_node,
     previous_node,
-    frame_model,      ///< point the camera at the whole model
+    frame_model,      ///< point the camera at the selected nodes, or else all the model has swept
     play_pause,
     single_step,
     reset_simulation,
+    toggle_help,      ///< the shortcuts window (F1)
 };
 
 struct Action {

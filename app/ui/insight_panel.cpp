@@ -12,6 +12,19 @@
 
 namespace springkit::editor {
 
+namespace {
+
+ImVec4 alarm_color(Alarm alarm) {
+    switch (alarm) {
+        case Alarm::good: return kGood;
+        case Alarm::warn: return kWarn;
+        case Alarm::bad: return kBad;
+    }
+    return kBad;
+}
+
+}  // namespace
+
 Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyCache& frequency) {
     Action action;
     begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - kInsightWidth, kInsightWidth);
@@ -27,34 +40,40 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
     ImGui::TextDisabled("last %.0f s, peak %.4g J", static_cast<double>(LiveSimulation::kHistory) / 60.0,
                         static_cast<double>(peak));
 
-    // Garrido's rule of thumb: k dt^2 / m well below 0.5.
-    const Stability stability = stability_estimate(m);
-    const ImVec4 color = stability.worst < 0.1 ? kGood : stability.worst < kStabilityWarning ? kWarn : kBad;
+    // The run itself first: what it does now outranks any estimate.
     ImGui::Separator();
-    ImGui::Text("Stability k dt^2/m:");
+    const RunHealth health = live.health();
+    ImGui::TextUnformatted("Running:");
     ImGui::SameLine();
-    ImGui::TextColored(color, "%.3f %s", stability.worst,
-                       stability.worst < 0.1                 ? "(stable)"
-                       : stability.worst < kStabilityWarning ? "(stiff)"
-                                                             : "(at risk)");
-    help_marker("Largest k dt^2 / m over the springs, dt = max substep, m = the lighter node (Garrido). Keep it "
-                "well below 0.5; above 0.3 lower k or the substep.");
-    if (stability.worst >= kStabilityWarning && !m.springs.empty())
-        ImGui::TextColored(kBad, "worst: spring %zu (nodes %u-%u)", stability.worst_spring,
-                           m.springs[stability.worst_spring].a, m.springs[stability.worst_spring].b);
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(alarm_color(health.alarm), "%s", health.text.c_str());
+    ImGui::PopTextWrapPos();
+    help_marker("Watches the running simulation: EXPLODED when the runtime's runaway guard stopped it; UNSTABLE "
+                "when the motion inside the body (kinetic energy less the centre of mass's) passes 20 times what "
+                "a calm run has (the model's weight times its size, plus its drives and wind); TORN when a spring "
+                "is stretched beyond 3 times its rest length (over-stretched beyond twice). Rope constraints "
+                "are not counted.");
+
     if (!frequency.value || (frequency.revision != doc.revision() && !ImGui::IsAnyItemActive())) {
         frequency.value = frequency_stability(m);
         frequency.revision = doc.revision();
     }
     const FrequencyStability& f = *frequency.value;
-    const double margin = f.limit > 0.0 ? f.omega_dt / f.limit : 1.0;
     ImGui::Text("dt omega_max:");
     ImGui::SameLine();
-    ImGui::TextColored(margin < 0.7 ? kGood : !f.above_limit() ? kWarn : kBad, "%.3g / %.3g", f.omega_dt, f.limit);
-    help_marker("The substep times the highest natural frequency of the springs (rad/s), anchored nodes held; "
-                "green below 70% of the integrator's limit, yellow near it, red at or above it: the model will "
-                "explode. Symplectic Euler and Verlet explode at 2; explicit Euler wherever the energy loss per "
-                "substep no longer takes back its growth. Unlike k dt^2/m it counts every spring at a node.");
+    ImGui::TextColored(alarm_color(frequency_alarm(f)), "%.3g / %.3g %s", f.omega_dt, f.limit,
+                       f.above_limit() ? "(will explode)" : "(stable)");
+    help_marker("The substep times the highest natural frequency of the springs (rad/s), anchored nodes held: the "
+                "step's own stability limit. Yellow above 90% of the integrator's limit, red at or above it: the "
+                "model will explode. Symplectic Euler and Verlet explode at 2; explicit Euler wherever the energy "
+                "loss per substep no longer takes back its growth. Rope constraints have no frequency.");
+    // Garrido's rule of thumb, for reference only: it sees one spring at a time.
+    const Stability stability = stability_estimate(m);
+    ImGui::TextDisabled("k dt^2/m: %.3f (spring %zu)", stability.worst, stability.worst_spring);
+    help_marker("Largest k dt^2 / m over the springs, dt = max substep, m = the lighter node (Garrido's rule of "
+                "thumb: keep it well below 0.5). Not a verdict: a chain of springs runs calm up to 1 with "
+                "symplectic Euler (its highest mode has omega^2 = 4k/m), and a node held by many springs can "
+                "explode below it; dt omega_max above counts both right.");
 
     ImGui::Separator();
     ImGui::Text("nodes %zu   springs %zu", m.node_count(), m.springs.size());

@@ -81,13 +81,15 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     ImGui::MenuItem("Lighting", nullptr, &view.lighting);
     ImGui::MenuItem("Texture", nullptr, &view.texture, has_texture);
     ImGui::MenuItem("Springs (strain colours)", nullptr, &view.springs);
+    ImGui::MenuItem("Strain view (grey surface)", nullptr, &view.strain_view);
     ImGui::MenuItem("Nodes", nullptr, &view.nodes);
     ImGui::MenuItem("Anchors", nullptr, &view.anchors);
     ImGui::MenuItem("Ground", nullptr, &view.ground);
     ImGui::MenuItem("Shadow", nullptr, &view.shadow);
     ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view.ropes);
     ImGui::Separator();
-    if (ImGui::MenuItem("Frame model", "Home")) action = Command::frame_model;
+    if (ImGui::MenuItem("Frame selection or motion", "Home")) action = Command::frame_model;
+    ImGui::MenuItem("Follow the body", nullptr, &view.follow);
     ImGui::EndMenu();
     return action;
 }
@@ -102,6 +104,14 @@ Action simulation_menu(bool playing) {
     return action;
 }
 
+Action help_menu() {
+    Action action;
+    if (!ImGui::BeginMenu("Help")) return action;
+    if (ImGui::MenuItem("Shortcuts", "F1")) action = Command::toggle_help;
+    ImGui::EndMenu();
+    return action;
+}
+
 }  // namespace
 
 Action menu_bar(const MenuState& state, ViewOptions& view) {
@@ -111,6 +121,7 @@ Action menu_bar(const MenuState& state, ViewOptions& view) {
     if (Action a = edit_menu(state.doc)) action = std::move(a);
     if (Action a = view_menu(state.has_texture, view)) action = std::move(a);
     if (Action a = simulation_menu(state.playing)) action = std::move(a);
+    if (Action a = help_menu()) action = std::move(a);
     ImGui::EndMainMenuBar();
     return action;
 }

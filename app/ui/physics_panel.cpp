@@ -65,7 +65,7 @@ void physics_section(Document& doc) {
             if (w.control == ParameterControl::combo) {
                 if (changed) commit(false);  // a choice, not a drag: its own undo entry
             } else {
-                edited(changed, doc, commit);
+                edited(changed, p, doc, commit);
             }
             help_marker(w.help.c_str());
         }

@@ -41,9 +41,10 @@ Action selection_section(Document& doc, const Selection& selection, const LiveSi
         ImGui::TextDisabled("no node selected");
     }
     ImGui::Text("%zu node(s), %zu spring(s) selected", selection.nodes().size(), selection.springs().size());
-    help_marker("Click a node or spring; Shift+click toggles, Ctrl+click removes. Drag on empty space for a box "
-                "(Shift adds, Ctrl removes). Drag a node to shake the model; arrows and Page Up/Down move a "
-                "selected anchor. Right/middle drag orbits, Shift+drag pans, wheel zooms, Home frames.");
+    help_marker("Click a node or spring; Shift+click toggles, Ctrl+click removes. Drag on empty space for a box, "
+                "or Shift+drag (adds) / Ctrl+drag (removes) anywhere. Drag a node to pull it with a soft spring; "
+                "arrows and Page Up/Down move a selected anchor. Right/middle drag orbits, Shift+drag pans, wheel "
+                "zooms, Home frames.");
     const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
     if (ImGui::Button("Add spring (F)", ImVec2(half, 0))) action = Command::add_spring;
     ImGui::SameLine();
@@ -61,7 +62,7 @@ Action selection_section(Document& doc, const Selection& selection, const LiveSi
         ImGui::SetNextItemWidth(150);
         edited(ImGui::DragFloat("k of selected springs", &k, std::max(k, 1.0f) * 0.01f, 0.0f, 1e9f, "%.4g N/m",
                                 ImGuiSliderFlags_AlwaysClamp),
-               doc, [&](bool continuing) { doc.set_spring_k(selection.springs(), k, continuing); });
+               k, doc, [&](bool continuing) { doc.set_spring_k(selection.springs(), k, continuing); });
         if (ImGui::Button("Use model k for selected springs")) doc.set_spring_k(selection.springs(), 0.0f);
         ImGui::TextDisabled("spring %u: nodes %u-%u, rest %.4g m, strain %+.3f", selection.springs().front(),
                             first.a, first.b, first.rest,
@@ -109,11 +110,11 @@ void ropes_section(Document& doc) {
         ImGui::PushID(static_cast<int>(i));
         ImGui::TextDisabled("rope %zu: %zu nodes", i, tubes[i].nodes.size());
         edited(ImGui::SliderInt("subdivisions", &tubes[i].subdivisions, 0, 32, "%d", ImGuiSliderFlags_AlwaysClamp),
-               doc, commit);
+               tubes, doc, commit);
         edited(ImGui::DragFloat("radius", &tubes[i].radius, 0.0005f, 0.0005f, 10.0f, "%.4f m",
                                 ImGuiSliderFlags_AlwaysClamp),
-               doc, commit);
-        edited(ImGui::SliderInt("sides", &tubes[i].sides, 3, 64, "%d", ImGuiSliderFlags_AlwaysClamp), doc, commit);
+               tubes, doc, commit);
+        edited(ImGui::SliderInt("sides", &tubes[i].sides, 3, 64, "%d", ImGuiSliderFlags_AlwaysClamp), tubes, doc, commit);
         ImGui::PopID();
     }
     ImGui::PopItemWidth();
@@ -136,6 +137,11 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::Checkbox("shadow", &view.shadow);
     ImGui::SameLine(220);
     ImGui::Checkbox("ropes", &view.ropes);
+    ImGui::Checkbox("strain view", &view.strain_view);
+    ImGui::SameLine(220);
+    ImGui::Checkbox("follow", &view.follow);
+    help_marker("The surface in plain grey, without its texture, so the springs' strain colours (red stretched, "
+                "blue compressed) read on any texture.");
     ImGui::PushItemWidth(150);
     ImGui::SliderAngle("light turn", &view.light_yaw, -180.0f, 180.0f);
     ImGui::SliderAngle("light height", &view.light_pitch, 5.0f, 90.0f);

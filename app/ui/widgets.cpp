@@ -12,6 +12,13 @@ const ImVec4 kPanelBackground{0.0f, 0.0f, 0.0f, 0.0f};
 
 }  // namespace
 
+TypedValue& typed_value() {
+    static TypedValue typed;
+    return typed;
+}
+
+bool typing_into_last_item() { return ImGui::TempInputIsActive(ImGui::GetItemID()); }
+
 void help_marker(const char* text) {
     ImGui::SameLine();
     ImGui::TextDisabled("(?)");

@@ -61,6 +61,15 @@ void transform(const Mat4& m, Vec3 p, float out[4]) {
         out[row] = m.m[row] * p.x + m.m[4 + row] * p.y + m.m[8 + row] * p.z + m.m[12 + row];
 }
 
+Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right) {
+    Viewport vp{0, bar, std::max(window_width, 1.0f), std::max(window_height - 2.0f * bar, 1.0f)};
+    if (vp.width >= left + right + 300.0f) {
+        vp.x = left;
+        vp.width -= left + right;
+    }
+    return vp;
+}
+
 std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p) {
     float clip[4];
     transform(view_projection, p, clip);
@@ -127,6 +136,29 @@ float floor_height(const Model& model) {
     float floor = box.min.y;
     for (const Anchor& a : model.anchors) floor = std::min(floor, model.positions[a.node].y - diagonal);
     return floor - 0.05f * diagonal;
+}
+
+Bounds bounds_of(std::span<const Vec3> positions, std::span<const std::uint32_t> nodes) {
+    Bounds box;
+    bool first = true;
+    auto add = [&](Vec3 p) {
+        if (first) {
+            box = {p, p};
+            first = false;
+            return;
+        }
+        box = merged(box, {p, p});
+    };
+    if (nodes.empty())
+        for (const Vec3& p : positions) add(p);
+    for (std::uint32_t n : nodes)
+        if (n < positions.size()) add(positions[n]);
+    return box;
+}
+
+Bounds merged(const Bounds& a, const Bounds& b) {
+    return {{std::min(a.min.x, b.min.x), std::min(a.min.y, b.min.y), std::min(a.min.z, b.min.z)},
+            {std::max(a.max.x, b.max.x), std::max(a.max.y, b.max.y), std::max(a.max.z, b.max.z)}};
 }
 
 Bounds framing_bounds(const Model& model) {

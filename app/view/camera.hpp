@@ -2,7 +2,9 @@
 // (no OpenGL: picking and tests use the same math as the renderer).
 #pragma once
 
+#include <cstdint>
 #include <optional>
+#include <span>
 
 #include "springkit/model.hpp"
 #include "springkit/vec3.hpp"
@@ -26,6 +28,12 @@ void transform(const Mat4& m, Vec3 p, float out[4]);
 struct Viewport {
     float x = 0, y = 0, width = 1, height = 1;
 };
+
+/// The part of a window the scene is drawn in, window pixels: below the menu bar
+/// and above the status bar (each `bar` px high, 0 without panels), and between
+/// the side panels (`left` and `right` px wide) when that leaves at least 300 px;
+/// a narrower window draws the scene under the panels, across its whole width.
+Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right);
 
 /// Where a point lands in the window: pixel x, y and depth in [0, 1]; nullopt
 /// behind the camera.
@@ -72,6 +80,12 @@ float floor_height(const Model& model);
 /// What the camera frames on opening: the model's rest bounds down to its floor,
 /// so a rope that will fall and hang is in view.
 Bounds framing_bounds(const Model& model);
+
+/// The box around the given nodes at `positions`; the box around all of them when
+/// `nodes` is empty. A zero box for no positions.
+Bounds bounds_of(std::span<const Vec3> positions, std::span<const std::uint32_t> nodes);
+/// The smallest box holding both.
+Bounds merged(const Bounds& a, const Bounds& b);
 
 /// Where a ray meets the plane through `point` with normal `normal`; nullopt when
 /// parallel or behind the ray's origin.

@@ -5,8 +5,16 @@
 
 namespace springkit::editor {
 
-std::optional<std::uint32_t> pick_node(std::span<const Vec3> positions, const Mat4& view_projection,
-                                       const Viewport& viewport, float x, float y, float radius) {
+namespace {
+
+// The nearest thing and its squared distance in pixels.
+struct Nearest {
+    std::optional<std::uint32_t> index;
+    float d2 = 0.0f;
+};
+
+Nearest nearest_node(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport, float x,
+                     float y, float radius) {
     std::optional<std::uint32_t> best;
     float best_d2 = radius * radius, best_depth = 2.0f;
     for (std::uint32_t i = 0; i < positions.size(); ++i) {
@@ -20,14 +28,13 @@ std::optional<std::uint32_t> pick_node(std::span<const Vec3> positions, const Ma
             best_depth = s->depth;
         }
     }
-    return best;
+    return {best, best_d2};
 }
 
-std::optional<std::uint32_t> pick_spring(std::span<const Spring> springs, std::span<const Vec3> positions,
-                                         const Mat4& view_projection, const Viewport& viewport, float x,
-                                         float y, float radius) {
+Nearest nearest_spring(std::span<const Spring> springs, std::span<const Vec3> positions, const Mat4& view_projection,
+                       const Viewport& viewport, float x, float y, float radius) {
     std::optional<std::uint32_t> best;
-    float best_d2 = radius * radius;
+    float best_d2 = radius * radius, best_len2 = 0.0f;
     for (std::uint32_t i = 0; i < springs.size(); ++i) {
         const auto a = project(view_projection, viewport, positions[springs[i].a]);
         const auto b = project(view_projection, viewport, positions[springs[i].b]);
@@ -38,12 +45,42 @@ std::optional<std::uint32_t> pick_spring(std::span<const Spring> springs, std::s
         t = std::clamp(t, 0.0f, 1.0f);
         const float px = a->x + ex * t - x, py = a->y + ey * t - y;
         const float d2 = px * px + py * py;
-        if (d2 < best_d2) {
+        // Springs on one line (a bend spring over the two edges it spans) tie:
+        // the shortest on screen, the one that ends nearest, is the one meant.
+        if (d2 < best_d2 - 0.25f || (best && d2 <= best_d2 + 0.25f && len2 < best_len2)) {
             best = i;
-            best_d2 = d2;
+            best_d2 = std::min(d2, best_d2);
+            best_len2 = len2;
         }
     }
-    return best;
+    return {best, best_d2};
+}
+
+}  // namespace
+
+std::optional<std::uint32_t> pick_node(std::span<const Vec3> positions, const Mat4& view_projection,
+                                       const Viewport& viewport, float x, float y, float radius) {
+    return nearest_node(positions, view_projection, viewport, x, y, radius).index;
+}
+
+std::optional<std::uint32_t> pick_spring(std::span<const Spring> springs, std::span<const Vec3> positions,
+                                         const Mat4& view_projection, const Viewport& viewport, float x,
+                                         float y, float radius) {
+    return nearest_spring(springs, positions, view_projection, viewport, x, y, radius).index;
+}
+
+std::string to_string(const PickHit& hit) {
+    return (hit.kind == PickHit::Kind::node ? "node " : "spring ") + std::to_string(hit.index);
+}
+
+std::optional<PickHit> pick(std::span<const Vec3> positions, std::span<const Spring> springs,
+                            const Mat4& view_projection, const Viewport& viewport, float x, float y) {
+    const Nearest node = nearest_node(positions, view_projection, viewport, x, y, kNodePickRadius);
+    if (node.index && node.d2 <= kNodeDotRadius * kNodeDotRadius) return PickHit{PickHit::Kind::node, *node.index};
+    const Nearest spring = nearest_spring(springs, positions, view_projection, viewport, x, y, kSpringPickRadius);
+    if (spring.index && (!node.index || spring.d2 < node.d2)) return PickHit{PickHit::Kind::spring, *spring.index};
+    if (node.index) return PickHit{PickHit::Kind::node, *node.index};
+    return std::nullopt;
 }
 
 std::vector<std::uint32_t> nodes_in_rect(std::span<const Vec3> positions, const Mat4& view_projection,

@@ -454,19 +454,72 @@ TEST(Editing, explosionIsCaughtAndResetRecovers) {
     EXPECT_EQ(live.energy_history().size(), 1u);
 }
 
-TEST(Editing, draggingAnAnchorMovesItAndDraggingANodeFlingsIt) {
+TEST(Editing, draggingAnAnchorMovesIt) {
     Model m = small_cloth();
     LiveSimulation live;
     live.restart(m);
-    live.drag_node(0, {0, 3, 0}, {});
+    live.pull_node(0, {0, 3, 0}, {}, 1.0f / 60.0f);
     live.step(1.0f / 60.0f);
     EXPECT_EQ(live.simulation().positions()[0], (Vec3{0, 3, 0}));
     EXPECT_TRUE(live.move_anchor(0, {1, 0, 0}));
     live.step(1.0f / 60.0f);
     EXPECT_EQ(live.simulation().positions()[0], (Vec3{1, 3, 0}));
     EXPECT_FALSE(live.move_anchor(7, {1, 0, 0}));
-    live.drag_node(7, {0, 1, 0}, {0, 5, 0});
-    EXPECT_EQ(live.simulation().velocities()[7], (Vec3{0, 5, 0}));
+}
+
+namespace {
+
+// One free node of 0.5 kg, no gravity, no losses: only the pull moves it.
+Model lone_node() {
+    Model m;
+    m.positions = {{0, 0, 0}};
+    m.params.gravity = {0, 0, 0};
+    m.params.energy_loss = 1.0f;
+    m.params.mass = 0.5f;
+    return m;
+}
+
+}  // namespace
+
+TEST(Editing, pullingAFreeNodeIsASoftSpringThatNeverOvershoots) {
+    LiveSimulation live;
+    live.restart(lone_node());
+    const float dt = 1.0f / 60.0f;
+    // 1 cm away: k = m / (2 dt^2) = 900 N/m gives 9 N, under the limit (9.8 N).
+    // Held for the frame, the force moves the node at rest a quarter of the way;
+    // symplectic Euler over n = 9 substeps gives x = F dt^2 (n + 1) / (2 m n),
+    // 0.25 * 10/9 of the distance.
+    const float d = 0.01f;
+    live.pull_node(0, {d, 0, 0}, {}, dt);
+    live.step(dt);
+    EXPECT_NEAR(live.simulation().positions()[0].x, d * 0.25f * 10.0f / 9.0f, 1e-6f);
+    float furthest = 0.0f;
+    for (int frame = 0; frame < 120; ++frame) {
+        live.pull_node(0, {d, 0, 0}, {}, dt);
+        live.step(dt);
+        furthest = std::max(furthest, live.simulation().positions()[0].x);
+    }
+    EXPECT_LE(furthest, d) << "the frame map's eigenvalues are real and positive: no overshoot";
+    EXPECT_NEAR(live.simulation().positions()[0].x, d, 1e-6f) << "it settles on the target";
+}
+
+TEST(Editing, aPullIsLimitedToTwiceTheModelsWeightSoItsWorkIsBounded) {
+    LiveSimulation live;
+    live.restart(lone_node());
+    const double limit = live.max_pull_force();
+    EXPECT_DOUBLE_EQ(limit, 2.0 * 0.5 * LiveSimulation::kStandardGravity);
+    // A target 100 m away, dragged a further 2 m: the force is the limit, and the
+    // kinetic energy gained is at most the limit times the distance the node moved.
+    const float dt = 1.0f / 60.0f;
+    live.pull_node(0, {100, 0, 0}, {}, dt);
+    live.step(dt);
+    EXPECT_NEAR(live.simulation().velocities()[0].x, limit / 0.5 * dt, 1e-4);
+    for (int frame = 0; frame < 30; ++frame) {
+        live.pull_node(0, {100, 0, 0}, {}, dt);
+        live.step(dt);
+    }
+    const double moved = live.simulation().positions()[0].x;
+    EXPECT_LE(live.simulation().kinetic_energy(), limit * moved * (1 + 1e-4));
 }
 
 TEST(Editing, cameraRayPassesThroughTheProjectedPoint) {
@@ -584,4 +637,28 @@ TEST(TextureImage, APipeOrFolderIsNotOpened) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("missing.png: texture not found"), std::string::npos) << e.what();
     }
+}
+
+TEST(Editing, motionBoundsHoldEverywhereTheModelHasBeenUntilReset) {
+    Model m = small_cloth();
+    m.anchors.clear();  // it falls freely
+    LiveSimulation live;
+    live.restart(m);
+    const Bounds start = bounds(m);
+    EXPECT_EQ(live.motion_bounds().min, start.min);
+    EXPECT_EQ(live.motion_bounds().max, start.max);
+    for (int i = 0; i < 60; ++i) live.step(1.0f / 60.0f);
+    const Bounds now = live.simulation().bounds();
+    EXPECT_LT(now.max.y, start.min.y) << "a second of free fall: below where it started";
+    EXPECT_EQ(live.motion_bounds().max.y, start.max.y);
+    EXPECT_EQ(live.motion_bounds().min.y, now.min.y);
+    live.reset();
+    EXPECT_EQ(live.motion_bounds().min, start.min);
+
+    const std::vector<Vec3> points{{0, 0, 0}, {1, 2, 3}, {-1, 5, 0}};
+    const std::uint32_t two[] = {0, 2};
+    const Bounds some = bounds_of(points, two);
+    EXPECT_EQ(some.min, (Vec3{-1, 0, 0}));
+    EXPECT_EQ(some.max, (Vec3{0, 5, 0}));
+    EXPECT_EQ(bounds_of(points, {}).max, (Vec3{1, 5, 3}));
 }

@@ -184,3 +184,63 @@ TEST(EditingSamples, AParameterEditChangesTheRunningInstanceInPlace) {
     EXPECT_EQ(live.simulation().model().params.k, edited.params.k);
     EXPECT_TRUE(live.error().empty());
 }
+
+// Truthful stability: the four rope samples of the source texts run calm, with
+// Garrido's per-spring k dt^2/m at 0.4 to 0.8; neither the step's frequency
+// estimate nor the watch of the run may call them unstable.
+TEST(EditingSamples, TheCalmRopeSamplesAreNeitherRedNorUnstable) {
+    for (const char* name : {"tunca-rope", "garrido-rope", "bead-rope", "jump-rope"}) {
+        SCOPED_TRACE(name);
+        const Model model = make_sample(name);
+        EXPECT_GT(stability_estimate(model).worst, kStabilityWarning) << "the rule of thumb would flag it";
+        EXPECT_NE(editor::frequency_alarm(frequency_stability(model)), editor::Alarm::bad);
+        LiveSimulation live;
+        live.restart(model);
+        for (int frame = 0; frame < 180; ++frame) {
+            live.step(1.0f / 60.0f);
+            const editor::RunHealth health = live.health();
+            ASSERT_EQ(health.alarm, editor::Alarm::good) << "frame " << frame << ": " << health.text;
+        }
+        EXPECT_EQ(live.health().text.rfind("calm", 0), 0u) << live.health().text;
+    }
+}
+
+TEST(EditingSamples, AClothAboveItsFrequencyLimitReadsRedThenExploded) {
+    // A cloth at dt omega_max = 2.4, above symplectic Euler's limit of 2: the
+    // estimate is red before it runs, and once the runtime's runaway guard stops
+    // it (within a few frames) the watch says EXPLODED with the runtime's reason.
+    Model cloth = make_sample("cloth");
+    const FrequencyStability before = frequency_stability(cloth);
+    cloth.params.k *= static_cast<float>((2.4 / before.omega_dt) * (2.4 / before.omega_dt));
+    ASSERT_NEAR(frequency_stability(cloth).omega_dt, 2.4, 0.01);
+    EXPECT_EQ(editor::frequency_alarm(frequency_stability(cloth)), editor::Alarm::bad);
+    LiveSimulation live;
+    live.restart(cloth);
+    for (int frame = 0; frame < 60 && live.error().empty(); ++frame) live.step(1.0f / 60.0f);
+    ASSERT_FALSE(live.error().empty());
+    const editor::RunHealth health = live.health();
+    EXPECT_EQ(health.alarm, editor::Alarm::bad);
+    EXPECT_EQ(health.text, "EXPLODED: " + live.error());
+}
+
+TEST(EditingSamples, AFallingBodyIsNotUnstableButATornOneIs) {
+    // A free jelly falls for 4 s without a ground or losses: 39 m/s, kinetic
+    // energy above 20 energy scales, nearly all of it in the centre of mass's motion.
+    JellySpec spec;
+    Model jelly = make_jelly(spec);
+    jelly.params.energy_loss = 1.0f;
+    jelly.params.air_friction = 0.0f;
+    LiveSimulation live;
+    live.restart(jelly);
+    for (int frame = 0; frame < 240; ++frame) live.step(1.0f / 60.0f);
+    EXPECT_GT(live.simulation().kinetic_energy(), 20.0 * live.energy_scale());
+    EXPECT_EQ(live.health().alarm, editor::Alarm::good) << live.health().text;
+
+    // The same jelly with one node pulled 4 m out of it: a spring at 3x+ its rest length.
+    jelly.positions[0] = jelly.positions[0] + Vec3{4, 0, 0};
+    live.restart(jelly);
+    const editor::RunHealth torn = live.health();
+    EXPECT_EQ(torn.alarm, editor::Alarm::bad);
+    EXPECT_TRUE(torn.text.starts_with("TORN: spring ")) << torn.text;
+    EXPECT_GT(torn.max_strain, 2.0);
+}

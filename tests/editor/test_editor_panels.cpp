@@ -17,6 +17,8 @@
 #include "springkit/builders.hpp"
 #include "springkit/parameters.hpp"
 #include "ui/insight_panel.hpp"
+#include "ui/overlays.hpp"
+#include "ui/widgets.hpp"
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 #include "ui/import_dialog.hpp"
 #endif
@@ -211,17 +213,26 @@ TEST(PanelsHeadless, drawingEditsNothing) {
     EXPECT_TRUE(frequency.value.has_value());
 }
 
-TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
-    HeadlessImGui imgui;
-    Document doc(small_cloth(), "cloth.json", false);
-    const float k_before = doc.model().params.k;
-    // The first widget under the open Physics header is k; aim at its middle.
+namespace {
+
+// The middle of the Physics section's k field: the first widget under its open header.
+ImVec2 k_field(HeadlessImGui& imgui, Document& doc) {
     ImVec2 at{};
     imgui.frame([&] {
         const ImVec2 start = ImGui::GetCursorScreenPos();
         at = ImVec2(start.x + 75.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
         physics_section(doc);
     });
+    return at;
+}
+
+}  // namespace
+
+TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    const float k_before = doc.model().params.k;
+    const ImVec2 at = k_field(imgui, doc);
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = at;
     imgui.frame([&] { physics_section(doc); });
@@ -237,6 +248,76 @@ TEST(PanelsHeadless, oneUndoEntryPerDragOfAPhysicsWidget) {
     EXPECT_EQ(doc.history_size(), 1u) << "a whole drag is one edit";
     ASSERT_TRUE(doc.undo());
     EXPECT_EQ(doc.model().params.k, k_before);
+}
+
+TEST(PanelsHeadless, aTypedNumberAppliesOnEnterNotAtEveryKeystroke) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    const float k_before = doc.model().params.k;
+    const ImVec2 at = k_field(imgui, doc);
+    ImGuiIO& io = ImGui::GetIO();
+    constexpr int kEnter = 257, kEscape = 256;  // any free slots of KeysDown
+    io.KeyMap[ImGuiKey_Enter] = kEnter;
+    io.KeyMap[ImGuiKey_Escape] = kEscape;
+    auto draw = [&] { physics_section(doc); };
+    auto ctrl_click = [&] {
+        io.MousePos = at;
+        imgui.frame(draw);
+        io.KeyCtrl = true;  // Ctrl+click turns the drag field into a text field
+        io.MouseDown[0] = true;
+        imgui.frame(draw);
+        io.MouseDown[0] = false;
+        io.KeyCtrl = false;
+        imgui.frame(draw);
+    };
+    auto press = [&](int key) {
+        io.KeysDown[key] = true;
+        imgui.frame(draw);
+        io.KeysDown[key] = false;
+        imgui.frame(draw);
+    };
+    ctrl_click();
+    for (const char c : std::string("50000")) {
+        io.AddInputCharacter(static_cast<unsigned>(c));
+        imgui.frame(draw);
+        EXPECT_EQ(doc.model().params.k, k_before) << "nothing applies while typing";
+        EXPECT_EQ(doc.history_size(), 0u);
+    }
+    press(kEnter);
+    EXPECT_EQ(doc.model().params.k, 50000.0f);
+    EXPECT_EQ(doc.history_size(), 1u) << "one edit for the typed number";
+
+    // Escape gives the old value back: nothing changes.
+    ctrl_click();
+    for (const char c : std::string("7")) io.AddInputCharacter(static_cast<unsigned>(c));
+    imgui.frame(draw);
+    press(kEscape);
+    EXPECT_EQ(doc.model().params.k, 50000.0f);
+    EXPECT_EQ(doc.history_size(), 1u);
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().params.k, k_before);
+}
+
+TEST(PanelsHeadless, statusMessagesExpireErrorsLater) {
+    EXPECT_TRUE(status_fresh("Saved cloth.json", kStatusSeconds - 0.1));
+    EXPECT_FALSE(status_fresh("Saved cloth.json", kStatusSeconds));
+    EXPECT_TRUE(status_fresh("error: cloth.json: cannot write", kStatusSeconds + 1.0));
+    EXPECT_FALSE(status_fresh("error: cloth.json: cannot write", kErrorSeconds));
+}
+
+TEST(PanelsHeadless, helpListsEveryShortcutKeyOfTheEditor) {
+    // The keys EditorApp::shortcut() carries out, each named in some help line.
+    std::string keys;
+    for (const Shortcut& s : shortcuts()) keys += std::string(s.keys) + "\n";
+    for (const char* key : {"F1", "Space", ".", "R", "Home", "F", "Delete", "X", "P", "A", "Alt+A", "Esc", "[ ]",
+                            "Page Up", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+O",
+                            "Ctrl+Q", "wheel", "Ctrl+click"})
+        EXPECT_NE(keys.find(key), std::string::npos) << key;
+    HeadlessImGui imgui;
+    bool open = true;
+    imgui.frame([&] { help_window(open); });
+    EXPECT_TRUE(open);
+    EXPECT_NE(ImGui::FindWindowByName("Help: shortcuts (F1)"), nullptr);
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT

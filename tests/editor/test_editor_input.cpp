@@ -1,0 +1,324 @@
+// springkit-editor driven by recorded input (--input-script) under xvfb-run:
+// clicks, box selection, keys, a typed value, undo and save go through the
+// window's GLFW callbacks as a person's would, and the tests check the file the
+// editor saved and the screenshots it took. Where a node is on screen is worked
+// out with the editor's own camera and layout (app/view), as the editor frames a
+// model on opening.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "editor_process.hpp"
+#include "springkit/builders.hpp"
+#include "springkit/io.hpp"
+#include "support/test_files.hpp"
+#include "ui/widgets.hpp"
+#include "view/camera.hpp"
+#include "view/picking.hpp"
+
+namespace fs = std::filesystem;
+using namespace springkit;
+using namespace springkit::editor;
+using springkit::test::TempDir;
+using namespace springkit::test::editor;
+
+namespace {
+
+constexpr int kWidth = 960, kHeight = 600;
+// Dear ImGui's default frame height: the 13 px font and 3 px of padding above
+// and below; the menu bar and the status bar are one frame high.
+constexpr float kBarHeight = 19.0f;
+// The Physics panel's k field with nothing selected (its row in the tools panel).
+constexpr float kFieldX = 83.0f, kFieldY = 231.0f;
+
+std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
+
+// The view the editor opens a model with.
+struct OpeningView {
+    Viewport viewport;
+    Mat4 matrix;
+
+    explicit OpeningView(const Model& model) {
+        OrbitCamera camera;
+        camera.frame(framing_bounds(model));
+        viewport = scene_viewport(kWidth, kHeight, kBarHeight, kToolsWidth, kInsightWidth);
+        matrix = camera.view_projection(viewport);
+    }
+    ScreenPoint at(Vec3 p) const {
+        const auto s = project(matrix, viewport, p);
+        EXPECT_TRUE(s);
+        return s.value_or(ScreenPoint{0, 0, 0});
+    }
+};
+
+std::string xy(ScreenPoint p) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f %.1f", static_cast<double>(p.x), static_cast<double>(p.y));
+    return text;
+}
+
+// A horizontal 5 x 5 cloth held at nodes 0 and 4.
+Model small_cloth() {
+    ClothSpec spec;
+    spec.columns = 5;
+    spec.rows = 5;
+    return make_cloth(spec);
+}
+
+std::optional<std::size_t> spring_between(const Model& m, std::uint32_t a, std::uint32_t b) {
+    for (std::size_t i = 0; i < m.springs.size(); ++i)
+        if ((m.springs[i].a == a && m.springs[i].b == b) || (m.springs[i].a == b && m.springs[i].b == a)) return i;
+    return std::nullopt;
+}
+
+std::vector<std::uint32_t> anchored_nodes(const Model& m) {
+    std::vector<std::uint32_t> nodes;
+    for (const Anchor& a : m.anchors) nodes.push_back(a.node);
+    std::sort(nodes.begin(), nodes.end());
+    return nodes;
+}
+
+// The share of the pixels within `radius` of (x, y) that `match` accepts.
+template <class Match>
+double share_near(const Image& image, ScreenPoint p, int radius, Match match) {
+    int hits = 0, all = 0;
+    for (int y = static_cast<int>(p.y) - radius; y <= static_cast<int>(p.y) + radius; ++y)
+        for (int x = static_cast<int>(p.x) - radius; x <= static_cast<int>(p.x) + radius; ++x) {
+            if (x < 0 || y < 0 || x >= image.width || y >= image.height) continue;
+            ++all;
+            hits += match(image.at(x, y)) ? 1 : 0;
+        }
+    return all == 0 ? 0.0 : static_cast<double>(hits) / all;
+}
+
+// The selection's yellow (scene_renderer.cpp kSelectedColor 1, 0.9, 0.2) and the
+// anchors' orange (kAnchorColor 1, 0.55, 0.1).
+bool yellow(const unsigned char* p) { return p[0] > 220 && p[1] > 190 && p[2] < 110; }
+bool orange(const unsigned char* p) { return p[0] > 220 && p[1] > 110 && p[1] < 170 && p[2] < 70; }
+
+}  // namespace
+
+TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
+    TempDir dir;
+    const Model original = small_cloth();
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(original, file);
+    const OpeningView view(original);
+    auto node = [&](std::uint32_t i) { return view.at(original.positions[i]); };
+
+    // Preconditions of the script: each click lands where it means to.
+    const auto edge = spring_between(original, 1, 2);
+    ASSERT_TRUE(edge);
+    ASSERT_FALSE(spring_between(original, 6, 18));
+    const ScreenPoint a = node(1), b = node(2);
+    const ScreenPoint middle{(a.x + b.x) / 2, (a.y + b.y) / 2, 0};
+    const auto hit = pick(original.positions, original.springs, view.matrix, view.viewport, middle.x, middle.y);
+    ASSERT_TRUE(hit);
+    EXPECT_EQ(to_string(*hit), "spring " + std::to_string(*edge)) << "the edge, not the bend springs over it";
+    // A box around nodes 23 and 24 (the far right corner of the last row), started
+    // on empty space beyond the corner.
+    const ScreenPoint n23 = node(23), n24 = node(24);
+    const float left = std::min(n23.x, n24.x) - 8, right = std::max(n23.x, n24.x) + 8;
+    const float top = std::min(n23.y, n24.y) - 8, bottom = std::max(n23.y, n24.y) + 8;
+    const ScreenPoint from{n24.x > n23.x ? right : left, n24.y > n23.y ? bottom : top, 0};
+    const ScreenPoint to{n24.x > n23.x ? left : right, n24.y > n23.y ? top : bottom, 0};
+    ASSERT_FALSE(pick(original.positions, original.springs, view.matrix, view.viewport, from.x, from.y));
+    ASSERT_EQ(nodes_in_rect(original.positions, view.matrix, view.viewport, from.x, from.y, to.x, to.y),
+              (std::vector<std::uint32_t>{23, 24}));
+
+    const fs::path boxed = dir.path() / "boxed.png", added = dir.path() / "added.png";
+    const fs::path anchored = dir.path() / "anchored.png", help = dir.path() / "help.png";
+    std::ostringstream script;
+    script << "# select nodes 6 and 18 and join them with a spring\n"
+           << "click left " << xy(node(6)) << "\n"
+           << "keydown shift\nclick left " << xy(node(18)) << "\nkeyup shift\n"
+           << "key f\n"
+           << "screenshot " << added.string() << "\n"
+           << "# anchor node 12\n"
+           << "click left " << xy(node(12)) << "\nkey p\n"
+           << "# box-select nodes 23 and 24 from empty space and anchor them\n"
+           << "drag left " << xy(from) << " " << xy(to) << " 6\n"
+           << "screenshot " << boxed.string() << "\n"
+           << "key p\nwait 1\nscreenshot " << anchored.string() << "\n"
+           << "key f1\nwait 1\nscreenshot " << help.string() << "\nkey f1\n"
+           << "# click the spring 1-2 half way along and delete it\n"
+           << "click left " << xy(middle) << "\nkey delete\nkey escape\n"
+           << "# type k = 2500 into the Physics panel (Ctrl+click edits the number)\n"
+           << "keydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
+           << "type 2500\nkey enter\nwait 2\n"
+           << "# anchor everything, then take it back with a Ctrl+Z pressed and let go\n"
+           << "# between two frames (as at 3 frames a second)\n"
+           << "key a\nkey p\nkeydown ctrl\nkeydown z\nkeyup z\nkeyup ctrl\nwait 1\n"
+           << "key ctrl+s\nwait 2\n";
+    const fs::path script_file = dir.path() / "edit.txt";
+    std::ofstream(script_file) << script.str();
+
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script_file.string() + "'" +
+                                         size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+
+    const Model saved = load_model(file);
+    EXPECT_EQ(saved.params.k, 2500.0f) << "the typed k";
+    EXPECT_EQ(saved.springs.size(), original.springs.size()) << "one spring added, one deleted";
+    EXPECT_TRUE(spring_between(saved, 6, 18));
+    EXPECT_FALSE(spring_between(saved, 1, 2));
+    EXPECT_EQ(anchored_nodes(saved), (std::vector<std::uint32_t>{0, 4, 12, 23, 24}))
+        << "anchoring everything was undone";
+
+    // While the box's nodes were selected, they were drawn yellow (the active one,
+    // 24, with a white centre), their neighbour not.
+    const Image box = load_png(boxed);
+    ASSERT_EQ(box.width, kWidth);
+    EXPECT_GT(share_near(box, n23, 4, yellow), 0.3);
+    EXPECT_GT(share_near(box, n24, 4, yellow), 0.3);
+    EXPECT_EQ(share_near(box, node(22), 4, yellow), 0.0);
+
+    // The new spring 6-18 is selected and drawn yellow over the others: a quarter
+    // of the way along it (on the shear spring 6-12 it crosses the cell with).
+    const Image with_spring = load_png(added);
+    const ScreenPoint n6 = node(6), n18 = node(18);
+    const ScreenPoint quarter{n6.x + (n18.x - n6.x) * 0.25f, n6.y + (n18.y - n6.y) * 0.25f, 0};
+    EXPECT_GT(share_near(with_spring, quarter, 1, yellow), 0.5) << "3 px wide";
+    EXPECT_EQ(share_near(box, quarter, 1, yellow), 0.0) << "no longer selected once the box replaced the selection";
+    // Node 12, an anchor not selected: orange with no ring.
+    EXPECT_GT(share_near(box, node(12), 2, orange), 0.5);
+    EXPECT_EQ(share_near(box, node(12), 5, yellow), 0.0);
+    // Anchored while selected: an orange dot in a yellow ring.
+    const Image ringed = load_png(anchored);
+    EXPECT_GT(share_near(ringed, n23, 2, orange), 0.5);
+    EXPECT_GT(share_near(ringed, n23, 5, yellow), 0.2);
+
+    // The strain legend in the viewport's bottom left: from blue to red.
+    auto legend_share = [&](const Image& image, bool red) {
+        const ScreenPoint corner{view.viewport.x + 90, view.viewport.y + view.viewport.height - 15, 0};
+        return share_near(image, corner, 80, [&](const unsigned char* p) {
+            return red ? p[0] > 220 && p[1] < 90 && p[2] < 90 : p[2] > 220 && p[0] < 90 && p[1] < 90;
+        });
+    };
+    EXPECT_GT(legend_share(box, true), 0.002);
+    EXPECT_GT(legend_share(box, false), 0.002);
+
+    // F1 opens the help: a window with ImGui's active title bar colour (41, 74, 122).
+    auto title_bar = [](const unsigned char* p) { return p[0] == 41 && p[1] == 74 && p[2] == 122; };
+    const ScreenPoint centre{kWidth / 2.0f, kHeight / 2.0f, 0};
+    EXPECT_GT(share_near(load_png(help), centre, 299, title_bar), 0.02);
+    EXPECT_EQ(share_near(box, centre, 299, title_bar), 0.0);
+
+    // Reopened, the model shows its anchors where they were put.
+    const fs::path reopened = dir.path() / "reopened.png";
+    ASSERT_EQ(run_editor("'" + file.string() + "' --paused --frames 2 --screenshot '" + reopened.string() + "'" +
+                             size_args(),
+                         dir.path())
+                  .exit_code,
+              0);
+    const Image again = load_png(reopened);
+    for (std::uint32_t n : {12u, 23u, 24u}) EXPECT_GT(share_near(again, node(n), 2, orange), 0.5) << "node " << n;
+    EXPECT_EQ(share_near(again, node(6), 2, orange), 0.0);
+}
+
+namespace {
+
+struct EnergyReport {
+    double peak = -1, last = -1, strain = -1;
+};
+
+// The line --stats prints: "kinetic energy J: peak P, last L; largest stretch last frame S".
+EnergyReport energy_report(const std::string& out) {
+    EnergyReport r;
+    const std::size_t at = out.find("kinetic energy J:");
+    if (at == std::string::npos ||
+        std::sscanf(out.c_str() + at, "kinetic energy J: peak %lf, last %lf; largest stretch last frame %lf", &r.peak,
+                    &r.last, &r.strain) != 3)
+        ADD_FAILURE() << "no energy line in: " << out;
+    return r;
+}
+
+}  // namespace
+
+TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWhole) {
+    // A 2 m cloth of 10 x 10 nodes (5 kg) hanging from its top corners; the mouse
+    // grabs the free bottom corner, pulls it 150 px sideways in 10 frames and
+    // lets go; two seconds later the cloth is looked at again. The pull is a soft spring limited to twice the
+    // cloth's weight (LiveSimulation::pull_node), so the energy it puts in is at
+    // most F_max times the distance the mouse's target travels.
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = 10;
+    spec.rows = 10;
+    spec.vertical = true;
+    const Model cloth = make_cloth(spec);
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    const OpeningView view(cloth);
+    const std::uint32_t corner = 99;
+    const ScreenPoint start = view.at(cloth.positions[corner]);
+    ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
+              (std::optional<PickHit>{PickHit{PickHit::Kind::node, corner}}));
+    const ScreenPoint end{start.x + 150.0f, start.y, 0};
+
+    // The target's path: from the corner across the plane through it facing the camera.
+    OrbitCamera camera;
+    camera.frame(framing_bounds(cloth));
+    const Vec3 facing = normalized(camera.eye() - camera.target);
+    const auto far_end = intersect_plane(camera.ray(view.viewport, end.x, end.y), cloth.positions[corner], facing);
+    ASSERT_TRUE(far_end);
+    const double path = length(*far_end - cloth.positions[corner]);
+    const double max_force = 2.0 * 5.0 * 9.80665;  // twice the weight of 100 nodes of 0.05 kg
+
+    const fs::path pull = dir.path() / "pull.txt", rest = dir.path() / "rest.txt";
+    std::ofstream(pull) << "drag left " << xy(start) << " " << xy(end) << " 10\nwait 120\n";
+    std::ofstream(rest) << "wait 132\n";
+    const std::string common = "'" + file.string() + "' --stats" + size_args() + " --input-script ";
+    const EditorRun pulled = run_editor(common + "'" + pull.string() + "'", dir.path());
+    const EditorRun hanging = run_editor(common + "'" + rest.string() + "'", dir.path());
+    ASSERT_EQ(pulled.exit_code, 0) << pulled.err;
+    ASSERT_EQ(hanging.exit_code, 0) << hanging.err;
+    const EnergyReport with = energy_report(pulled.out), without = energy_report(hanging.out);
+    std::printf("path %.3f m, bound %.1f J; peak kinetic energy %.3f J pulled, %.3f J hanging; strain %.4f / %.4f\n",
+                path, max_force * path, with.peak, without.peak, with.strain, without.strain);
+    EXPECT_GT(with.peak, without.peak + 0.5) << "the pull moved the cloth";
+    EXPECT_LT(with.peak, without.peak + max_force * path) << "no more energy than the pull's work";
+    EXPECT_LT(with.strain, 0.1) << "two seconds after letting go, no spring is torn or folded over";
+}
+
+TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
+    TempDir dir;
+    const fs::path script = dir.path() / "bad.txt";
+    std::ofstream(script) << "wait 2\nclick left 10\n";
+    const EditorRun run = run_editor("--input-script '" + script.string() + "'" + size_args(), dir.path());
+    EXPECT_EQ(run.exit_code, 1);
+    EXPECT_EQ(run.err, "error: " + script.string() + ":2: click: takes a button, optionally followed by X Y\n");
+}
+
+TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
+    // A press on the free corner of the hanging cloth, the mouse moving 3 px (under
+    // the 4 px drag threshold) before the release: a click. It selects the node and
+    // leaves the run bit for bit as it would have been without it.
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = 10;
+    spec.rows = 10;
+    spec.vertical = true;
+    const Model cloth = make_cloth(spec);
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    const ScreenPoint corner = OpeningView(cloth).at(cloth.positions[99]);
+    const fs::path click = dir.path() / "click.txt", none = dir.path() / "none.txt";
+    std::ofstream(click) << "press left " << xy(corner) << "\nwait 2\nmove " << corner.x + 3.0f << " " << corner.y
+                         << "\nwait 2\nrelease left\nwait 30\n";
+    std::ofstream(none) << "wait 34\n";
+    const std::string common = "'" + file.string() + "' --stats" + size_args() + " --input-script ";
+    const EditorRun clicked = run_editor(common + "'" + click.string() + "'", dir.path());
+    const EditorRun left_alone = run_editor(common + "'" + none.string() + "'", dir.path());
+    ASSERT_EQ(clicked.exit_code, 0) << clicked.err;
+    ASSERT_EQ(left_alone.exit_code, 0) << left_alone.err;
+    const EnergyReport a = energy_report(clicked.out), b = energy_report(left_alone.out);
+    EXPECT_EQ(a.peak, b.peak);
+    EXPECT_EQ(a.last, b.last);
+    EXPECT_EQ(a.strain, b.strain);
+}
