@@ -267,7 +267,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
         else if (int* count = parameter_count(row, params)) *count = in.get<std::int32_t>("a setting");
         else if (Integrator* integrator = parameter_integrator(row, params)) {
             const auto i = in.get<std::uint8_t>("the integrator");
-            if (i > static_cast<std::uint8_t>(Integrator::verlet))
+            if (i > static_cast<std::uint8_t>(Integrator::implicit))
                 Reader::fail("unknown integrator " + std::to_string(i));
             *integrator = static_cast<Integrator>(i);
         }
