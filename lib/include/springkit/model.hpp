@@ -81,6 +81,7 @@ struct Parameters {
     Gust gust;                    ///< none by default
     int implicit_iterations = 20; ///< local/global iterations per substep of Integrator::implicit
     float strain_limit = 0.0f;    ///< Integrator::implicit: largest stretch of a Hooke spring, share of rest; 0 = none
+    float chebyshev_rho = 0.0f;   ///< Integrator::implicit: rho of Wang's Chebyshev weights, [0, 1); 0 = plain iterations
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 

@@ -72,6 +72,9 @@ constexpr std::array kTable{
     ParameterInfo{"strain_limit", S::main, "strain limit", "--strain-limit", "", T::number, at_least(0), kNoMax,
                   "implicit integrator: largest stretch of a Hooke spring as a share of its rest length, kept by a "
                   "projection after the solve (Provot 1995); 0 = none", false},
+    ParameterInfo{"chebyshev_rho", S::main, "chebyshev rho", "--chebyshev-rho", "", T::number, at_least(0), above(1),
+                  "implicit integrator: the spectral radius rho of Wang's Chebyshev weights on its iterations "
+                  "(SIGGRAPH Asia 2015), [0, 1); 0 = plain iterations", false},
 };
 
 // Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
@@ -114,6 +117,7 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "verlet_damping") f.number = &p.verlet_damping;
             else if (k == "implicit_iterations") f.count = &p.implicit_iterations;
             else if (k == "strain_limit") f.number = &p.strain_limit;
+            else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
             break;
         case S::ground:
             if (!p.ground) break;

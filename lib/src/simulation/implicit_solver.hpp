@@ -46,6 +46,7 @@ struct ImplicitState {
     std::vector<double> start;     ///< x_n, 3 per node
     std::vector<double> target;    ///< M' y' + the anchors' pull, 3 per row (see implicit_pass())
     std::vector<double> current;   ///< the iterate, 3 per node (anchored nodes: their driven positions)
+    std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
     std::vector<double> direction; ///< k d per spring, 3 each: the local step's result
     std::vector<double> rhs;       ///< the global step's right-hand side, one column per coordinate
     std::vector<double> solution;  ///< and its solution
