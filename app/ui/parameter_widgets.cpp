@@ -47,7 +47,7 @@ float inside(const ParameterBound& bound, float direction) {
     return static_cast<float>(v + direction * std::max(std::abs(v) * 1e-6, 1e-6));
 }
 
-constexpr const char* kIntegratorLabels[] = {"explicit Euler", "symplectic Euler", "Verlet"};
+constexpr const char* kIntegratorLabels[] = {"explicit Euler", "symplectic Euler", "Verlet", "implicit"};
 
 }  // namespace
 

@@ -54,8 +54,46 @@ namespace springkit {
 
 namespace detail {
 
+// P A P^T = L D L^T, and the back-substitution of three right-hand sides at
+// once: one pass over L's entries for x, y and z together, where Eigen's own
+// solve() takes one pass per column.
 struct GlobalFactor {
     Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
+    std::vector<std::int32_t> place;  ///< row -> its place in P's order
+
+    // work: 3 values per place (x, y, z), P b on entry, P x on return.
+    void solve_in_place(std::vector<double>& work) const {
+        using Inner = Eigen::SparseMatrix<double>::InnerIterator;
+        const Eigen::SparseMatrix<double>& l = ldlt.matrixL().nestedExpression();  // unit lower, diagonal not stored
+        const Eigen::VectorXd& d = ldlt.vectorD();
+        const Eigen::Index n = l.outerSize();
+        double* w = work.data();
+        for (Eigen::Index j = 0; j < n; ++j) {  // L z = P b
+            const double x = w[3 * j], y = w[3 * j + 1], z = w[3 * j + 2];
+            for (Inner it(l, j); it; ++it) {
+                double* out = w + 3 * it.index();
+                out[0] -= it.value() * x;
+                out[1] -= it.value() * y;
+                out[2] -= it.value() * z;
+            }
+        }
+        for (Eigen::Index j = 0; j < n; ++j) {  // D u = z
+            const double inverse = 1.0 / d[j];
+            for (int c = 0; c < 3; ++c) w[3 * j + c] *= inverse;
+        }
+        for (Eigen::Index j = n; j-- > 0;) {  // L^T (P x) = u
+            double x = w[3 * j], y = w[3 * j + 1], z = w[3 * j + 2];
+            for (Inner it(l, j); it; ++it) {
+                const double* in = w + 3 * it.index();
+                x -= it.value() * in[0];
+                y -= it.value() * in[1];
+                z -= it.value() * in[2];
+            }
+            w[3 * j] = x;
+            w[3 * j + 1] = y;
+            w[3 * j + 2] = z;
+        }
+    }
 };
 
 std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& body,
@@ -123,6 +161,8 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     // when memory or the numbers do.
     if (factor->ldlt.info() != Eigen::Success)
         throw Error("implicit integrator: the global step's matrix could not be factored");
+    const auto& permutation = factor->ldlt.permutationP().indices();  // (P b)[permutation[i]] = b[i]
+    factor->place.assign(permutation.data(), permutation.data() + permutation.size());
     l.factor = std::move(factor);
     return layout;
 }
@@ -152,8 +192,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     st.start.resize(3 * n);
     st.current.resize(3 * n);
     st.target.resize(3 * rows);
-    st.rhs.resize(3 * rows);
-    st.solution.resize(3 * rows);
+    st.work.resize(3 * rows);
     st.direction.resize(3 * springs);
     // Bead loads are forces of this substep like the others (apply_bead_loads()).
     const bool beads = !model_->beads.empty();
@@ -193,7 +232,6 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         const std::uint32_t anchor = ra >= 0 ? l.b[s] : l.a[s];
         for (int c = 0; c < 3; ++c) st.target[3 * row + c] += h2 * l.k[s] * st.current[3 * anchor + c];
     }
-    const auto count = static_cast<Eigen::Index>(rows);
     const double rho = params_.chebyshev_rho;
     double omega = 1.0;
     for (int it = 0; it < params_.implicit_iterations; ++it) {
@@ -217,14 +255,10 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
                 const double sign = (entry & 1) ? -1.0 : 1.0;
                 for (int c = 0; c < 3; ++c) sum[c] += sign * st.direction[3 * (entry / 2) + c];
             }
-            for (int c = 0; c < 3; ++c)
-                st.rhs[static_cast<std::size_t>(c) * rows + row] = st.target[3 * row + c] + h2 * sum[c];
+            const std::size_t place = 3 * static_cast<std::size_t>(l.factor->place[row]);
+            for (std::size_t c = 0; c < 3; ++c) st.work[place + c] = st.target[3 * row + c] + h2 * sum[c];
         }
-        for (int c = 0; c < 3; ++c) {
-            Eigen::Map<const Eigen::VectorXd> rhs(st.rhs.data() + static_cast<std::size_t>(c) * rows, count);
-            Eigen::Map<Eigen::VectorXd> solution(st.solution.data() + static_cast<std::size_t>(c) * rows, count);
-            solution = l.factor->ldlt.solve(rhs);
-        }
+        l.factor->solve_in_place(st.work);
         // Wang's Chebyshev weights on the local/global iterates:
         // x^(k+1) = omega_(k+1) (x^ - x^(k-1)) + x^(k-1), x^ the global step's result,
         // omega = 1 for the first kChebyshevDelay iterations, then 2 / (2 - rho^2),
@@ -237,7 +271,8 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t at = 3 * l.node_of[row] + c;
                 const double now = st.current[at];
-                st.current[at] = omega * (st.solution[c * rows + row] - st.older[at]) + st.older[at];
+                const double solved = st.work[3 * static_cast<std::size_t>(l.factor->place[row]) + c];
+                st.current[at] = omega * (solved - st.older[at]) + st.older[at];
                 st.older[at] = now;
             }
     }

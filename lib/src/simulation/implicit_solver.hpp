@@ -48,8 +48,7 @@ struct ImplicitState {
     std::vector<double> current;   ///< the iterate, 3 per node (anchored nodes: their driven positions)
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
     std::vector<double> direction; ///< k d per spring, 3 each: the local step's result
-    std::vector<double> rhs;       ///< the global step's right-hand side, one column per coordinate
-    std::vector<double> solution;  ///< and its solution
+    std::vector<double> work;      ///< the global step's right-hand side, then its solution, in P's order
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the
