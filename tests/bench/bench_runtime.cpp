@@ -184,6 +184,33 @@ void BM_ImplicitReprepare128(benchmark::State& state) {
     }
 }
 
+// Numerical damping: a 24 x 24 cloth (2 m, 1 kg, k 2000, two corners, no
+// energy loss) swinging 6 s from horizontal. Arg 0: symplectic Euler at 0.25 ms
+// substeps (the reference), 1: implicit at 1/60 s, 2: implicit at 1/240 s (20
+// iterations). Counters: the peak kinetic energy (J) in [0, 2) s and [4, 6) s.
+void BM_SwingEnergy(benchmark::State& state) {
+    Parameters p;
+    p.k = 2000.0f;
+    p.energy_loss = 1.0f;
+    p.implicit_iterations = 20;
+    p.integrator = state.range(0) == 0 ? Integrator::symplectic_euler : Integrator::implicit;
+    p.max_substep = state.range(0) == 0 ? 0.00025f : state.range(0) == 1 ? 1.0f / 60.0f : 1.0f / 240.0f;
+    const Model model = stiff_cloth(24, p);
+    double first = 0.0, last = 0.0;
+    for (auto _ : state) {
+        Simulation sim(model, {.threads = 1});
+        first = last = 0.0;
+        for (int frame = 0; frame < 360; ++frame) {
+            sim.step(1.0f / 60.0f);
+            if (frame < 120) first = std::max(first, sim.kinetic_energy());
+            if (frame >= 240) last = std::max(last, sim.kinetic_energy());
+        }
+    }
+    state.counters["peak_0_2s"] = first;
+    state.counters["peak_4_6s"] = last;
+}
+
+BENCHMARK(BM_SwingEnergy)->Arg(0)->Arg(1)->Arg(2)->Iterations(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ImplicitCloth<64>)
     ->Args({10, 0, 10, 30})
     ->Args({10, 90, 10, 30})
