@@ -135,7 +135,7 @@ TEST(SavedState, DamagedStatesAreRefusedChangingNothing) {
         return bytes;
     };
     expect_refused(target, with(0, 'X'), "not a springkit state");
-    expect_refused(target, with(4, 2), "format version 2 is not supported");
+    expect_refused(target, with(4, 1), "format version 1 is not supported");
     expect_refused(target, with(8, static_cast<std::uint8_t>(good[8]) ^ 1u), "another body");
     expect_refused(target, with(16, 5), "the state has 5 nodes, this body 4");
     expect_refused(target, with(20, 9), "springs");

@@ -21,7 +21,7 @@ namespace springkit {
 namespace {
 
 constexpr char kStateMagic[4] = {'S', 'K', 'S', 'T'};
-constexpr std::uint32_t kStateVersion = 1;
+constexpr std::uint32_t kStateVersion = 2;
 constexpr std::uint32_t kExternalApplied = 1, kHasGround = 2;  // flags
 
 using detail::byte_swapped;
