@@ -54,6 +54,17 @@ void fit_gust_overrides(ParameterOverrides& overrides, const Parameters& shown) 
     if (p.gust.duration != before) overrides.set(*find_parameter("gust/duration"), {.number = p.gust.duration});
 }
 
+// The implicit integrator's rows, under the mesh options (the physics column
+// is as tall as a laptop's screen allows).
+void implicit_overrides(ImportOptions& o) {
+    Parameters shown = parameter_defaults();
+    if (ImGui::TreeNode("Implicit integrator")) {
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::implicit))
+            override_row(w, o.parameters, shown, true);
+        ImGui::TreePop();
+    }
+}
+
 // The physics half of the dialog, grouped as the Physics section groups it.
 void physics_overrides(ImportOptions& o) {
     ParameterOverrides& overrides = o.parameters;
@@ -134,6 +145,9 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     ImGui::InputTextMultiline("anchors", &anchors, ImVec2(160, 50));
     help_marker("One selector a line: top:10% (the top 10% of the box along +y; also +x -x +y -y +z -z, bottom), "
                 "nodes:0,5,17, near:X,Y,Z.");
+    ImGui::PopItemWidth();
+    ImGui::PushItemWidth(120);
+    implicit_overrides(o);
     ImGui::PopItemWidth();
     ImGui::EndGroup();
 

@@ -47,7 +47,7 @@ float inside(const ParameterBound& bound, float direction) {
     return static_cast<float>(v + direction * std::max(std::abs(v) * 1e-6, 1e-6));
 }
 
-constexpr const char* kIntegratorLabels[] = {"explicit Euler", "symplectic Euler", "Verlet"};
+constexpr const char* kIntegratorLabels[] = {"explicit Euler", "symplectic Euler", "Verlet", "implicit"};
 
 }  // namespace
 
@@ -67,6 +67,8 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
     w.group = row.section == ParameterSection::ground                                 ? PhysicsGroup::ground
               : row.section == ParameterSection::gust || (row.section == ParameterSection::main && row.key == "wind")
                   ? PhysicsGroup::wind
+              : row.key == "implicit_iterations" || row.key == "strain_limit" || row.key == "chebyshev_rho"
+                  ? PhysicsGroup::implicit
                   : PhysicsGroup::main;
 
     w.label = row.label;

@@ -23,7 +23,9 @@ enum class ParameterControl : std::uint8_t {
 /// Where the Physics panel shows a row: the main list, under the "ground"
 /// checkbox, or in the collapsed "Wind and gusts" group (the wind and the gust
 /// rows: they only matter together with air friction).
-enum class PhysicsGroup : std::uint8_t { main, ground, wind };
+/// implicit: the rows that only the implicit integrator reads (under their own
+/// tree node, so that the panels stay within a laptop's screen).
+enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit };
 
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;

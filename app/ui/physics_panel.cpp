@@ -93,6 +93,10 @@ void physics_section(Document& doc) {
         rows(PhysicsGroup::wind);
         ImGui::TreePop();
     }
+    if (ImGui::TreeNode("Implicit integrator")) {
+        rows(PhysicsGroup::implicit);
+        ImGui::TreePop();
+    }
     ImGui::PopItemWidth();
     ImGui::PopID();
 }

@@ -135,7 +135,8 @@ TEST(SavedState, DamagedStatesAreRefusedChangingNothing) {
         return bytes;
     };
     expect_refused(target, with(0, 'X'), "not a springkit state");
-    expect_refused(target, with(4, 2), "format version 2 is not supported");
+    expect_refused(target, with(4, 3), "format version 3 is not supported (this library reads 1 to 2)");
+    expect_refused(target, with(4, 0), "format version 0 is not supported");
     expect_refused(target, with(8, static_cast<std::uint8_t>(good[8]) ^ 1u), "another body");
     expect_refused(target, with(16, 5), "the state has 5 nodes, this body 4");
     expect_refused(target, with(20, 9), "springs");
@@ -178,4 +179,33 @@ TEST(SavedState, FailedSimulationIsNotSaved) {
     sim.set_velocity(3, {1e9f, 0.0f, 0.0f});
     EXPECT_THROW(sim.step(1.0f / 60.0f), SimulationError);
     EXPECT_THROW((void)sim.save_state(), Error);
+}
+
+// A version 1 state had no settings rows for the parameters written only when
+// set (parameter_table()'s written_when_default = false); it is still read, those
+// rows at their defaults. Made here from a version 2 state by taking the rows out.
+TEST(SavedState, VersionOneStatesAreStillRead) {
+    const auto body = prepare(make_jelly());
+    Simulation saved(body);
+    run(saved, 20);
+    const std::vector<std::byte> v2 = saved.save_state();
+    std::vector<std::byte> v1(v2.begin(), v2.begin() + 56);  // magic .. substeps
+    v1[4] = std::byte{1};
+    std::size_t at = 56;
+    for (const ParameterInfo& row : parameter_table()) {
+        if (row.section == ParameterSection::ground && !saved.parameters().ground) continue;  // not written
+        const std::size_t size = row.type == ParameterType::vector ? 12 : row.type == ParameterType::integrator ? 1 : 4;
+        if (row.written_when_default) v1.insert(v1.end(), v2.begin() + static_cast<std::ptrdiff_t>(at),
+                                                v2.begin() + static_cast<std::ptrdiff_t>(at + size));
+        at += size;
+    }
+    ASSERT_LT(v1.size(), at);  // some rows were taken out
+    v1.insert(v1.end(), v2.begin() + static_cast<std::ptrdiff_t>(at), v2.end());
+
+    Simulation restored(body);
+    restored.restore_state(v1);
+    EXPECT_EQ(restored.save_state(), v2);
+    run(saved, 10);
+    run(restored, 10);
+    EXPECT_TRUE(same_bits(restored.positions(), saved.positions()));
 }

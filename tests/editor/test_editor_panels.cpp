@@ -31,7 +31,8 @@ using namespace springkit::editor;
 
 namespace {
 
-constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind};
+constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind,
+                                    PhysicsGroup::implicit};
 
 Model small_cloth() {
     ClothSpec spec;
@@ -105,6 +106,7 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     }
     EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, PhysicsGroup::wind);
     EXPECT_EQ(parameter_widget(*find_parameter("k")).group, PhysicsGroup::main);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, PhysicsGroup::implicit);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
@@ -128,8 +130,8 @@ TEST(PhysicsWidgets, controlsFitTheRowTypes) {
         }
     }
     const Parameters& defaults = parameter_defaults();
-    EXPECT_EQ(integrator_labels().size(), static_cast<std::size_t>(defaults.integrator) + 2)
-        << "explicit Euler, symplectic Euler (the default) and Verlet";
+    EXPECT_EQ(integrator_labels().size(), static_cast<std::size_t>(defaults.integrator) + 3)
+        << "explicit Euler, symplectic Euler (the default), Verlet and implicit";
 }
 
 TEST(PhysicsWidgets, clampsStayWithinTheRowBoundsAndHoldTheDefaults) {
@@ -333,6 +335,7 @@ ImGuiID dialog_id(const char* label) { return ImHashStr(label, 0, import_window(
 ImGuiID set_checkbox_id(const ParameterInfo& row) {
     ImGuiID seed = import_window()->ID;
     if (parameter_widget(row).group == PhysicsGroup::wind) seed = ImHashStr("Wind and gusts", 0, seed);
+    if (parameter_widget(row).group == PhysicsGroup::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
     const ParameterInfo* pushed = &row;
     return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
 }
@@ -370,6 +373,7 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
     ASSERT_NE(import_window(), nullptr);
     import_window()->StateStorage.SetInt(dialog_id("Wind and gusts"), 1);  // opened, as a click would
+    import_window()->StateStorage.SetInt(dialog_id("Implicit integrator"), 1);
     imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
     EXPECT_TRUE(state.options.parameters.empty()) << "nothing is set until it is ticked";
 

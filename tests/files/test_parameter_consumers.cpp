@@ -115,7 +115,8 @@ TEST(ParameterConsumers, TheSchemaHasTheTablesKeysAndBounds) {
                 break;
             case ParameterType::integrator: {
                 std::vector<std::string> names;
-                for (Integrator i : {Integrator::explicit_euler, Integrator::symplectic_euler, Integrator::verlet})
+                for (Integrator i : {Integrator::explicit_euler, Integrator::symplectic_euler, Integrator::verlet,
+                                     Integrator::implicit})
                     names.emplace_back(integrator_name(i));
                 EXPECT_EQ(property.at("enum").get<std::vector<std::string>>(), names);
                 break;

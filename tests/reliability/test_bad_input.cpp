@@ -112,7 +112,7 @@ const std::vector<Row> kRows = {
     {"GravityHasTwoComponents", with_parameters(R"({"gravity": [0, -9.81]})"),
      "/parameters/gravity: expected [x, y, z], found an array of 2"},
     {"IntegratorUnknown", with_parameters(R"({"integrator": "rk4"})"),
-     "/parameters/integrator: unknown integrator \"rk4\" (expected explicit_euler, symplectic_euler or verlet)"},
+     "/parameters/integrator: unknown integrator \"rk4\" (expected explicit_euler, symplectic_euler, verlet or implicit)"},
     {"RopeIterationsIsAFraction", with_parameters(R"({"rope_iterations": 2.5})"),
      "/parameters/rope_iterations: expected an integer"},
     {"NameIsANumber", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("name": 7)"),

@@ -29,6 +29,12 @@ enum class Integrator : std::uint8_t {
     /// Position Verlet with damping, as the Source engine steps its ropes:
     /// x' = x + (x - x_prev) * keep + a dt^2, keep = verlet_damping^(dt * 60).
     verlet,
+    /// Implicit Euler, solved as an energy minimisation by local/global
+    /// iterations (Liu, Bargteil, O'Brien, Kavan 2013) with Chebyshev-weighted
+    /// Jacobi (Wang 2015): stable for any k at one step per frame, and damping
+    /// (docs/ARCHITECTURE.md). Spring damping is not applied; the ground is a
+    /// projection.
+    implicit,
 };
 
 /// The name of an integrator as files and tools spell it ("symplectic_euler", ...),
@@ -73,6 +79,9 @@ struct Parameters {
     int rope_iterations = 3;      ///< relaxation passes over rope constraints (Source engine: 3)
     float verlet_damping = 0.98f; ///< Verlet velocity kept per 1/60 s (Source engine: 0.98); pow(verlet_damping, dt * 60) per substep
     Gust gust;                    ///< none by default
+    int implicit_iterations = 20; ///< local/global iterations per substep of Integrator::implicit
+    float strain_limit = 0.0f;    ///< Integrator::implicit: largest stretch of a Hooke spring, share of rest; 0 = none
+    float chebyshev_rho = 0.0f;   ///< Integrator::implicit: rho of Wang's Chebyshev weights, [0, 1); 0 = plain iterations
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 

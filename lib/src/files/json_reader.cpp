@@ -121,7 +121,7 @@ public:
         } else if (Integrator* integrator = parameter_integrator(row, p)) {
             const std::string name = text(v, where);
             if (auto known = integrator_from_name(name)) *integrator = *known;
-            else fail(where, "unknown integrator \"" + name + "\" (expected explicit_euler, symplectic_euler or verlet)");
+            else fail(where, "unknown integrator \"" + name + "\" (expected explicit_euler, symplectic_euler, verlet or implicit)");
         }
     }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <future>
+#include <limits>
 #include <numbers>
 #include <span>
 #include <sstream>
@@ -21,12 +22,14 @@ const char* integrator_name(Integrator integrator) {
         case Integrator::explicit_euler: return "explicit_euler";
         case Integrator::symplectic_euler: return "symplectic_euler";
         case Integrator::verlet: return "verlet";
+        case Integrator::implicit: return "implicit";
     }
     return "symplectic_euler";
 }
 
 std::optional<Integrator> integrator_from_name(std::string_view name) {
-    for (Integrator i : {Integrator::explicit_euler, Integrator::symplectic_euler, Integrator::verlet})
+    for (Integrator i : {Integrator::explicit_euler, Integrator::symplectic_euler, Integrator::verlet,
+                          Integrator::implicit})
         if (name == integrator_name(i)) return i;
     return std::nullopt;
 }
@@ -465,6 +468,8 @@ FrequencyStability frequency_stability(const Model& model) {
     // h <= sqrt(1/keep - 1). (The loss scales the velocity alone, not the whole
     // state: keep^2 (1 + h^2) <= 1 would be the limit if it scaled both.)
     if (p.integrator == Integrator::explicit_euler) result.limit = keep < 1.0 ? std::sqrt(1.0 / keep - 1.0) : 0.0;
+    // Implicit Euler damps every frequency: no bound.
+    if (p.integrator == Integrator::implicit) result.limit = std::numeric_limits<double>::infinity();
     // The stiffness of a Hooke spring about its current length L (d = b - a,
     // u = d / L): the force at a is k (1 - rest/L) d, whose derivative in d is
     // k [(1 - rest/L) I + (rest/L) u u^T] (along the spring k, across it the
@@ -534,6 +539,8 @@ FrequencyStability frequency_stability(const Model& model) {
 }
 
 std::string stability_warning(const Model& model) {
+    // Implicit Euler is stable for any k dt^2/m: nothing to warn of.
+    if (model.params.integrator == Integrator::implicit) return {};
     const Stability s = stability_estimate(model);
     if (!(s.worst > kStabilityWarning)) {
         const FrequencyStability f = frequency_stability(model);

@@ -51,7 +51,8 @@ constexpr std::array kTable{
     ParameterInfo{"max_substep", S::main, "max substep", "--max-substep", "s", T::number, at_least(kMinSubstep),
                   at_most(kMaxSubstep), "longest substep: a frame runs ceil(frame / max_substep) equal substeps (Tunca: 0.002)"},
     ParameterInfo{"integrator", S::main, "integrator", "--integrator", "", T::integrator, kNoMin, kNoMax,
-                  "explicit_euler, symplectic_euler (the seeds' order) or verlet (the Source engine's ropes)"},
+                  "explicit_euler, symplectic_euler (the seeds' order), verlet (the Source engine's ropes) or implicit "
+                  "(implicit Euler by local/global iterations, Liu et al. 2013: stable for any k)"},
     ParameterInfo{"rope_iterations", S::main, "rope iterations", "--rope-iterations", "", T::count, at_least(0),
                   at_most(1000), "relaxation passes over rope constraints per substep (Source engine: 3)"},
     ParameterInfo{"verlet_damping", S::main, "verlet damping", "--verlet-damping", "", T::number, above(0), at_most(1),
@@ -64,6 +65,16 @@ constexpr std::array kTable{
                   "length of one gust, in (0, period] when there are gusts"},
     ParameterInfo{"start", S::gust, "gust start", "--gust-start", "s", T::number, kNoMin, kNoMax,
                   "simulation time of the first gust"},
+    ParameterInfo{"implicit_iterations", S::main, "implicit iterations", "--implicit-iterations", "", T::count,
+                  at_least(1), at_most(1000),
+                  "local/global iterations per substep of the implicit integrator (Liu et al. 2013, Chebyshev-weighted "
+                  "Jacobi after Wang 2015)", false},
+    ParameterInfo{"strain_limit", S::main, "strain limit", "--strain-limit", "", T::number, at_least(0), kNoMax,
+                  "implicit integrator: largest stretch of a Hooke spring as a share of its rest length, kept by a "
+                  "projection after the solve (Provot 1995); 0 = none", false},
+    ParameterInfo{"chebyshev_rho", S::main, "chebyshev rho", "--chebyshev-rho", "", T::number, at_least(0), above(1),
+                  "implicit integrator: the spectral radius rho of Wang's Chebyshev weights on its iterations "
+                  "(SIGGRAPH Asia 2015), [0, 1); 0 = plain iterations", false},
 };
 
 // Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
@@ -104,6 +115,9 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "integrator") f.integrator = &p.integrator;
             else if (k == "rope_iterations") f.count = &p.rope_iterations;
             else if (k == "verlet_damping") f.number = &p.verlet_damping;
+            else if (k == "implicit_iterations") f.count = &p.implicit_iterations;
+            else if (k == "strain_limit") f.number = &p.strain_limit;
+            else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
             break;
         case S::ground:
             if (!p.ground) break;
@@ -260,7 +274,7 @@ std::string parse_parameter(const ParameterInfo& row, std::string_view text, Par
                 out.integrator = *i;
                 return {};
             }
-            return "unknown integrator \"" + std::string(text) + "\" (expected explicit_euler, symplectic_euler or verlet)";
+            return "unknown integrator \"" + std::string(text) + "\" (expected explicit_euler, symplectic_euler, verlet or implicit)";
     }
     return "unknown parameter type";
 }

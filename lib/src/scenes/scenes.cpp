@@ -17,6 +17,7 @@ constexpr const char* kTunca = "Rope physics tutorial (Tunca)";
 constexpr const char* kSource = "How the Source engine simulates rope";
 constexpr const char* kGarrido = "Real-time rope thesis (Garrido)";
 constexpr const char* kBuilderboy = "Single segmented rope physics (Builderboy)";
+constexpr const char* kLiu = "Fast Simulation of Mass-Spring Systems (Liu, Bargteil, O'Brien, Kavan)";
 
 // ---------------------------------------------------------------------------
 // The scenes as catalogued
@@ -35,6 +36,37 @@ Model jelly_sample() {
 
 // Valve's rope of 10 nodes and 9 springs; it is settled by the registry entry.
 Model source_rope_sample() { return make_source_rope({.segments = 9}); }
+
+// The implicit integrator at one step per 1/60 s frame, stiff enough that the
+// explicit ones would need hundreds of substeps (k dt^2 / m in the thousands).
+Parameters one_step_per_frame(float k, int iterations, float chebyshev_rho, float strain_limit) {
+    Parameters p;
+    p.integrator = Integrator::implicit;
+    p.max_substep = 1.0f / 60.0f;
+    p.k = k;
+    p.implicit_iterations = iterations;
+    p.chebyshev_rho = chebyshev_rho;
+    p.strain_limit = strain_limit;
+    return p;
+}
+
+// The benchmark cloth of docs/PERFORMANCE.md: 64 x 64 nodes, 2 m, 1 kg, held
+// at two corners, its edges within 1% of their rest length.
+Model stiff_cloth_sample() {
+    Parameters p = one_step_per_frame(3e4f, 20, 0.95f, 0.01f);
+    p.mass = 1.0f / (64.0f * 64.0f);
+    Model m = make_cloth({.columns = 64, .rows = 64, .anchors = ClothAnchors::top_corners}, p);
+    m.texture = kClothTexture;
+    return m;
+}
+
+// A 2 m rope of 40 nodes, 0.5 kg, held at one end and released horizontally.
+Model stiff_rope_sample() {
+    Parameters p = one_step_per_frame(2e5f, 20, 0.9f, 0.01f);
+    p.mass = 0.5f / 40.0f;
+    Model m = make_string({.nodes = 40, .length = 2.0f, .start = {-1.0f, 1.0f, 0.0f}}, p);
+    return m;
+}
 
 // ---------------------------------------------------------------------------
 // The templates of `springkit new`
@@ -179,6 +211,16 @@ constexpr Scene kScenes[] = {
      "pendulum when the rope pulls tight, one dropped below its point that bounces back with his 3/2 "
      "pull (bounce 0.5)",
      [] { return make_tethered_bodies(); }},
+    {"stiff-cloth", kLiu,
+     "a near-inextensible cloth at one step per 1/60 s frame: 64 x 64 nodes over 2 m, 1 kg, held at two "
+     "corners, k 3e4 N/m (k dt^2 / m = 34000), the implicit integrator with 20 iterations, Chebyshev "
+     "rho 0.95 and a 1% strain limit",
+     stiff_cloth_sample},
+    {"stiff-rope", kLiu,
+     "a stiff rope at one step per frame: 40 nodes over 2 m, 0.5 kg, k 2e5 N/m, held at one end and "
+     "falling from horizontal; the implicit integrator with 20 iterations, Chebyshev rho 0.9 and a 1% "
+     "strain limit",
+     stiff_rope_sample},
 };
 
 }  // namespace

@@ -483,7 +483,8 @@ void Simulation::Impl::substep(const StageArgs& args) {
     // last stage it ran. Each node gets the same operations in the same order
     // as when the stages run one after another.
     std::size_t next = 0;
-    if (kernel_ == SpringKernel::batched) next = fused_window_pass(args);
+    if (params_.integrator == Integrator::implicit) next = implicit_pass(args);
+    else if (kernel_ == SpringKernel::batched) next = fused_window_pass(args);
     for (std::size_t i = next; i < std::size(kStages); ++i)
         if (kStages[i].when == Stage::every_substep) kStages[i].run(*this, args);
     ++substeps_;
@@ -1040,6 +1041,8 @@ void Simulation::Impl::integrate_range(std::uint32_t begin, std::uint32_t end, f
                 case Integrator::verlet:
                     verlet<uniform_mass>(SPRINGKIT_NODES, previous_.x.data(), previous_.y.data(),
                                          previous_.z.data(), dt, verlet_keep_ * velocity_keep);
+                    break;
+                case Integrator::implicit:  // substep() runs implicit_pass() instead
                     break;
             }
 #undef SPRINGKIT_NODES

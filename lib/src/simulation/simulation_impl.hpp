@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "simulation/implicit_solver.hpp"
 #include "simulation/worker_pool.hpp"
 #include "springkit/simulation.hpp"
 
@@ -252,6 +253,9 @@ public:
     void integrate_range(std::uint32_t begin, std::uint32_t end, float dt, float velocity_keep);
     void solve_rope_constraints();
     void apply_anchors(float dt);
+    // Integrator::implicit in place of forces and integration (implicit_solver.cpp).
+    std::size_t implicit_pass(const StageArgs& args);
+    void limit_strain(float limit);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);
@@ -286,6 +290,7 @@ public:
     detail::Vec3Array external_;         ///< apply_force() and constant forces, reset per step
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
+    detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
     // What the accessors show, refreshed at the end of every step().
     std::vector<Vec3> positions_;
     std::vector<Vec3> velocities_;

@@ -22,7 +22,10 @@ namespace springkit {
 namespace {
 
 constexpr char kStateMagic[4] = {'S', 'K', 'S', 'T'};
-constexpr std::uint32_t kStateVersion = 1;
+// Version 2 added the settings rows marked written_when_default = false (the
+// implicit integrator's and the contacts'); version 1 states are still read,
+// those rows taking their defaults.
+constexpr std::uint32_t kStateVersion = 2, kFirstStateVersion = 1;
 constexpr std::uint32_t kExternalApplied = 1, kHasGround = 2;  // flags
 
 using detail::byte_swapped;
@@ -166,9 +169,9 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
         if (in.get<std::uint8_t>("the magic") != static_cast<std::uint8_t>(c))
             Reader::fail("not a springkit state (the magic is not \"SKST\")");
     const auto version = in.get<std::uint32_t>("the format version");
-    if (version != kStateVersion)
+    if (version < kFirstStateVersion || version > kStateVersion)
         Reader::fail("state format version " + std::to_string(version) + " is not supported (this library reads " +
-                     std::to_string(kStateVersion) + ")");
+                     std::to_string(kFirstStateVersion) + " to " + std::to_string(kStateVersion) + ")");
     if (in.get<std::uint64_t>("the body hash") != state_body_hash())
         Reader::fail("the state was saved from another body (its model's hash differs)");
     count_check(in.get<std::uint32_t>("the node count"), m.node_count(), "nodes");
@@ -190,12 +193,21 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
         params.ground.reset();
     }
     for (const ParameterInfo& row : parameter_table()) {
+        if (version == 1 && !row.written_when_default) {
+            // Not in version 1: its default is what a version 1 library ran with.
+            const Parameters& d = parameter_defaults();
+            if (float* number = parameter_number(row, params)) *number = *parameter_number(row, d);
+            else if (Vec3* vector = parameter_vector(row, params)) *vector = *parameter_vector(row, d);
+            else if (int* count = parameter_count(row, params)) *count = *parameter_count(row, d);
+            else if (Integrator* integrator = parameter_integrator(row, params)) *integrator = *parameter_integrator(row, d);
+            continue;
+        }
         if (float* number = parameter_number(row, params)) *number = in.number("a setting");
         else if (Vec3* vector = parameter_vector(row, params)) *vector = in.vec("a setting");
         else if (int* count = parameter_count(row, params)) *count = in.get<std::int32_t>("a setting");
         else if (Integrator* integrator = parameter_integrator(row, params)) {
             const auto i = in.get<std::uint8_t>("the integrator");
-            if (i > static_cast<std::uint8_t>(Integrator::verlet))
+            if (i > static_cast<std::uint8_t>(Integrator::implicit))
                 Reader::fail("unknown integrator " + std::to_string(i));
             *integrator = static_cast<Integrator>(i);
         }

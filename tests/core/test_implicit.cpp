@@ -1,0 +1,331 @@
+// Integrator::implicit against known answers: the static stretch of a hanging
+// chain, the exact 2x2 map of implicit Euler on a mass and spring, momentum
+// conservation of a free body, stability far past the explicit limit, and
+// convergence of the local/global iterations to the implicit Euler step
+// found here independently (Newton's method, dense Gaussian elimination).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "springkit/springkit.hpp"
+
+using namespace springkit;
+
+namespace {
+
+constexpr float kFrame = 1.0f / 60.0f;
+
+// Implicit Euler at one step per 1/60 s frame, no losses.
+Parameters implicit_params(int iterations) {
+    Parameters p;
+    p.integrator = Integrator::implicit;
+    p.max_substep = kFrame;
+    p.implicit_iterations = iterations;
+    p.energy_loss = 1.0f;
+    return p;
+}
+
+// A vertical chain of `nodes` nodes spaced `rest` apart, hanging from node 0.
+Model hanging_chain(int nodes, float rest, float k, float mass, int iterations) {
+    Model m;
+    m.params = implicit_params(iterations);
+    m.params.k = k;
+    m.params.mass = mass;
+    for (int i = 0; i < nodes; ++i) m.positions.push_back({0.0f, -rest * static_cast<float>(i), 0.0f});
+    for (int i = 0; i + 1 < nodes; ++i)
+        m.springs.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i + 1), rest});
+    m.anchors = {{.node = 0}};
+    return m;
+}
+
+double spring_length(const Simulation& sim, const Spring& s) {
+    const Vec3 d = sim.positions()[s.b] - sim.positions()[s.a];
+    return std::sqrt(static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y + static_cast<double>(d.z) * d.z);
+}
+
+double max_strain(const Model& m, const Simulation& sim) {
+    double worst = 0.0;
+    for (const Spring& s : m.springs) worst = std::max(worst, spring_length(sim, s) / s.rest - 1.0);
+    return worst;
+}
+
+}  // namespace
+
+TEST(Implicit, HangingChainStretchesEachSpringByTheWeightBelowItOverK) {
+    // At rest, implicit Euler's minimiser satisfies grad E = M g exactly (y - x
+    // = h^2 g): spring i (from the top) carries the nodes below it, so it is
+    // rest + (nodes - 1 - i) m g / k long.
+    const int nodes = 10;
+    const float rest = 0.1f, k = 2000.0f, mass = 0.05f;
+    const Model m = hanging_chain(nodes, rest, k, mass, 30);
+    Simulation sim(m);
+    for (int frame = 0; frame < 600; ++frame) sim.step(kFrame);  // 10 s: implicit Euler damps the bounce
+    const double g = 9.81;
+    for (int i = 0; i + 1 < nodes; ++i) {
+        const double expected = rest + (nodes - 1 - i) * mass * g / k;
+        EXPECT_NEAR(spring_length(sim, m.springs[static_cast<std::size_t>(i)]), expected, 2e-6) << "spring " << i;
+    }
+    EXPECT_LT(sim.kinetic_energy(), 1e-10);
+}
+
+TEST(Implicit, MassOnAStiffSpringFollowsTheImplicitEulerMap) {
+    // One node on a spring along x, no gravity: the spring never turns, so one
+    // local/global iteration is the exact step. Implicit Euler on
+    // u'' = -w^2 u (u the stretch): (1 + h^2 w^2) u' = u + h v, v' = (u' - u) / h,
+    // whose eigenvalues (1 +- i h w) / (1 + h^2 w^2) give a turn of atan(h w)
+    // per step (a period of 2 pi / atan(h w) steps, longer than 2 pi / (h w))
+    // and an amplitude shrinking by 1 / sqrt(1 + h^2 w^2) per step.
+    const float k = 400.0f, mass = 0.1f, rest = 0.5f, amplitude = 0.05f;
+    Model m;
+    m.params = implicit_params(1);
+    m.params.gravity = {0, 0, 0};
+    m.params.k = k;
+    m.params.mass = mass;
+    m.positions = {{0, 0, 0}, {rest, 0, 0}};
+    m.springs = {{0, 1, rest}};
+    m.anchors = {{.node = 0}};
+    Simulation sim(m);
+    sim.set_position(1, {rest + amplitude, 0, 0});
+    const double h = kFrame, w2 = k / mass, hw = h * std::sqrt(w2);
+    double u = amplitude, v = 0.0;
+    const std::complex<double> lambda = std::complex<double>(1.0, hw) / (1.0 + hw * hw);
+    for (int step = 1; step <= 120; ++step) {
+        sim.step(kFrame);
+        const double next = (u + h * v) / (1.0 + h * h * w2);
+        v = (next - u) / h;
+        u = next;
+        ASSERT_NEAR(sim.positions()[1].x - rest, u, 2e-6) << "step " << step;
+        ASSERT_NEAR(sim.velocities()[1].x, v, 2e-4) << "step " << step;
+    }
+    // The closed form: u_n = Re(c lambda^n) with c fitted to u_0 = A, v_0 = 0.
+    // From u_1 = A / (1 + h^2 w^2) = Re(c lambda): c = A (1 - i / (h w)).
+    const std::complex<double> c = static_cast<double>(amplitude) * std::complex<double>(1.0, -1.0 / hw);
+    EXPECT_NEAR(u, (c * std::pow(lambda, 120)).real(), 1e-9);
+    EXPECT_NEAR(std::abs(lambda), 1.0 / std::sqrt(1.0 + hw * hw), 1e-15);
+}
+
+TEST(Implicit, FreeBodyKeepsItsMomentum) {
+    // Springs are inner forces: 1^T L = 0 and 1^T J d = 0, so every global
+    // step keeps sum m x = sum m y, and the momentum stays what it was.
+    Parameters p = implicit_params(8);
+    p.gravity = {0, 0, 0};
+    p.k = 5000.0f;
+    Model m = make_jelly({.nx = 4, .ny = 3, .nz = 3}, p);
+    m.anchors.clear();
+    Simulation sim(m);
+    for (std::uint32_t i = 0; i < m.node_count(); ++i) {
+        const Vec3 at = m.positions[i];
+        sim.set_velocity(i, Vec3{0.5f, -0.2f, 0.1f} + cross(Vec3{0, 3, 1}, at) + Vec3{at.y * at.y, 0, 0});
+    }
+    const Vec3 before = sim.linear_momentum();
+    for (int frame = 0; frame < 120; ++frame) sim.step(kFrame);
+    const Vec3 after = sim.linear_momentum();
+    EXPECT_NEAR(after.x, before.x, 1e-5);
+    EXPECT_NEAR(after.y, before.y, 1e-5);
+    EXPECT_NEAR(after.z, before.z, 1e-5);
+    // It moved and wobbled: the test is not of a body at rest.
+    EXPECT_GT(std::abs(before.x), 0.1f);
+}
+
+TEST(Implicit, StaysStableAtKDtSquaredOverMOf1000) {
+    // 500 times the explicit integrators' stability bound, at one step a frame.
+    Parameters p = implicit_params(10);
+    const int n = 12;
+    p.mass = 1.0f / (n * n);
+    p.k = 1000.0f * p.mass / (kFrame * kFrame);
+    const Model m = make_cloth({.columns = n, .rows = n, .anchors = ClothAnchors::top_corners}, p);
+    ASSERT_NEAR(stability_estimate(m).worst, 1000.0, 1.0);
+    EXPECT_EQ(stability_warning(m), "");
+    Simulation sim(m);
+    double peak = 0.0;
+    for (int frame = 0; frame < 600; ++frame) {
+        sim.step(kFrame);
+        ASSERT_LT(max_strain(m, sim), 0.05) << "frame " << frame;
+        peak = std::max(peak, sim.kinetic_energy());
+    }
+    // It swings (1 kg falling at most the cloth's 2 m: below m g h = 19.6 J)
+    // without gaining speed: an unstable step would pass that bound within a
+    // few frames (explicit Euler grows by sqrt(1 + k dt^2 / m) = 32 a step).
+    EXPECT_GT(peak, 0.1);
+    EXPECT_LT(peak, 19.6);
+    EXPECT_LT(sim.kinetic_energy(), peak);
+}
+
+namespace {
+
+// The implicit Euler step of a model from rest, found by Newton's method on
+// M (x - y) / h^2 + grad E(x) = 0 with a dense Hessian and Gaussian
+// elimination with partial pivoting: independent of the solver under test.
+std::vector<double> newton_implicit_euler_step(const Model& m, double h) {
+    const std::size_t n = m.node_count();
+    std::vector<int> row(n, -1);
+    int free_count = 0;
+    std::vector<bool> anchored(n, false);
+    for (const Anchor& a : m.anchors) anchored[a.node] = true;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!anchored[i]) row[i] = free_count++;
+    const Vec3 g = m.params.gravity;
+    std::vector<double> x(3 * n), y(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double p[3] = {m.positions[i].x, m.positions[i].y, m.positions[i].z};
+        const double gv[3] = {g.x, g.y, g.z};
+        for (int c = 0; c < 3; ++c) y[3 * i + c] = p[c] + (anchored[i] ? 0.0 : h * h * gv[c]);
+    }
+    x = y;
+    const std::size_t dim = 3 * static_cast<std::size_t>(free_count);
+    for (int iteration = 0; iteration < 30; ++iteration) {
+        std::vector<double> a(dim * dim, 0.0), r(dim, 0.0);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (row[i] < 0) continue;
+            const double w = m.node_mass(i) / (h * h);
+            for (std::size_t c = 0; c < 3; ++c) {
+                const std::size_t k = 3 * static_cast<std::size_t>(row[i]) + c;
+                a[k * dim + k] += w;
+                r[k] += w * (x[3 * i + c] - y[3 * i + c]);
+            }
+        }
+        for (const Spring& s : m.springs) {
+            double d[3], len = 0.0;
+            for (int c = 0; c < 3; ++c) {
+                d[c] = x[3 * s.a + c] - x[3 * s.b + c];
+                len += d[c] * d[c];
+            }
+            len = std::sqrt(len);
+            const double k = m.spring_k(s);
+            double u[3], block[3][3];
+            for (int c = 0; c < 3; ++c) u[c] = d[c] / len;
+            // Hessian of (k/2)(|d| - rest)^2: k [(1 - rest/|d|)(I - u u^T) + u u^T].
+            for (int p = 0; p < 3; ++p)
+                for (int q = 0; q < 3; ++q)
+                    block[p][q] = k * ((1.0 - s.rest / len) * ((p == q ? 1.0 : 0.0) - u[p] * u[q]) + u[p] * u[q]);
+            const int ends[2] = {row[s.a], row[s.b]};
+            const double sign[2] = {1.0, -1.0};
+            for (int e = 0; e < 2; ++e) {
+                if (ends[e] < 0) continue;
+                for (std::size_t p = 0; p < 3; ++p) {
+                    const std::size_t rp = 3 * static_cast<std::size_t>(ends[e]) + p;
+                    r[rp] += sign[e] * k * (len - s.rest) * u[p];
+                    for (int f = 0; f < 2; ++f) {
+                        if (ends[f] < 0) continue;
+                        for (std::size_t q = 0; q < 3; ++q)
+                            a[rp * dim + 3 * static_cast<std::size_t>(ends[f]) + q] += sign[e] * sign[f] * block[p][q];
+                    }
+                }
+            }
+        }
+        // Solve a dx = r by Gaussian elimination with partial pivoting.
+        for (std::size_t col = 0; col < dim; ++col) {
+            std::size_t pivot = col;
+            for (std::size_t i = col + 1; i < dim; ++i)
+                if (std::abs(a[i * dim + col]) > std::abs(a[pivot * dim + col])) pivot = i;
+            for (std::size_t j = 0; j < dim; ++j) std::swap(a[col * dim + j], a[pivot * dim + j]);
+            std::swap(r[col], r[pivot]);
+            for (std::size_t i = col + 1; i < dim; ++i) {
+                const double f = a[i * dim + col] / a[col * dim + col];
+                for (std::size_t j = col; j < dim; ++j) a[i * dim + j] -= f * a[col * dim + j];
+                r[i] -= f * r[col];
+            }
+        }
+        std::vector<double> dx(dim);
+        for (std::size_t i = dim; i-- > 0;) {
+            double sum = r[i];
+            for (std::size_t j = i + 1; j < dim; ++j) sum -= a[i * dim + j] * dx[j];
+            dx[i] = sum / a[i * dim + i];
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            if (row[i] >= 0)
+                for (std::size_t c = 0; c < 3; ++c) x[3 * i + c] -= dx[3 * static_cast<std::size_t>(row[i]) + c];
+    }
+    return x;
+}
+
+}  // namespace
+
+TEST(Implicit, IterationsConvergeToTheImplicitEulerStep) {
+    // A 4 x 4 cloth released flat from rest: the first step bends it, so the
+    // local steps turn springs and the iterations matter.
+    Parameters p = implicit_params(1);
+    p.k = 50.0f;
+    p.mass = 0.01f;
+    const Model base = make_cloth({.columns = 4, .rows = 4, .anchors = ClothAnchors::top_corners}, p);
+    const std::vector<double> exact = newton_implicit_euler_step(base, kFrame);
+    double previous_error = 1e9;
+    for (int iterations : {1, 2, 4, 8, 64}) {
+        Model m = base;
+        m.params.implicit_iterations = iterations;
+        Simulation sim(m);
+        sim.step(kFrame);
+        double error = 0.0;
+        for (std::size_t i = 0; i < m.node_count(); ++i) {
+            const Vec3 x = sim.positions()[i];
+            const double got[3] = {x.x, x.y, x.z};
+            for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
+        }
+        // Closer with every doubling, until float rounding of the positions.
+        EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
+        previous_error = error;
+    }
+    EXPECT_LT(previous_error, 1e-6);
+    // Wang's Chebyshev weights change the path, not the answer.
+    Model m = base;
+    m.params.implicit_iterations = 64;
+    m.params.chebyshev_rho = 0.8f;
+    Simulation sim(m);
+    sim.step(kFrame);
+    for (std::size_t i = 0; i < m.node_count(); ++i) {
+        EXPECT_NEAR(sim.positions()[i].x, exact[3 * i], 1e-6) << "node " << i;
+        EXPECT_NEAR(sim.positions()[i].y, exact[3 * i + 1], 1e-6) << "node " << i;
+        EXPECT_NEAR(sim.positions()[i].z, exact[3 * i + 2], 1e-6) << "node " << i;
+    }
+}
+
+TEST(Implicit, StrainLimitHoldsAHangingSpringAtItsCap) {
+    // Left alone, the spring hangs at rest + m g / k: 49% long. Capped at 10%,
+    // the projection holds it at 1.1 rest.
+    const float rest = 0.2f, k = 10.0f, mass = 0.1f;
+    Model m = hanging_chain(2, rest, k, mass, 10);
+    Simulation free_sim(m);
+    for (int frame = 0; frame < 1500; ++frame) free_sim.step(kFrame);
+    EXPECT_NEAR(spring_length(free_sim, m.springs[0]), rest + mass * 9.81 / k, 1e-5);
+    m.params.strain_limit = 0.1f;
+    Simulation capped(m);
+    for (int frame = 0; frame < 300; ++frame) {
+        capped.step(kFrame);
+        ASSERT_LE(spring_length(capped, m.springs[0]), 1.1 * rest + 1e-6) << "frame " << frame;
+    }
+    EXPECT_NEAR(spring_length(capped, m.springs[0]), 1.1 * rest, 1e-6);
+}
+
+TEST(Implicit, SameBitsForAnyThreadCount) {
+    Parameters p = implicit_params(5);
+    p.k = 20000.0f;
+    p.strain_limit = 0.05f;
+    p.air_friction = 0.01f;
+    p.wind = {1.0f, 0.0f, 0.5f};
+    p.ground = Ground{.height = -0.5f};
+    const Model m = make_cloth({.columns = 24, .rows = 24, .anchors = ClothAnchors::top_corners}, p);
+    Simulation one(m, {.threads = 1}), two(m, {.threads = 2});
+    for (int frame = 0; frame < 60; ++frame) {
+        one.step(kFrame);
+        two.step(kFrame);
+    }
+    ASSERT_EQ(one.positions().size(), two.positions().size());
+    for (std::size_t i = 0; i < m.node_count(); ++i) {
+        EXPECT_EQ(one.positions()[i], two.positions()[i]) << "node " << i;
+        EXPECT_EQ(one.velocities()[i], two.velocities()[i]) << "node " << i;
+    }
+}
+
+TEST(Implicit, StiffnessScaleRepreparesTheSolve) {
+    // The hanging chain's static stretch under set_stiffness_scale(s) is that
+    // of k s: the factorisation is rebuilt with the new k.
+    const Model m = hanging_chain(3, 0.1f, 500.0f, 0.05f, 30);
+    Simulation sim(m);
+    sim.step(kFrame);
+    sim.set_stiffness_scale(4.0f);
+    for (int frame = 0; frame < 600; ++frame) sim.step(kFrame);
+    EXPECT_NEAR(spring_length(sim, m.springs[0]), 0.1 + 2 * 0.05 * 9.81 / 2000.0, 2e-6);
+}
