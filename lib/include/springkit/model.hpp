@@ -73,6 +73,8 @@ struct Parameters {
     int rope_iterations = 3;      ///< relaxation passes over rope constraints (Source engine: 3)
     float verlet_damping = 0.98f; ///< Verlet velocity kept per 1/60 s (Source engine: 0.98); pow(verlet_damping, dt * 60) per substep
     Gust gust;                    ///< none by default
+    float node_radius = 0.0f;     ///< m, collision radius of every node against colliders (colliders.hpp)
+    float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 

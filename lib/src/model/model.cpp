@@ -10,6 +10,7 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "collision/pressure.hpp"
 #include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
 
@@ -355,6 +356,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
         }
     }
     validate_attachments(model, context);
+    detail::check_pressure_mesh(model, model.params, context);
 }
 
 bool springs_look_valid(const Model& model) {

@@ -426,6 +426,8 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"forces", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_forces(a); }},
     // Beads weigh on the two nodes of the segment they ride on (Garrido).
     {"bead loads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_bead_loads(a); }},
+    // The gas in a closed face mesh pushes its faces out (Parameters::pressure).
+    {"pressure", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_pressure(a); }},
     // Velocities and positions from the forces (Parameters::integrator).
     {"integrate", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_integrate(a); }},
     // Source engine rope sticks: overlong segments shortened, a few passes.
@@ -433,12 +435,16 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"tethers", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_tethers(a); }},
     // Beads slide along their ropes under gravity and friction.
     {"beads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_beads(a); }},
+    // Nodes kept out of the colliders, with friction and restitution.
+    {"contacts", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_contacts(a); }},
     // Anchored nodes set where their drives hold them (fixed, velocity, circle).
     {"anchors", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_anchors(a); }},
     // Publishes positions() and velocities() and stops a runaway (SimulationError).
     {"guard", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_guard(a); }},
     // Where beads are drawn, and the vertex normals of the faces.
     {"normals", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_normals(a); }},
+    // The step's contacts, summed per node and collider (Simulation::contacts()).
+    {"contact report", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_contact_report(a); }},
 };
 
 void Simulation::Impl::substep(const StageArgs& args) {
@@ -456,7 +462,7 @@ void Simulation::Impl::substep(const StageArgs& args) {
 }
 
 std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
-    if (!model_->beads.empty()) {  // beads load the nodes between forces and integration
+    if (!model_->beads.empty() || params_.pressure > 0.0f) {  // beads and gas load the nodes before integration
         stage_forces(args);
         return 1;  // kStages[1], "bead loads", runs next
     }
@@ -471,7 +477,7 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
             integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
             integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
         });
-    return 3;  // kStages[3], "rope constraints", runs next
+    return 4;  // kStages[4], "rope constraints", runs next
 }
 
 void Simulation::Impl::stage_forces(const StageArgs& args) {

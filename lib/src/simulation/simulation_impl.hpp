@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "collision/collision_state.hpp"
 #include "simulation/worker_pool.hpp"
 #include "springkit/simulation.hpp"
 
@@ -198,7 +199,7 @@ public:
         enum When : unsigned char { every_substep, every_frame } when;
         void (*run)(Impl&, const StageArgs&);
     };
-    static const Stage kStages[9];
+    static const Stage kStages[12];
 
     void substep(const StageArgs& args);
     std::size_t fused_window_pass(const StageArgs& args);
@@ -211,6 +212,10 @@ public:
     void stage_anchors(const StageArgs& args);
     void stage_guard(const StageArgs& args);
     void stage_normals(const StageArgs& args);
+    // Colliders and pressure (lib/src/collision/).
+    void stage_pressure(const StageArgs& args);
+    void stage_contacts(const StageArgs& args);
+    void stage_contact_report(const StageArgs& args);
     // What the stages call.
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
@@ -283,6 +288,7 @@ public:
     double speed_bound_ = 0.0;           ///< m/s, a node faster than this is a runaway
     std::string failure_;                ///< set once the simulation blew up
     mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
+    detail::CollisionState collision_;   ///< colliders, contacts (lib/src/collision/)
 };
 
 }  // namespace springkit

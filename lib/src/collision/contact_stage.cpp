@@ -1,0 +1,156 @@
+// springkit — the contact stages: nodes against the colliders of the instance's
+// set, after the integration of every substep, and the per-step contact report.
+//
+// Method: position projection with a velocity correction, as in position-based
+// dynamics (Muller, Heidelberger, Hennix and Ratcliff, "Position based
+// dynamics", 2007: collision constraints generated after the prediction), with
+// velocity-level Coulomb friction and restitution (Bridson, Fedkiw and
+// Anderson, "Robust treatment of collisions, contact and friction for cloth
+// animation", 2002, section 7.2):
+//  1. each node is seen in the collider's frame where the collider is at the
+//     substep's end (kinematic colliders interpolated across the step);
+//  2. a node that came within its radius r of the surface (at the end of the
+//     substep, or on the way from x - v dt to x: continuous test, so nothing
+//     tunnels) is put back on the surface offset by r: onto the tangent plane
+//     at the first touching point on its way, keeping its sliding motion;
+//  3. its velocity relative to the collider's (v_c + w x (x - c)) loses its
+//     approach: v_n' = -e v_n (restitution e, none below a resting speed of
+//     2 |g| dt so that resting contact does not jitter); the tangential part
+//     vt stops when |vt| <= mu_s dv_n (static friction), else shrinks by
+//     mu_d dv_n (dynamic); the tangential velocity change also moves the node,
+//     as the integration would have with the corrected velocity, so that a
+//     node held by static friction does not creep;
+//  4. the node's momentum change m (v' - v) is the collider's impulse on it,
+//     summed per node and collider over the step (Simulation::contacts()).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "collision/collider_geometry.hpp"
+#include "collision/triangle_mesh.hpp"
+#include "simulation/simulation_impl.hpp"
+#include "springkit/error.hpp"
+
+namespace springkit {
+
+namespace {
+
+// Offset of a node put back on a triangle mesh with a radius of 0: a node left
+// exactly on a two-sided surface could be rounded to its far side.
+constexpr float kMeshSkin = 1e-4f;
+
+}  // namespace
+
+void Simulation::Impl::stage_contacts(const StageArgs& args) {
+    detail::CollisionState& cs = collision_;
+    const float t0 = cs.time_in_frame, t1 = t0 + args.dt;
+    cs.time_in_frame = t1;
+    if (!cs.colliders || cs.colliders->size() == 0) return;
+    const ColliderSet& set = *cs.colliders;
+    const auto n = static_cast<std::uint32_t>(positions_.size());
+    if (cs.latest.size() != n) cs.latest.assign(n, detail::CollisionState::kNone);
+    const float r = params_.node_radius;
+    const float resting_speed = 2.0f * length(params_.gravity) * args.dt;
+    const bool verlet = params_.integrator == Integrator::verlet;
+    for (ColliderId ci = 0; ci < set.size(); ++ci) {
+        const Collider& c = set[ci];
+        const ColliderSet::Motion& motion = set.motion(ci);
+        const Transform pose0 = set.pose_at(ci, t0), pose1 = set.pose_at(ci, t1);
+        const bool moving = t0 < motion.seconds;
+        const Vec3 v_lin = moving ? motion.linear_velocity : Vec3{};
+        const Vec3 omega = moving ? motion.angular_velocity : Vec3{};
+        const bool mesh = c.shape == ColliderShape::triangle_mesh;
+        const float reach = mesh ? std::max(r, kMeshSkin) : r;  // how far from the surface a node stays
+        for (std::uint32_t i = 0; i < n; ++i) {
+            if (inverse_mass_[i] == 0.0f) continue;  // anchored: its drive decides where it is
+            const Vec3 x = x_.get(i), v = v_.get(i);
+            const Vec3 p1 = detail::to_local(pose1, x);
+            const float travel = length(v) * args.dt;
+            // Nothing on the way: the end is farther from the surface than the
+            // way is long (distances are 1-Lipschitz).
+            const SurfacePoint end = detail::local_distance(c, p1, reach + travel);
+            if (end.distance - travel > reach) continue;
+            const Vec3 p0 = detail::to_local(pose0, x - v * args.dt);
+            Vec3 p;       // where the node goes, local
+            Vec3 normal;  // local, out of the surface
+            float entry = 0.0f;
+            const bool started_outside = mesh || detail::local_distance(c, p0, reach).distance >= reach;
+            if (started_outside && detail::local_sweep(c, p0, p1, mesh ? 0.0f : r, entry)) {
+                const Vec3 touch = p0 + (p1 - p0) * entry;
+                normal = detail::local_distance(c, touch, reach + 1.0f).normal;
+                float offset = 0.0f;  // of the tangent plane from touch
+                if (mesh) {
+                    // The crossed triangle's side the node came from.
+                    float te = 0.0f;
+                    Vec3 face{0.0f, 1.0f, 0.0f};
+                    c.mesh->first_crossing(p0, p1, te, face);
+                    normal = dot(face, p0 - touch) >= 0.0f ? face : -face;
+                    offset = reach;
+                }
+                p = p1 + normal * (dot(touch - p1, normal) + offset);
+            } else if (end.distance < reach) {
+                normal = end.normal;
+                p = p1 + normal * (reach - end.distance);
+            } else {
+                continue;
+            }
+            // Back to the world: the node and the collider's velocity there.
+            const Vec3 n_world = detail::to_world_direction(pose1, normal);
+            Vec3 x_new = apply(pose1, p);
+            const Vec3 v_collider = v_lin + cross(omega, x_new - pose1.position);
+            const Vec3 v_rel = v - v_collider;
+            const float vn = dot(v_rel, n_world);
+            Vec3 v_new = v;
+            if (vn < 0.0f) {
+                const float bounce = -vn > resting_speed ? -vn * c.restitution : 0.0f;
+                const float dvn = bounce - vn;
+                const Vec3 vt = v_rel - n_world * vn;
+                const float vt_len = length(vt);
+                Vec3 vt_new{};
+                if (vt_len > c.static_friction * dvn)
+                    vt_new = vt * std::max(0.0f, 1.0f - c.dynamic_friction * dvn / vt_len);
+                v_new = v_collider + n_world * bounce + vt_new;
+                x_new += (vt_new - vt) * args.dt;
+            }
+            x_.set(i, x_new);
+            v_.set(i, v_new);
+            if (verlet) previous_.set(i, x_new - v_new * args.dt);
+            // The report: summed per node and collider over the step.
+            const Vec3 impulse = (v_new - v) * b_->mass[i];
+            std::uint32_t slot = cs.latest[i];
+            while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != ci) slot = cs.previous_of[slot];
+            if (slot == detail::CollisionState::kNone) {
+                cs.pending.push_back({i, ci, impulse, x_new, n_world});
+                cs.previous_of.push_back(cs.latest[i]);
+                cs.latest[i] = static_cast<std::uint32_t>(cs.pending.size() - 1);
+            } else {
+                Contact& contact = cs.pending[slot];
+                contact.impulse += impulse;
+                contact.point = x_new;
+                contact.normal = n_world;
+            }
+        }
+    }
+}
+
+void Simulation::Impl::stage_contact_report(const StageArgs&) {
+    detail::CollisionState& cs = collision_;
+    cs.time_in_frame = 0.0f;
+    cs.contacts.swap(cs.pending);
+    cs.pending.clear();
+    cs.previous_of.clear();
+    for (const Contact& c : cs.contacts) cs.latest[c.node] = detail::CollisionState::kNone;
+    std::sort(cs.contacts.begin(), cs.contacts.end(), [](const Contact& a, const Contact& b) {
+        return a.node != b.node ? a.node < b.node : a.collider < b.collider;
+    });
+}
+
+void Simulation::set_colliders(std::shared_ptr<const ColliderSet> colliders) {
+    impl_->collision_.colliders = std::move(colliders);
+}
+
+const std::shared_ptr<const ColliderSet>& Simulation::colliders() const { return impl_->collision_.colliders; }
+
+std::span<const Contact> Simulation::contacts() const { return impl_->collision_.contacts; }
+
+}  // namespace springkit
