@@ -10,6 +10,7 @@
 #pragma once
 
 #include "springkit/builders.hpp"
+#include "springkit/collider_scenes.hpp"
 #include "springkit/colliders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"

@@ -74,8 +74,11 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             Vec3 p;       // where the node goes, local
             Vec3 normal;  // local, out of the surface
             float entry = 0.0f;
-            const bool started_outside = mesh || detail::local_distance(c, p0, reach).distance >= reach;
-            if (started_outside && detail::local_sweep(c, p0, p1, mesh ? 0.0f : r, entry)) {
+            // The way is searched only when the node came from outside and
+            // closer (a node leaving a surface it rests on is not pulled back).
+            const float start = mesh ? 0.0f : detail::local_distance(c, p0, reach).distance;
+            const bool approached = mesh || (start >= reach && end.distance < start);
+            if (approached && detail::local_sweep(c, p0, p1, mesh ? 0.0f : r, entry)) {
                 const Vec3 touch = p0 + (p1 - p0) * entry;
                 normal = detail::local_distance(c, touch, reach + 1.0f).normal;
                 float offset = 0.0f;  // of the tangent plane from touch

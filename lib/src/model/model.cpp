@@ -356,7 +356,6 @@ void validate_in_detail(const Model& model, const std::string& context) {
         }
     }
     validate_attachments(model, context);
-    detail::check_pressure_mesh(model, model.params, context);
 }
 
 bool springs_look_valid(const Model& model) {
@@ -422,6 +421,7 @@ void validate(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     if (!arrays_look_valid(model)) validate_in_detail(model, context);  // throws
     validate_attachments(model, context);
+    detail::check_pressure_mesh(model, model.params, context);
 }
 
 Stability stability_estimate(const Model& model) {
