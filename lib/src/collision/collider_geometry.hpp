@@ -17,6 +17,10 @@ SurfacePoint local_distance(const Collider& c, Vec3 p, float limit);
 /// surface), the triangle mesh by the segment crossing a triangle.
 bool local_sweep(const Collider& c, Vec3 a, Vec3 b, float radius, float& t);
 
+/// A sphere around the collider in its own frame (planes have none: infinite).
+Vec3 bounding_centre(const Collider& c);
+float bounding_radius(const Collider& c);
+
 /// Where p (world) lies in the frame `pose`, and back.
 Vec3 to_local(const Transform& pose, Vec3 p);
 Vec3 to_world_direction(const Transform& pose, Vec3 d);

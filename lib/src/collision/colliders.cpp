@@ -194,6 +194,27 @@ Collider mesh_collider(std::shared_ptr<const TriangleMesh> mesh) {
 
 namespace detail {
 
+Vec3 bounding_centre(const Collider& c) {
+    if (c.shape == ColliderShape::triangle_mesh) return (c.mesh->nodes[0].lo + c.mesh->nodes[0].hi) * 0.5f;
+    return {};
+}
+
+float bounding_radius(const Collider& c) {
+    switch (c.shape) {
+        case ColliderShape::plane: return std::numeric_limits<float>::infinity();
+        case ColliderShape::sphere: return c.radius;
+        case ColliderShape::capsule: return c.half_height + c.radius;
+        case ColliderShape::box: return length(c.half_extents);
+        case ColliderShape::convex_hull: {
+            float r = 0.0f;
+            for (const Vec3& p : c.points) r = std::max(r, length(p));
+            return r;
+        }
+        case ColliderShape::triangle_mesh: return 0.5f * length(c.mesh->nodes[0].hi - c.mesh->nodes[0].lo);
+    }
+    return 0.0f;
+}
+
 Vec3 to_local(const Transform& pose, Vec3 p) { return rotate(conjugate(pose.rotation), p - pose.position); }
 Vec3 to_world_direction(const Transform& pose, Vec3 d) { return rotate(pose.rotation, d); }
 

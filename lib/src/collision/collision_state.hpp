@@ -19,6 +19,8 @@ struct CollisionState {
     std::vector<std::uint32_t> latest;
     std::vector<std::uint32_t> previous_of;  ///< per pending entry: the node's contact before it, or kNone
     float time_in_frame = 0.0f;      ///< s since the start of the current step
+    std::vector<std::uint32_t> candidates;  ///< scratch: nodes near the collider at hand
+    std::vector<unsigned char> near;        ///< scratch: 1 per node near it
     static constexpr std::uint32_t kNone = 0xffffffffu;
 };
 

@@ -61,8 +61,9 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
         const Vec3 omega = moving ? motion.angular_velocity : Vec3{};
         const bool mesh = c.shape == ColliderShape::triangle_mesh;
         const float reach = mesh ? std::max(r, kMeshSkin) : r;  // how far from the surface a node stays
-        for (std::uint32_t i = 0; i < n; ++i) {
-            if (inverse_mass_[i] == 0.0f) continue;  // anchored: its drive decides where it is
+        gather_candidates(c, pose1, reach + (length(v_lin) + length(omega) * detail::bounding_radius(c)) * args.dt,
+                          args.dt);
+        for (const std::uint32_t i : cs.candidates) {
             const Vec3 x = x_.get(i), v = v_.get(i);
             const Vec3 p1 = detail::to_local(pose1, x);
             const float travel = length(v) * args.dt;
@@ -74,10 +75,14 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             Vec3 p;       // where the node goes, local
             Vec3 normal;  // local, out of the surface
             float entry = 0.0f;
-            // The way is searched only when the node came from outside and
-            // closer (a node leaving a surface it rests on is not pulled back).
-            const float start = mesh ? 0.0f : detail::local_distance(c, p0, reach).distance;
-            const bool approached = mesh || (start >= reach && end.distance < start);
+            // Ending within reach while moving against the surface's normal
+            // (resting, sliding, arriving): put back along the normal. Otherwise
+            // the way is searched, when the node came from outside and closer
+            // (it may have passed through; a node leaving a surface it rests
+            // on is not pulled back). A mesh is two-sided: always searched.
+            const bool plain = !mesh && end.distance < reach && dot(p1 - p0, end.normal) <= 0.0f;
+            const float start = mesh || plain ? 0.0f : detail::local_distance(c, p0, reach).distance;
+            const bool approached = mesh || (!plain && start >= reach && end.distance < start);
             if (approached && detail::local_sweep(c, p0, p1, mesh ? 0.0f : r, entry)) {
                 const Vec3 touch = p0 + (p1 - p0) * entry;
                 normal = detail::local_distance(c, touch, reach + 1.0f).normal;
@@ -134,6 +139,41 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             }
         }
     }
+}
+
+void Simulation::Impl::gather_candidates(const Collider& c, const Transform& pose, float margin, float dt) {
+    // Broad phase: the free nodes that may come within `margin` of the
+    // collider's bounding sphere this substep (|x - centre| - R <= |v| dt),
+    // in one pass over the arrays that the compiler vectorises.
+    std::vector<std::uint32_t>& out = collision_.candidates;
+    out.clear();
+    const auto n = static_cast<std::uint32_t>(positions_.size());
+    if (c.shape == ColliderShape::plane) {
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (inverse_mass_[i] != 0.0f) out.push_back(i);  // anchored: its drive decides where it is
+        return;
+    }
+    const Vec3 centre = apply(pose, detail::bounding_centre(c));
+    const float reach = detail::bounding_radius(c) + margin;
+    std::vector<unsigned char>& near = collision_.near;
+    near.resize(n);
+    const float* __restrict x = x_.x.data();
+    const float* __restrict y = x_.y.data();
+    const float* __restrict z = x_.z.data();
+    const float* __restrict vx = v_.x.data();
+    const float* __restrict vy = v_.y.data();
+    const float* __restrict vz = v_.z.data();
+    const float* __restrict im = inverse_mass_.data();
+    unsigned char* __restrict flag = near.data();
+    const float dt2 = dt * dt;
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const float dx = x[i] - centre.x, dy = y[i] - centre.y, dz = z[i] - centre.z;
+        const float gap = std::max(std::sqrt(dx * dx + dy * dy + dz * dz) - reach, 0.0f);
+        const float travel2 = (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]) * dt2;
+        flag[i] = static_cast<unsigned char>((gap * gap <= travel2) & (im[i] != 0.0f));
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (flag[i]) out.push_back(i);
 }
 
 void Simulation::Impl::stage_contact_report(const StageArgs&) {
