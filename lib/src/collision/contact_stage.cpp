@@ -61,12 +61,15 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
         const Vec3 omega = moving ? motion.angular_velocity : Vec3{};
         const bool mesh = c.shape == ColliderShape::triangle_mesh;
         const float reach = mesh ? std::max(r, kMeshSkin) : r;  // how far from the surface a node stays
-        gather_candidates(c, pose1, reach + (length(v_lin) + length(omega) * detail::bounding_radius(c)) * args.dt,
-                          args.dt);
+        // How far the collider's surface moves in the substep, at most.
+        const float sweep = c.shape == ColliderShape::plane
+                                ? length(v_lin) * args.dt  // turning planes are not bounded: keep them still
+                                : (length(v_lin) + length(omega) * detail::bounding_radius(c)) * args.dt;
+        gather_candidates(c, pose1, reach + sweep, args.dt);
         for (const std::uint32_t i : cs.candidates) {
             const Vec3 x = x_.get(i), v = v_.get(i);
             const Vec3 p1 = detail::to_local(pose1, x);
-            const float travel = length(v) * args.dt;
+            const float travel = length(v) * args.dt + sweep;  // relative to the collider
             // Nothing on the way: the end is farther from the surface than the
             // way is long (distances are 1-Lipschitz).
             const SurfacePoint end = detail::local_distance(c, p1, reach + travel);
@@ -74,33 +77,44 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             const Vec3 p0 = detail::to_local(pose0, x - v * args.dt);
             Vec3 p;       // where the node goes, local
             Vec3 normal;  // local, out of the surface
-            float entry = 0.0f;
-            // Ending within reach while moving against the surface's normal
-            // (resting, sliding, arriving): put back along the normal. Otherwise
-            // the way is searched, when the node came from outside and closer
-            // (it may have passed through; a node leaving a surface it rests
-            // on is not pulled back). A mesh is two-sided: always searched.
-            const bool plain = !mesh && end.distance < reach && dot(p1 - p0, end.normal) <= 0.0f;
-            const float start = mesh || plain ? 0.0f : detail::local_distance(c, p0, reach).distance;
-            const bool approached = mesh || (!plain && start >= reach && end.distance < start);
-            if (approached && detail::local_sweep(c, p0, p1, mesh ? 0.0f : r, entry)) {
-                const Vec3 touch = p0 + (p1 - p0) * entry;
-                normal = detail::local_distance(c, touch, reach + 1.0f).normal;
-                float offset = 0.0f;  // of the tangent plane from touch
-                if (mesh) {
-                    // The crossed triangle's side the node came from.
-                    float te = 0.0f;
-                    Vec3 face{0.0f, 1.0f, 0.0f};
-                    c.mesh->first_crossing(p0, p1, te, face);
-                    normal = dot(face, p0 - touch) >= 0.0f ? face : -face;
-                    offset = reach;
+            if (mesh) {
+                // Two-sided: a node that crossed a triangle on its way (only
+                // possible when the way is longer than its end's distance) goes
+                // back to the side it came from; else it is kept at reach.
+                float entry = 0.0f;
+                Vec3 face;
+                if (length(p1 - p0) >= end.distance && c.mesh->first_crossing(p0, p1, entry, face)) {
+                    const Vec3 touch = p0 + (p1 - p0) * entry;
+                    normal = dot(face, p0 - p1) >= 0.0f ? face : -face;
+                    p = p1 + normal * (dot(touch - p1, normal) + reach);
+                } else if (end.distance < reach) {
+                    normal = end.normal;
+                    p = p1 + normal * (reach - end.distance);
+                } else {
+                    continue;
                 }
-                p = p1 + normal * (dot(touch - p1, normal) + offset);
-            } else if (end.distance < reach) {
+            } else if (end.distance < reach && dot(p1 - p0, end.normal) <= 0.0f) {
+                // Ending within reach while moving against the normal (resting,
+                // sliding, arriving): put back along the normal.
                 normal = end.normal;
                 p = p1 + normal * (reach - end.distance);
             } else {
-                continue;
+                // It may have passed through: its way is searched when it came
+                // from outside and closer (a node leaving a surface it rests on
+                // is not pulled back), and it goes onto the tangent plane at the
+                // first point within reach, keeping its sliding motion.
+                const float start = detail::local_distance(c, p0, reach).distance;
+                float entry = 0.0f;
+                if (start >= reach && end.distance < start && detail::local_sweep(c, p0, p1, r, entry)) {
+                    const Vec3 touch = p0 + (p1 - p0) * entry;
+                    normal = detail::local_distance(c, touch, reach).normal;
+                    p = p1 + normal * dot(touch - p1, normal);
+                } else if (end.distance < reach) {
+                    normal = end.normal;
+                    p = p1 + normal * (reach - end.distance);
+                } else {
+                    continue;
+                }
             }
             // Back to the world: the node and the collider's velocity there.
             const Vec3 n_world = detail::to_world_direction(pose1, normal);
