@@ -21,8 +21,8 @@ bool local_sweep(const Collider& c, Vec3 a, Vec3 b, float radius, float& t);
 Vec3 bounding_centre(const Collider& c);
 float bounding_radius(const Collider& c);
 
-/// Where p (world) lies in the frame `pose`, and back.
-Vec3 to_local(const Transform& pose, Vec3 p);
-Vec3 to_world_direction(const Transform& pose, Vec3 d);
+/// Where p (world) lies in the frame `pose`, and a local direction in the world.
+inline Vec3 to_local(const Transform& pose, Vec3 p) { return rotate(conjugate(pose.rotation), p - pose.position); }
+inline Vec3 to_world_direction(const Transform& pose, Vec3 d) { return rotate(pose.rotation, d); }
 
 }  // namespace springkit::detail

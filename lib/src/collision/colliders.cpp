@@ -215,8 +215,6 @@ float bounding_radius(const Collider& c) {
     return 0.0f;
 }
 
-Vec3 to_local(const Transform& pose, Vec3 p) { return rotate(conjugate(pose.rotation), p - pose.position); }
-Vec3 to_world_direction(const Transform& pose, Vec3 d) { return rotate(pose.rotation, d); }
 
 SurfacePoint local_distance(const Collider& c, Vec3 p, float limit) {
     switch (c.shape) {

@@ -17,6 +17,7 @@ struct CollisionState {
     std::vector<Contact> pending;    ///< gathered over the current step's substeps
     /// Per node: index into pending of its latest contact this step, or kNone.
     std::vector<std::uint32_t> latest;
+    std::vector<std::uint32_t> touched;      ///< nodes with a contact this step, in the order first touched
     std::vector<std::uint32_t> previous_of;  ///< per pending entry: the node's contact before it, or kNone
     float time_in_frame = 0.0f;      ///< s since the start of the current step
     std::vector<std::uint32_t> candidates;  ///< scratch: nodes near the collider at hand

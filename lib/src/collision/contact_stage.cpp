@@ -28,6 +28,7 @@
 
 #include "collision/collider_geometry.hpp"
 #include "collision/triangle_mesh.hpp"
+#include "simulation/batched_loops.hpp"
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
 
@@ -38,6 +39,22 @@ namespace {
 // Offset of a node put back on a triangle mesh with a radius of 0: a node left
 // exactly on a two-sided surface could be rounded to its far side.
 constexpr float kMeshSkin = 1e-4f;
+
+// flag[i] = 1 for a free node that can come within `reach` of `centre` in a
+// substep: |x - centre| - reach <= |v| dt. Compiled for each CPU version.
+SPRINGKIT_STAGE_CLONES
+void flag_near_nodes(const float* __restrict x, const float* __restrict y, const float* __restrict z,
+                     const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
+                     const float* __restrict im, unsigned char* __restrict flag, Vec3 centre, float reach,
+                     float dt2, std::uint32_t n) {
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const float dx = x[i] - centre.x, dy = y[i] - centre.y, dz = z[i] - centre.z;
+        const float out = std::sqrt(dx * dx + dy * dy + dz * dz) - reach;
+        const float gap = out > 0.0f ? out : 0.0f;
+        const float travel2 = (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]) * dt2;
+        flag[i] = static_cast<unsigned char>((gap * gap <= travel2) & (im[i] != 0.0f));
+    }
+}
 
 }  // namespace
 
@@ -142,6 +159,7 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             std::uint32_t slot = cs.latest[i];
             while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != ci) slot = cs.previous_of[slot];
             if (slot == detail::CollisionState::kNone) {
+                if (cs.latest[i] == detail::CollisionState::kNone) cs.touched.push_back(i);
                 cs.pending.push_back({i, ci, impulse, x_new, n_world});
                 cs.previous_of.push_back(cs.latest[i]);
                 cs.latest[i] = static_cast<std::uint32_t>(cs.pending.size() - 1);
@@ -179,27 +197,31 @@ void Simulation::Impl::gather_candidates(const Collider& c, const Transform& pos
     const float* __restrict vz = v_.z.data();
     const float* __restrict im = inverse_mass_.data();
     unsigned char* __restrict flag = near.data();
-    const float dt2 = dt * dt;
-    for (std::uint32_t i = 0; i < n; ++i) {
-        const float dx = x[i] - centre.x, dy = y[i] - centre.y, dz = z[i] - centre.z;
-        const float gap = std::max(std::sqrt(dx * dx + dy * dy + dz * dz) - reach, 0.0f);
-        const float travel2 = (vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]) * dt2;
-        flag[i] = static_cast<unsigned char>((gap * gap <= travel2) & (im[i] != 0.0f));
-    }
+    flag_near_nodes(x, y, z, vx, vy, vz, im, flag, centre, reach, dt * dt, n);
     for (std::uint32_t i = 0; i < n; ++i)
         if (flag[i]) out.push_back(i);
 }
 
 void Simulation::Impl::stage_contact_report(const StageArgs&) {
+    // By node, then collider: the nodes touched this step in order (already so
+    // with one collider and one substep), each with its chain of contacts
+    // (nearly always one) sorted by collider.
     detail::CollisionState& cs = collision_;
+    constexpr std::uint32_t kNone = detail::CollisionState::kNone;
     cs.time_in_frame = 0.0f;
-    cs.contacts.swap(cs.pending);
+    cs.contacts.clear();
+    if (!std::is_sorted(cs.touched.begin(), cs.touched.end())) std::sort(cs.touched.begin(), cs.touched.end());
+    for (const std::uint32_t node : cs.touched) {
+        const std::size_t first = cs.contacts.size();
+        for (std::uint32_t at = cs.latest[node]; at != kNone; at = cs.previous_of[at]) cs.contacts.push_back(cs.pending[at]);
+        if (cs.contacts.size() - first > 1)
+            std::sort(cs.contacts.begin() + static_cast<std::ptrdiff_t>(first), cs.contacts.end(),
+                      [](const Contact& a, const Contact& b) { return a.collider < b.collider; });
+        cs.latest[node] = kNone;
+    }
+    cs.touched.clear();
     cs.pending.clear();
     cs.previous_of.clear();
-    for (const Contact& c : cs.contacts) cs.latest[c.node] = detail::CollisionState::kNone;
-    std::sort(cs.contacts.begin(), cs.contacts.end(), [](const Contact& a, const Contact& b) {
-        return a.node != b.node ? a.node < b.node : a.collider < b.collider;
-    });
 }
 
 void Simulation::set_colliders(std::shared_ptr<const ColliderSet> colliders) {
