@@ -8,8 +8,10 @@
 #include <random>
 
 #include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
 
 using namespace springkit;
+using springkit::test::error_of;
 
 namespace {
 
@@ -20,15 +22,6 @@ Model one_node(Vec3 p, Parameters params = {}) {
     params.energy_loss = 1.0f;
     m.params = params;
     return m;
-}
-
-std::string error_of(auto&& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 std::shared_ptr<const TriangleMesh> unit_square_mesh() {

@@ -148,48 +148,46 @@ Collider plane_collider(Vec3 normal, float offset) {
     return out;
 }
 
-Collider sphere_collider(float radius) {
+namespace {
+
+// A collider of `shape` with what `set` gives it, checked.
+template <class Set>
+Collider checked(ColliderShape shape, Set&& set) {
     Collider out;
-    out.shape = ColliderShape::sphere;
-    out.radius = radius;
+    out.shape = shape;
+    set(out);
     check_collider(out, 0);
     return out;
+}
+
+}  // namespace
+
+Collider sphere_collider(float radius) {
+    return checked(ColliderShape::sphere, [&](Collider& c) { c.radius = radius; });
 }
 
 Collider capsule_collider(float half_height, float radius) {
-    Collider out;
-    out.shape = ColliderShape::capsule;
-    out.radius = radius;
-    out.half_height = half_height;
-    check_collider(out, 0);
-    return out;
+    return checked(ColliderShape::capsule, [&](Collider& c) {
+        c.radius = radius;
+        c.half_height = half_height;
+    });
 }
 
 Collider box_collider(Vec3 half_extents) {
-    Collider out;
-    out.shape = ColliderShape::box;
-    out.half_extents = half_extents;
-    check_collider(out, 0);
-    return out;
+    return checked(ColliderShape::box, [&](Collider& c) { c.half_extents = half_extents; });
 }
 
 Collider convex_hull_collider(std::span<const Vec3> points) {
-    Collider out;
-    out.shape = ColliderShape::convex_hull;
-    out.points.assign(points.begin(), points.end());
-    if (out.points.size() >= 4 && out.points.size() <= kMaxHullPoints &&
-        std::all_of(out.points.begin(), out.points.end(), [](const Vec3& p) { return is_finite(p); }))
-        out.planes = hull_planes(out.points);
-    check_collider(out, 0);
-    return out;
+    return checked(ColliderShape::convex_hull, [&](Collider& c) {
+        c.points.assign(points.begin(), points.end());
+        if (c.points.size() >= 4 && c.points.size() <= kMaxHullPoints &&
+            std::all_of(c.points.begin(), c.points.end(), [](const Vec3& p) { return is_finite(p); }))
+            c.planes = hull_planes(c.points);
+    });
 }
 
 Collider mesh_collider(std::shared_ptr<const TriangleMesh> mesh) {
-    Collider out;
-    out.shape = ColliderShape::triangle_mesh;
-    out.mesh = std::move(mesh);
-    check_collider(out, 0);
-    return out;
+    return checked(ColliderShape::triangle_mesh, [&](Collider& c) { c.mesh = std::move(mesh); });
 }
 
 namespace detail {
