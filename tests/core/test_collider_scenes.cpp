@@ -77,6 +77,30 @@ TEST(ColliderScenes, ThreadCountsStepToTheSameBits) {
     ASSERT_EQ(one.contacts().size(), three.contacts().size());
 }
 
+TEST(ColliderScenes, ResetAfterARunawayStepsAsAFreshInstance) {
+    // A step that throws (a runaway) ends before its contact report; reset()
+    // must not let what it gathered, or its time into the frame, leak on.
+    const ColliderScene scene = jelly_and_paddle();
+    Simulation fresh(scene.model), failed(scene.model);
+    failed.set_colliders(scene.colliders);
+    run(scene, failed, 0.1f, [](const Simulation&) {});
+    failed.set_velocity(0, {1e6f, 0.0f, 0.0f});
+    EXPECT_THROW(failed.step(kFrame), SimulationError);
+    failed.reset();
+    EXPECT_TRUE(failed.contacts().empty());
+    const ColliderScene again = jelly_and_paddle();  // the paddle back at its start
+    fresh.set_colliders(again.colliders);
+    failed.set_colliders(again.colliders);
+    for (int f = 0; f < 12; ++f) {
+        again.drive(*again.colliders, fresh.time(), kFrame);
+        fresh.step(kFrame);
+        failed.step(kFrame);
+        ASSERT_EQ(fresh.contacts().size(), failed.contacts().size()) << f;
+    }
+    EXPECT_EQ(0, std::memcmp(fresh.positions().data(), failed.positions().data(), fresh.positions().size_bytes()));
+    EXPECT_FALSE(fresh.contacts().empty());
+}
+
 TEST(ColliderScenes, NoTunnellingThroughAThinBoxAt30MetresPerSecond) {
     // The speed bound: a node crosses at most |v| dt per substep, and the
     // contact stage tests that whole way, so no speed tunnels; 30 m/s against a

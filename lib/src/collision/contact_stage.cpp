@@ -224,6 +224,17 @@ void Simulation::Impl::stage_contact_report(const StageArgs&) {
     cs.previous_of.clear();
 }
 
+void Simulation::Impl::clear_contacts() {
+    // Also what a step that threw before its report (a runaway) left behind.
+    detail::CollisionState& cs = collision_;
+    cs.time_in_frame = 0.0f;
+    cs.contacts.clear();
+    cs.pending.clear();
+    cs.previous_of.clear();
+    cs.touched.clear();
+    std::fill(cs.latest.begin(), cs.latest.end(), detail::CollisionState::kNone);
+}
+
 void Simulation::set_colliders(std::shared_ptr<const ColliderSet> colliders) {
     impl_->collision_.colliders = std::move(colliders);
 }

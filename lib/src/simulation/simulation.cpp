@@ -352,6 +352,7 @@ void Simulation::Impl::reset() {
     previous_.assign(m.positions);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
+    clear_contacts();
     external_.assign(b_->constant_external);
     external_applied_ = false;
     anchor_state_.clear();

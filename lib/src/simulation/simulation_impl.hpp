@@ -217,6 +217,7 @@ public:
     void stage_contacts(const StageArgs& args);
     void stage_contact_report(const StageArgs& args);
     void gather_candidates(const Collider& c, const Transform& pose, float margin, float dt);
+    void clear_contacts();
     // What the stages call.
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
