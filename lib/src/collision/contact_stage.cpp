@@ -83,15 +83,21 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
                                 ? length(v_lin) * args.dt  // turning planes are not bounded: keep them still
                                 : (length(v_lin) + length(omega) * detail::bounding_radius(c)) * args.dt;
         gather_candidates(c, pose1, reach + sweep, args.dt);
+        // Most colliders are not turned: then the frames differ by a shift
+        // (rotate() by the identity gives the same bits, only slower).
+        const bool turned = !(pose0.rotation == Quat{}) || !(pose1.rotation == Quat{});
+        auto local1 = [&](Vec3 w) { return turned ? detail::to_local(pose1, w) : w - pose1.position; };
+        auto local0 = [&](Vec3 w) { return turned ? detail::to_local(pose0, w) : w - pose0.position; };
+        auto world_direction = [&](Vec3 d) { return turned ? detail::to_world_direction(pose1, d) : d; };
         for (const std::uint32_t i : cs.candidates) {
             const Vec3 x = x_.get(i), v = v_.get(i);
-            const Vec3 p1 = detail::to_local(pose1, x);
+            const Vec3 p1 = local1(x);
             const float travel = length(v) * args.dt + sweep;  // relative to the collider
             // Nothing on the way: the end is farther from the surface than the
             // way is long (distances are 1-Lipschitz).
             const SurfacePoint end = detail::local_distance(c, p1, reach + travel);
             if (end.distance - travel > reach) continue;
-            const Vec3 p0 = detail::to_local(pose0, x - v * args.dt);
+            const Vec3 p0 = local0(x - v * args.dt);
             Vec3 p;       // where the node goes, local
             Vec3 normal;  // local, out of the surface
             if (mesh) {
@@ -134,8 +140,8 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
                 }
             }
             // Back to the world: the node and the collider's velocity there.
-            const Vec3 n_world = detail::to_world_direction(pose1, normal);
-            Vec3 x_new = apply(pose1, p);
+            const Vec3 n_world = world_direction(normal);
+            Vec3 x_new = world_direction(p) + pose1.position;
             const Vec3 v_collider = v_lin + cross(omega, x_new - pose1.position);
             const Vec3 v_rel = v - v_collider;
             const float vn = dot(v_rel, n_world);
