@@ -29,14 +29,16 @@ struct BulletPatch {
     btSoftRigidDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     btSoftBody* body = nullptr;
 
-    BulletPatch() {
+    /// fixeds: CreatePatch's corner flags (1 + 2: the two corners of one edge).
+    explicit BulletPatch(int fixeds = 1 + 2, float height = 1.0f) {
         btSoftBodyWorldInfo& info = world.getWorldInfo();
         info.m_gravity.setValue(0, -9.81f, 0);
         info.m_sparsesdf.Initialize();
         world.setGravity(info.m_gravity);
         const float h = 1.0f;
-        body = btSoftBodyHelpers::CreatePatch(info, btVector3(-h, 1, -h), btVector3(h, 1, -h), btVector3(-h, 1, h),
-                                              btVector3(h, 1, h), kResolution, kResolution, 1 + 2, true);
+        body = btSoftBodyHelpers::CreatePatch(info, btVector3(-h, height, -h), btVector3(h, height, -h),
+                                              btVector3(-h, height, h), btVector3(h, height, h), kResolution,
+                                              kResolution, fixeds, true);
         body->m_cfg.piterations = 1;
         body->generateBendingConstraints(2);
         world.addSoftBody(body);
@@ -107,8 +109,51 @@ void BM_SpringkitSamePatch(benchmark::State& state) {
     report(state, static_cast<int>(model.node_count()), static_cast<int>(model.springs.size()));
 }
 
+// The same patch, free, draped over a sphere (radius 0.5 m at the origin,
+// the patch dropped from 0.61 m) and timed once it rests on it: Bullet's
+// default soft-rigid collision (SDF_RS) against a static btRigidBody sphere;
+// springkit's contact stage against a sphere collider, node radius 1 cm.
+constexpr float kDropHeight = 0.61f;
+constexpr int kSettleSteps = 1000;  // 1 s: the cloth lies on the sphere
+
+void BM_BulletClothOverSphere(benchmark::State& state) {
+    BulletPatch patch(0, kDropHeight);
+    btSphereShape sphere(0.5f);
+    btRigidBody ball(btRigidBody::btRigidBodyConstructionInfo(0.0f, nullptr, &sphere));
+    patch.world.addRigidBody(&ball);
+    for (int i = 0; i < kSettleSteps; ++i) patch.step();
+    for (auto _ : state) {
+        patch.step();
+        benchmark::DoNotOptimize(&patch.body->m_nodes[0].m_x);
+    }
+    report(state, patch.body->m_nodes.size(), patch.body->m_links.size());
+    patch.world.removeRigidBody(&ball);
+}
+
+// Arg 0: threads; arg 1: 1 with the sphere collider, 0 without (the
+// difference is the contact stage's share of a step).
+void BM_SpringkitClothOverSphere(benchmark::State& state) {
+    BulletPatch patch(0, kDropHeight);  // only to build the topology
+    springkit::Model model = copy_patch(*patch.body);
+    model.params.node_radius = 0.01f;
+    springkit::Simulation sim(model, {.threads = static_cast<int>(state.range(0))});
+    auto colliders = std::make_shared<springkit::ColliderSet>();
+    colliders->add(springkit::sphere_collider(0.5f));
+    sim.set_colliders(colliders);
+    for (int i = 0; i < kSettleSteps; ++i) sim.step(kStep);
+    if (state.range(1) == 0) sim.set_colliders(nullptr);
+    for (auto _ : state) {
+        sim.step(kStep);
+        benchmark::DoNotOptimize(sim.positions().data());
+    }
+    report(state, static_cast<int>(model.node_count()), static_cast<int>(model.springs.size()));
+    state.counters["contacts"] = static_cast<double>(sim.contacts().size());
+}
+
 }  // namespace
 
+BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BulletSoftBodyPatch)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitSamePatch)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 

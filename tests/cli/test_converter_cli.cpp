@@ -457,8 +457,9 @@ TEST(ParameterOptions, EveryOptionSetsItsParameterInTheWrittenModel) {
         ASSERT_EQ(r.exit_code, 0) << args << "\n" << r.err;
         EXPECT_EQ(springkit::load_model(out).params, expected) << extension;
     }
+    // A jelly: its faces close a volume, as --pressure needs.
     const fs::path out = work_dir() / "every-option-new.json";
-    const auto r = run_command(kCli + " new cloth --resolution 3" + args + " -o " + q(out));
+    const auto r = run_command(kCli + " new jelly --resolution 3" + args + " -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     std::string unused;
     EXPECT_EQ(springkit::load_model(out).params, springkit::test::parameters_from_options({}, unused));

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "springkit/colliders.hpp"
 #include "springkit/model.hpp"
 #include "springkit/transform.hpp"
 
@@ -373,6 +374,16 @@ public:
     /// values, O(springs). 1 = the model's k.
     void set_stiffness_scale(float scale);
     float stiffness_scale() const;
+
+    /// The colliders this instance collides with from the next step on (null:
+    /// none). Several instances may share one set; the game moves its
+    /// colliders between steps (ColliderSet::move_to()), never during one.
+    /// Nodes stay Parameters::node_radius from the surfaces.
+    void set_colliders(std::shared_ptr<const ColliderSet> colliders);
+    const std::shared_ptr<const ColliderSet>& colliders() const;
+    /// Which nodes touched which collider during the last step, with the
+    /// impulse each collider gave each node (by node, then collider).
+    std::span<const Contact> contacts() const;
 
 private:
     class Impl;

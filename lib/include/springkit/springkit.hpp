@@ -10,6 +10,8 @@
 #pragma once
 
 #include "springkit/builders.hpp"
+#include "springkit/collider_scenes.hpp"
+#include "springkit/colliders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/frame_cost.hpp"
 #include "springkit/io.hpp"

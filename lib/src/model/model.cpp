@@ -11,6 +11,7 @@
 #include <system_error>
 #include <unordered_map>
 
+#include "collision/pressure.hpp"
 #include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
 #include "springkit/rope_mesh.hpp"
@@ -437,6 +438,7 @@ void validate(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     if (!arrays_look_valid(model)) validate_in_detail(model, context);  // throws
     validate_attachments(model, context);
+    detail::check_pressure_mesh(model, model.params, context);
 }
 
 Stability stability_estimate(const Model& model) {

@@ -57,6 +57,10 @@ constexpr std::array kTable{
                   at_most(1000), "relaxation passes over rope constraints per substep (Source engine: 3)"},
     ParameterInfo{"verlet_damping", S::main, "verlet damping", "--verlet-damping", "", T::number, above(0), at_most(1),
                   "Verlet velocity kept per 1/60 s frame (Source engine: 0.98); pow(verlet_damping, dt * 60) per substep"},
+    ParameterInfo{"node_radius", S::main, "node radius", "--node-radius", "m", T::number, at_least(0), at_most(10),
+                  "collision radius of every node: colliders keep nodes this far from their surface", false},
+    ParameterInfo{"pressure", S::main, "pressure", "--pressure", "J", T::number, at_least(0), kNoMax,
+                  "ideal gas n R T in a closed face mesh: p = pressure / volume pushes each face along its normal (Jolt's mPressure); 0 = none", false},
     ParameterInfo{"velocity", S::gust, "gust velocity", "--gust-velocity", "m/s", T::vector, kNoMin, kNoMax,
                   "peak air velocity a gust adds to the wind, rising and falling as sin^2"},
     ParameterInfo{"period", S::gust, "gust period", "--gust-period", "s", T::number, at_least(0), kNoMax,
@@ -118,6 +122,8 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "implicit_iterations") f.count = &p.implicit_iterations;
             else if (k == "strain_limit") f.number = &p.strain_limit;
             else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
+            else if (k == "node_radius") f.number = &p.node_radius;
+            else if (k == "pressure") f.number = &p.pressure;
             break;
         case S::ground:
             if (!p.ground) break;

@@ -194,11 +194,14 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     st.target.resize(3 * rows);
     st.work.resize(3 * rows);
     st.direction.resize(3 * springs);
-    // Bead loads are forces of this substep like the others (apply_bead_loads()).
+    // Bead loads and the gas's pressure are forces of this substep like the
+    // others, taken at its start (apply_bead_loads(), stage_pressure()).
     const bool beads = !model_->beads.empty();
-    if (beads) {
+    const bool loads = beads || params_.pressure > 0.0f;
+    if (loads) {
         f_.assign(n, Vec3{});
-        apply_bead_loads();
+        if (beads) apply_bead_loads();
+        stage_pressure(args);
     }
     const double hd = h, h2 = hd * hd;
     const double drag_h = static_cast<double>(params_.air_friction) * hd;
@@ -207,7 +210,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     const double drift[3] = {wind_.x * hd, wind_.y * hd, wind_.z * hd};
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 x0 = x_.get(i), v0 = v_.get(i);
-        const Vec3 force = external_.get(i) + (beads ? f_.get(i) : Vec3{});
+        const Vec3 force = external_.get(i) + (loads ? f_.get(i) : Vec3{});
         const double xs[3] = {x0.x, x0.y, x0.z}, vs[3] = {v0.x, v0.y, v0.z}, fs[3] = {force.x, force.y, force.z};
         const std::int32_t row = l.unknown[i];
         for (int c = 0; c < 3; ++c) {
@@ -301,7 +304,8 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         v_.set(i, v);
     }
     if (beads) inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
-    return 3;  // kStages[3], "rope constraints", runs next
+    static const std::size_t rope_constraints = stage_index("rope constraints");
+    return rope_constraints;
 }
 
 void Simulation::Impl::limit_strain(float limit) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <sstream>
+#include <stdexcept>
 #include <type_traits>
 
 #include "simulation/batched_loops.hpp"
@@ -360,6 +361,7 @@ void Simulation::Impl::reset() {
     previous_.assign(m.positions);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
+    clear_contacts();
     external_.assign(b_->constant_external);
     external_applied_ = false;
     anchor_state_.clear();
@@ -460,6 +462,8 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"forces", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_forces(a); }},
     // Beads weigh on the two nodes of the segment they ride on (Garrido).
     {"bead loads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_bead_loads(a); }},
+    // The gas in a closed face mesh pushes its faces out (Parameters::pressure).
+    {"pressure", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_pressure(a); }},
     // Velocities and positions from the forces (Parameters::integrator).
     {"integrate", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_integrate(a); }},
     // Source engine rope sticks: overlong segments shortened, a few passes.
@@ -467,17 +471,28 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"tethers", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_tethers(a); }},
     // Beads slide along their ropes under gravity and friction.
     {"beads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_beads(a); }},
+    // Nodes kept out of the colliders, with friction and restitution.
+    {"contacts", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_contacts(a); }},
     // Anchored nodes set where their drives hold them (fixed, velocity, circle).
     {"anchors", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_anchors(a); }},
     // Publishes positions() and velocities() and stops a runaway (SimulationError).
     {"guard", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_guard(a); }},
     // Where beads are drawn, and the vertex normals of the faces.
     {"normals", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_normals(a); }},
+    // The step's contacts, summed per node and collider (Simulation::contacts()).
+    {"contact report", Stage::every_frame, [](Impl& s, const StageArgs& a) { s.stage_contact_report(a); }},
 };
+
+std::size_t Simulation::Impl::stage_index(std::string_view name) {
+    for (std::size_t i = 0; i < std::size(kStages); ++i)
+        if (name == kStages[i].name) return i;
+    throw std::logic_error("no stage called " + std::string(name));
+}
 
 void Simulation::Impl::substep(const StageArgs& args) {
     // The fused window pass is an optimisation of the same list, not another
-    // order: with the batched kernel it runs "forces" (and, without beads,
+    // order: with the batched kernel it runs "forces" (and, without beads or
+    // pressure,
     // "bead loads", which has nothing to do, and "integrate") window by window
     // in one pass through the nodes (window_pass()); the list goes on after the
     // last stage it ran. Each node gets the same operations in the same order
@@ -491,9 +506,10 @@ void Simulation::Impl::substep(const StageArgs& args) {
 }
 
 std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
-    if (!model_->beads.empty()) {  // beads load the nodes between forces and integration
+    if (!model_->beads.empty() || params_.pressure > 0.0f) {  // beads and gas load the nodes before integration
         stage_forces(args);
-        return 1;  // kStages[1], "bead loads", runs next
+        static const std::size_t bead_loads = stage_index("bead loads");
+        return bead_loads;
     }
     // Forces and integration in one pass through the nodes; the nodes other
     // threads read are integrated once every thread is done.
@@ -506,7 +522,8 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
             integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
             integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
         });
-    return 3;  // kStages[3], "rope constraints", runs next
+    static const std::size_t rope_constraints = stage_index("rope constraints");
+    return rope_constraints;
 }
 
 void Simulation::Impl::stage_forces(const StageArgs& args) {

@@ -14,9 +14,11 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "simulation/implicit_solver.hpp"
+#include "collision/collision_state.hpp"
 #include "simulation/worker_pool.hpp"
 #include "springkit/simulation.hpp"
 
@@ -230,7 +232,10 @@ public:
         enum When : unsigned char { every_substep, every_frame } when;
         void (*run)(Impl&, const StageArgs&);
     };
-    static const Stage kStages[9];
+    static const Stage kStages[12];
+    /// The position of the stage called `name` in kStages (fused passes say by
+    /// name where the list goes on, so that inserting a stage cannot skew them).
+    static std::size_t stage_index(std::string_view name);
 
     void substep(const StageArgs& args);
     std::size_t fused_window_pass(const StageArgs& args);
@@ -243,6 +248,12 @@ public:
     void stage_anchors(const StageArgs& args);
     void stage_guard(const StageArgs& args);
     void stage_normals(const StageArgs& args);
+    // Colliders and pressure (lib/src/collision/).
+    void stage_pressure(const StageArgs& args);
+    void stage_contacts(const StageArgs& args);
+    void stage_contact_report(const StageArgs& args);
+    void gather_candidates(const Collider& c, const Transform& pose, float margin, float dt);
+    void clear_contacts();
     // What the stages call.
     void accumulate_node_forces(std::uint32_t begin, std::uint32_t end);
     void accumulate_springs_reference();
@@ -358,6 +369,7 @@ public:
     bool asleep_ = false;
     double quiet_seconds_ = 0.0;         ///< s the body has been quiet
     mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
+    detail::CollisionState collision_;   ///< colliders, contacts (lib/src/collision/)
 };
 
 }  // namespace springkit

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "collision/pressure.hpp"
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
 
@@ -18,6 +19,7 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
                     std::to_string(model_params.k) + ", mass = " + std::to_string(model_params.mass) +
                     "); use set_stiffness_scale() for k, or prepare a model with the new values");
     validate_parameters(params, "Simulation::set_parameters");
+    detail::check_pressure_mesh(*model_, params, "Simulation::set_parameters");
     wake();
     const Parameters old = params_;
     params_ = params;
