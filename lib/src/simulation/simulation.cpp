@@ -492,10 +492,9 @@ std::size_t Simulation::Impl::stage_index(std::string_view name) {
 void Simulation::Impl::substep(const StageArgs& args) {
     // The fused window pass is an optimisation of the same list, not another
     // order: with the batched kernel it runs "forces" (and, without beads or
-    // pressure,
-    // "bead loads", which has nothing to do, and "integrate") window by window
-    // in one pass through the nodes (window_pass()); the list goes on after the
-    // last stage it ran. Each node gets the same operations in the same order
+    // pressure, "bead loads" and "pressure", which have nothing to do, and
+    // "integrate") window by window in one pass through the nodes
+    // (window_pass()); the list goes on after the last stage it ran. Each node gets the same operations in the same order
     // as when the stages run one after another.
     std::size_t next = 0;
     if (params_.integrator == Integrator::implicit) next = implicit_pass(args);
