@@ -89,6 +89,7 @@ void print_error(const std::string& message) {
     std::cerr << "error: " << printable(trimmed(without_library_tags(message))) << std::endl;
 }
 void print_warning(const std::string& message) {
+    if (verbosity() == Verbosity::quiet) return;
     std::cerr << "warning: " << printable(trimmed(without_library_tags(message))) << std::endl;
 }
 void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,

@@ -103,7 +103,7 @@ VerbRun register_golden(CLI::App& app) {
             golden.positions.emplace_back(p.begin(), p.end());
         });
         write_file_atomically(o->out, golden_to_json(golden));
-        print_line(o->model + ": recorded " + std::to_string(model.node_count()) + " nodes at " +
+        print_note(o->model + ": recorded " + std::to_string(model.node_count()) + " nodes at " +
                    std::to_string(at.size()) + " times over " + num(o->seconds) + " s into " + o->out +
                    " (model hash " + hex(model_hash(model)) + ")");
         return kExitOk;
@@ -158,7 +158,7 @@ VerbRun register_check(CLI::App& app) {
                         " m)");
             return kExitFailure;
         }
-        print_line(o->model + ": matches " + o->golden + " at " + std::to_string(golden.frames.size()) +
+        print_note(o->model + ": matches " + o->golden + " at " + std::to_string(golden.frames.size()) +
                    " times over " + num(golden.seconds) + " s; worst node " + std::to_string(worst_node) + " at t = " +
                    num(when) + " s, " + num(worst) + " m (tolerance " + num(tolerance) + " m); " + hash_note);
         return kExitOk;

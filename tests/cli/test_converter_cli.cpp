@@ -132,13 +132,47 @@ TEST(Convert, BatchOutputIsIdenticalToOneByOne) {
     for (const auto& m : meshes) inputs.append(" ").append(q(sample_mesh(m)));
     const auto r = run_command(kCli + " convert" + inputs + " --volume --bend -j 2 -o " + q(batch));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_EQ(line_count(r.out), 4) << r.out;  // one summary line per file
+    EXPECT_EQ(line_count(r.out), 5) << r.out;  // one summary line per file and the totals
+    EXPECT_NE(r.out.find("converted 4 of 4 files (0 failed): "), std::string::npos) << r.out;
+    EXPECT_EQ(r.err, "");  // no progress when stderr is not a terminal
     for (const auto& m : meshes) {
         const std::string stem = fs::path(m).stem().string();
         const fs::path one = single / (stem + ".json");
         ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh(m)) + " --volume --bend -o " + q(one)).exit_code, 0);
         EXPECT_EQ(slurp(batch / (stem + ".json")), slurp(one)) << m;
     }
+}
+
+TEST(Convert, SeveralInputsToOneFileAreAUsageError) {
+    const fs::path dir = work_dir() / "several";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string inputs = " " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("cloth.obj"));
+    for (const std::string out : {"single.json", "single.skb", "-"}) {
+        const auto r = run_command("cd " + q(dir) + " && " + kCli + " convert" + inputs + " -o " + out);
+        EXPECT_EQ(r.exit_code, 2) << out;
+        EXPECT_EQ(r.err, "error: 2 inputs cannot all be written to " +
+                             std::string(out == "-" ? "standard output" : "one file, " + out) +
+                             ": give a folder (an existing one, or a path ending in /), or convert them one at a "
+                             "time\n");
+        EXPECT_TRUE(fs::is_empty(dir)) << out;  // no folder named single.json
+    }
+}
+
+TEST(Convert, DashOutputWritesTheModelToStandardOutput) {
+    const fs::path file = work_dir() / "dash-cube.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(file)).exit_code, 0);
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o -");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, slurp(file));
+    EXPECT_NE(r.err.find("-> (standard output): 98 nodes"), std::string::npos) << r.err;
+    // -v adds how the file was read; -q leaves the model alone.
+    const auto verbose = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -v -o -");
+    EXPECT_NE(verbose.err.find("read by obj: 1 meshes, 384 vertices, 192 triangles"), std::string::npos)
+        << verbose.err;
+    const auto quiet = run_command(kCli + " -q convert " + q(sample_mesh("cube.obj")) + " -o -");
+    EXPECT_EQ(quiet.out, slurp(file));
+    EXPECT_EQ(quiet.err, "");
 }
 
 TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {

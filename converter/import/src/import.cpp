@@ -9,6 +9,7 @@
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/version.h>
 
 #include <algorithm>
 #include <bit>
@@ -895,6 +896,11 @@ Model detail::import_mesh_then_exit(const std::filesystem::path& path, const Imp
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options) {
     ImportReport report;
     return import_mesh(path, options, report);
+}
+
+std::string assimp_version() {
+    return std::to_string(aiGetVersionMajor()) + "." + std::to_string(aiGetVersionMinor()) + "." +
+           std::to_string(aiGetVersionPatch());
 }
 
 }  // namespace springkit

@@ -140,6 +140,9 @@ std::vector<ImportResult> import_meshes_isolated(
     const std::function<void(std::size_t finished, std::size_t total)>& on_done = {},
     const std::function<void(std::size_t index, std::string_view binary)>& on_answer = {});
 
+/// The version of the Assimp library the importer uses: "5.2.5".
+std::string assimp_version();
+
 /// Adds a spring between the far corners of every pair of faces sharing an edge
 /// (skipping pairs that already have one); k = 0 uses the model's k. Returns
 /// how many it added. This is what ImportOptions::bend does.
