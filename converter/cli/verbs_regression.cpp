@@ -15,6 +15,7 @@
 
 #include "cli.hpp"
 #include "golden.hpp"
+#include "model_compare.hpp"
 #include "springkit/springkit.hpp"
 
 namespace springkit::cli {
@@ -165,21 +166,6 @@ VerbRun register_check(CLI::App& app) {
     };
 }
 
-namespace {
-
-/// Flattens a JSON object into "a/b/c" -> value (arrays are kept whole).
-void flatten(const nlohmann::json& j, const std::string& prefix, std::map<std::string, nlohmann::json>& out) {
-    if (j.is_object()) {
-        for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "/" + k, out);
-    } else {
-        out[prefix] = j;
-    }
-}
-
-std::uint64_t pair_key(const Spring& s) { return (std::uint64_t{std::min(s.a, s.b)} << 32) | std::max(s.a, s.b); }
-
-}  // namespace
-
 VerbRun register_diff(CLI::App& app) {
     struct Options {
         std::string a, b;
@@ -191,111 +177,11 @@ VerbRun register_diff(CLI::App& app) {
     sub->add_option("a", o->a, "Old model")->required();
     sub->add_option("b", o->b, "New model")->required();
     sub->add_flag("--exit-code", o->exit_code, "Exit 1 when the models differ (as git diff --exit-code)");
-    sub->add_option("--limit", o->limit, "Springs and anchors listed one by one at most (default 10)");
+    sub->add_option("--limit", o->limit,
+                    "Changes of one kind (springs, nodes, faces, ...) listed one by one at most (default 10)");
     return [o]() {
         const Model a = load_model(o->a), b = load_model(o->b);
-        std::vector<std::string> lines;
-        auto count = [&](const char* what, std::size_t x, std::size_t y) {
-            if (x != y) lines.push_back(std::string(what) + ": " + std::to_string(x) + " -> " + std::to_string(y));
-        };
-        if (a.name != b.name) lines.push_back("name: \"" + a.name + "\" -> \"" + b.name + "\"");
-        if (a.texture != b.texture) lines.push_back("texture: \"" + a.texture + "\" -> \"" + b.texture + "\"");
-
-        // Parameters, whatever fields they have, through the canonical JSON form.
-        std::map<std::string, nlohmann::json> pa, pb;
-        const nlohmann::json ja = nlohmann::json::parse(model_to_json(a)), jb = nlohmann::json::parse(model_to_json(b));
-        flatten(ja.value("parameters", nlohmann::json::object()), "", pa);
-        flatten(jb.value("parameters", nlohmann::json::object()), "", pb);
-        std::set<std::string> keys;
-        for (const auto& [k, v] : pa) keys.insert(k);
-        for (const auto& [k, v] : pb) keys.insert(k);
-        for (const std::string& k : keys) {
-            const auto x = pa.find(k), y = pb.find(k);
-            const std::string vx = x == pa.end() ? "(unset)" : x->second.dump();
-            const std::string vy = y == pb.end() ? "(unset)" : y->second.dump();
-            if (vx != vy) lines.push_back("parameter " + k + ": " + vx + " -> " + vy);
-        }
-
-        // Nodes: count, moved rest positions, masses.
-        count("nodes", a.node_count(), b.node_count());
-        std::size_t moved = 0, mass_changed = 0;
-        double farthest = 0.0;
-        for (std::size_t i = 0; i < std::min(a.node_count(), b.node_count()); ++i) {
-            const double d = length(a.positions[i] - b.positions[i]);
-            if (d > 0) ++moved, farthest = std::max(farthest, d);
-            if (a.node_mass(i) != b.node_mass(i)) ++mass_changed;
-        }
-        if (moved) lines.push_back("positions: " + std::to_string(moved) + " nodes moved (farthest " + num(farthest) + " m)");
-        if (mass_changed) lines.push_back("masses: " + std::to_string(mass_changed) + " nodes changed mass");
-
-        // Springs, matched by their node pair.
-        std::unordered_map<std::uint64_t, const Spring*> in_a, in_b;
-        for (const Spring& s : a.springs) in_a[pair_key(s)] = &s;
-        for (const Spring& s : b.springs) in_b[pair_key(s)] = &s;
-        std::vector<const Spring*> removed, added;
-        std::size_t rest_changed = 0, k_changed = 0, kind_changed = 0;
-        for (const Spring& s : a.springs) {
-            auto it = in_b.find(pair_key(s));
-            if (it == in_b.end()) {
-                removed.push_back(&s);
-                continue;
-            }
-            if (it->second->rest != s.rest) ++rest_changed;
-            if (b.spring_k(*it->second) != a.spring_k(s)) ++k_changed;
-            if (it->second->kind != s.kind) ++kind_changed;
-        }
-        for (const Spring& s : b.springs)
-            if (!in_a.count(pair_key(s))) added.push_back(&s);
-        count("springs", a.springs.size(), b.springs.size());
-        auto list = [&](const char* sign, const std::vector<const Spring*>& springs, const char* word) {
-            if (springs.empty()) return;
-            lines.push_back("springs " + std::string(word) + ": " + std::to_string(springs.size()));
-            for (std::size_t i = 0; i < springs.size() && i < o->limit; ++i)
-                lines.push_back(std::string("  ") + sign + " " + std::to_string(springs[i]->a) + "-" +
-                                std::to_string(springs[i]->b) + " rest " + num(springs[i]->rest) + " m");
-            if (springs.size() > o->limit)
-                lines.push_back("  ... " + std::to_string(springs.size() - o->limit) + " more");
-        };
-        list("-", removed, "removed");
-        list("+", added, "added");
-        if (rest_changed) lines.push_back("springs with a new rest length: " + std::to_string(rest_changed));
-        if (k_changed) lines.push_back("springs with a new stiffness: " + std::to_string(k_changed));
-        if (kind_changed) lines.push_back("springs of another kind: " + std::to_string(kind_changed));
-
-        // Anchors, matched by node.
-        std::map<std::uint32_t, const Anchor*> anchors_a, anchors_b;
-        for (const Anchor& x : a.anchors) anchors_a[x.node] = &x;
-        for (const Anchor& x : b.anchors) anchors_b[x.node] = &x;
-        std::string anchor_added, anchor_removed;
-        std::size_t drive_changed = 0, n_added = 0, n_removed = 0;
-        for (const auto& [node, x] : anchors_a) {
-            auto it = anchors_b.find(node);
-            if (it == anchors_b.end()) {
-                if (n_removed++ < o->limit) anchor_removed += " " + std::to_string(node);
-            } else if (!(*it->second == *x)) {
-                ++drive_changed;
-            }
-        }
-        for (const auto& [node, x] : anchors_b)
-            if (!anchors_a.count(node) && n_added++ < o->limit) anchor_added += " " + std::to_string(node);
-        count("anchors", a.anchors.size(), b.anchors.size());
-        if (n_removed) lines.push_back("anchors removed: " + std::to_string(n_removed) + " (nodes" + anchor_removed + (n_removed > o->limit ? " ...)" : ")"));
-        if (n_added) lines.push_back("anchors added: " + std::to_string(n_added) + " (nodes" + anchor_added + (n_added > o->limit ? " ...)" : ")"));
-        if (drive_changed) lines.push_back("anchors with a new drive: " + std::to_string(drive_changed));
-
-        // Drawing data and anything else in the file, compared as a whole.
-        count("faces", a.faces.size(), b.faces.size());
-        if (a.faces.size() == b.faces.size() && a.faces != b.faces) lines.push_back("faces: same count, different triangles");
-        count("texcoords", a.texcoords.size(), b.texcoords.size());
-        if (a.texcoords.size() == b.texcoords.size() && a.texcoords != b.texcoords)
-            lines.push_back("texcoords: same count, different values");
-        static const std::set<std::string> handled = {"format", "version", "name", "parameters", "positions",
-                                                      "masses", "springs", "anchors", "faces", "texcoords", "texture"};
-        for (const auto& [k, v] : ja.items())
-            if (!handled.count(k) && (!jb.contains(k) || jb.at(k) != v)) lines.push_back(k + ": changed");
-        for (const auto& [k, v] : jb.items())
-            if (!handled.count(k) && !ja.contains(k)) lines.push_back(k + ": added");
-
+        const std::vector<std::string> lines = model_differences(a, b, o->limit);
         if (lines.empty()) {
             print_line(o->a + " and " + o->b + ": identical models");
             return kExitOk;

@@ -352,6 +352,67 @@ TEST(Diff, ListsParametersAndSpringsThatChanged) {
     EXPECT_NE(r.out.find("identical models"), std::string::npos) << r.out;
 }
 
+// diff names what changed: the spring by index and node pair, the texcoord, the
+// face; a global change is one line, not one per spring.
+TEST(Diff, NamesTheSpringTexcoordAndFaceThatChanged) {
+    const fs::path a = work_dir() / "n-a.json", b = work_dir() / "n-b.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(a)).exit_code, 0);
+    Model m = load_model(a);
+    const Spring s = m.springs[17];
+    m.springs[17].k = 2 * m.params.k;
+    m.texcoords[7].v += 0.25f;
+    std::swap(m.faces[3].node[0], m.faces[3].node[1]);
+    save_model(m, b);
+    const auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const std::string pair = std::to_string(s.a) + "-" + std::to_string(s.b);
+    EXPECT_NE(r.out.find("\nspring 17 (nodes " + pair + "): k 1000 -> 2000 N/m\n"), std::string::npos) << r.out;
+    char uv[160];
+    std::snprintf(uv, sizeof uv, "\ntexcoord 7: (%.6g, %.6g) -> (%.6g, %.6g)\n", m.texcoords[7].u,
+                  m.texcoords[7].v - 0.25f, m.texcoords[7].u, m.texcoords[7].v);
+    EXPECT_NE(r.out.find(uv), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nface 3: nodes "), std::string::npos) << r.out;
+    EXPECT_EQ(line_count(r.out), 5) << r.out;  // the two file names and the three changes
+}
+
+TEST(Diff, AGlobalChangeIsOneLine) {
+    const fs::path a = work_dir() / "g-a.json", b = work_dir() / "g-b.json", c = work_dir() / "g-c.json";
+    const std::string mesh = q(sample_mesh("cloth.obj"));
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " -o " + q(a)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --k 1010 -o " + q(b)).exit_code, 0);
+    auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    EXPECT_EQ(r.out, "--- " + a.string() + "\n+++ " + b.string() + "\nparameter k: 1000 -> 1010\n");
+    // Every spring with its own k, all changed alike: one line for the 800.
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --scale 3 -o " + q(c)).exit_code, 0);
+    r = run_command(kCli + " diff " + q(a) + " " + q(c));
+    EXPECT_NE(r.out.find("\nnodes: all 289 scaled by 3 about the origin\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("\nrest length of all 800 springs: scaled by 3 (spring 0 (nodes 0-1): "), std::string::npos)
+        << r.out;
+    EXPECT_EQ(line_count(r.out), 4) << r.out;
+}
+
+// The same shape with its nodes renumbered is recognised as such.
+TEST(Diff, RenumberedNodesAreRecognised) {
+    const fs::path a = work_dir() / "r-a.json", b = work_dir() / "r-b.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) + " --keep-order -o " + q(a)).exit_code,
+              0);
+    Model m = load_model(a);
+    std::vector<std::uint32_t> reversed(m.node_count());
+    for (std::size_t i = 0; i < reversed.size(); ++i) reversed[i] = static_cast<std::uint32_t>(reversed.size() - 1 - i);
+    renumber_nodes(m, reversed);
+    save_model(m, b);
+    auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nnodes: the same 146 positions in another order ("), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("moved"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("springs added"), std::string::npos) << r.out;
+    // A real change on top of the renumbering is still named.
+    m.params.mass = 0.5f;
+    save_model(m, b);
+    r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    EXPECT_NE(r.out.find("\nparameter mass: "), std::string::npos) << r.out;
+}
+
 TEST(SampleMeshes, CommittedMeshesAreWhatTheScriptWrites) {
     const fs::path out = work_dir() / "meshes";
     fs::remove_all(out);
