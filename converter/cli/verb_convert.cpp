@@ -1,5 +1,6 @@
 // springkit CLI — `convert`: mesh files to spring models (springkit::import).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -26,8 +27,23 @@ std::string summary(const ImportResult& r, const fs::path& out) {
                   "%zu faces, %zu welded vertices, %zu anchors, %.2f s",
                   m.node_count(), m.springs.size(), p.edge_springs, p.line_springs, p.bend_springs, p.shear_springs,
                   p.volume_springs, m.faces.size(), p.welded_vertices, m.anchors.size(), r.seconds);
+    const Bounds box = bounds(m);
+    const Vec3 size = box.max - box.min;
+    char sized[256];
+    std::snprintf(sized, sizeof sized, "; %.3g x %.3g x %.3g m (unit: ", size.x, size.y, size.z);
+    std::string text = buf + std::string(sized) + p.unit + ")";
+    if (p.islands.size() > 1) {
+        text += "; " + std::to_string(p.islands.size()) + " islands";
+        if (p.island_springs > 0) text += ", joined by " + std::to_string(p.island_springs) + " springs";
+        if (p.dropped_nodes > 0) text += ", the largest kept (" + std::to_string(p.dropped_nodes) + " nodes dropped)";
+    }
+    if (m.params.ground && p.ground_repulsion > 0.0) {
+        std::snprintf(sized, sizeof sized, "; ground at y = %.4g, repulsion %.4g N/m: sinks at most %.3g m at rest",
+                      m.params.ground->height, p.ground_repulsion, p.ground_sink);
+        text += sized;
+    }
     // The paths are cut on their own so that the counts always show.
-    return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + buf;
+    return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + text;
 }
 
 /// The verbose lines of one import: how it was read and what was applied.
@@ -43,6 +59,20 @@ void print_import_details(const ImportResult& r) {
 
 std::string importer_version() { return "Assimp " + assimp_version(); }
 
+double units_in_metres(const std::string& text) {
+    static const std::pair<const char*, double> kUnits[] = {{"mm", 0.001}, {"cm", 0.01},  {"m", 1.0},
+                                                           {"km", 1000.0}, {"in", 0.0254}, {"ft", 0.3048}};
+    for (const auto& [name, metres] : kUnits)
+        if (text == name) return metres;
+    try {
+        std::size_t used = 0;
+        const double metres = std::stod(text, &used);
+        return used == text.size() && std::isfinite(metres) && metres > 0.0 ? metres : 0.0;
+    } catch (const std::exception&) {
+        return 0.0;
+    }
+}
+
 VerbRun register_convert(CLI::App& app) {
     struct Options {
         std::vector<std::string> inputs;
@@ -51,6 +81,8 @@ VerbRun register_convert(CLI::App& app) {
         std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
         unsigned jobs = 0;
         std::string extension = ".json";
+        std::string units;
+        std::string islands = "keep";
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand(
@@ -79,9 +111,28 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
                   "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");
+    sub->add_option("--units", o->units,
+                    "The unit of the file's coordinates, when it is not what the file says: mm, cm, m, km, in, ft, "
+                    "or metres per unit")
+        ->check(CLI::Validator(
+            [](std::string& text) { return units_in_metres(text) > 0.0 ? std::string() : "unknown unit '" + text + "' (mm, cm, m, km, in, ft, or metres per unit)"; },
+            "UNIT"));
+    sub->add_option("--islands", o->islands,
+                    "Parts no spring joins: keep (default; each moves on its own), largest (keep only the largest), "
+                    "connect (join each to the rest by springs from its nearest nodes)")
+        ->check(CLI::IsMember({"keep", "largest", "connect"}));
+    sub->add_option("--size", o->import.size, "Rescale so the longest side of the bounding box is this many metres")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--ground-depth", o->import.ground_depth,
+                    "With --ground bottom: how deep the resting model may sink, m (default 1% of its longest side); "
+                    "the ground's repulsion is set from the weight")
+        ->check(CLI::PositiveNumber);
     add_parameter_options(*sub, o->parameters,
                           {{"--damping", "default 0.02: wobbling settles in about a second"},
-                           {"--ground", "adds a ground plane at this height; the other ground options need it"}});
+                           {"--ground", "adds a ground plane at this height, or with 'bottom' just under the model "
+                                        "(its repulsion scaled to the weight, see --ground-depth); the other ground "
+                                        "options need it"}},
+                          {{"--ground", "bottom", [o] { o->import.ground_at_bottom = true; }}});
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");
@@ -92,8 +143,13 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
     return [o]() {
+        if (!o->units.empty()) o->import.units = units_in_metres(o->units);
+        o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
+                            : o->islands == "connect" ? ImportOptions::Islands::connect
+                                                      : ImportOptions::Islands::keep;
         // A mesh has no ground: the ground's constants need --ground.
         Parameters with_options;
+        if (o->import.ground_at_bottom) with_options.ground = Ground{};
         if (!apply_parameter_options(*o->parameters, with_options)) return kExitUsage;
         const fs::path out(o->out);
         std::error_code ec;
