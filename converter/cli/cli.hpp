@@ -37,8 +37,15 @@ VerbRun register_diff(CLI::App& app);
 /// that row in `overrides`: help text from the row (doc, unit, range, plus a
 /// note from `notes` by cli_option), values read and range-checked by
 /// parse_parameter (a bad value is a usage error).
+/// `words` are values an option takes besides its row's ("--ground" "bottom"):
+/// given, they call their function instead of setting the row.
+struct OptionWord {
+    std::string_view option, word;
+    std::function<void()> given;
+};
 void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,
-                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes = {});
+                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes = {},
+                           std::vector<OptionWord> words = {});
 
 /// Applies `overrides` to `params`; a ground constant without a ground is
 /// printed as a usage error and gives false.
@@ -61,5 +68,32 @@ void print_error(const std::string& message);
 void print_warning(const std::string& message);
 /// True when stderr is a terminal: progress is shown only then.
 bool stderr_is_terminal();
+
+/// -q/--quiet and -v/--verbose, given before or after the verb.
+enum class Verbosity { quiet, normal, verbose };
+void set_verbosity(Verbosity v);
+Verbosity verbosity();
+/// Says that a verb writes its data to stdout (`-o -`): notes then go to stderr.
+void set_stdout_holds_data();
+/// A line that reports what a verb did (convert's and new's summaries, golden's
+/// and check's result): on stdout, on stderr when stdout holds data, not at all
+/// with -q. Data a verb was asked for (info, diff) goes through print_line.
+void print_note(const std::string& line);
+/// A note printed only with -v.
+void print_detail(const std::string& line);
+
+/// `--version`: "springkit 0.1.0 (native build, Release; Assimp 5.2.5)".
+std::string version_text(std::string_view version, std::string_view build_type, bool native,
+                         std::string_view importer);
+/// "Assimp 5.2.5", or "no mesh importer" in a build without it
+/// (verb_convert.cpp / verb_convert_unavailable.cpp).
+std::string importer_version();
+/// Metres per unit for convert's --units: mm, cm, m, km, in, ft, or a positive
+/// number; 0 for anything else.
+double units_in_metres(const std::string& text);
+
+/// `springkit help [VERB]`: registered by main, run with the verb it parsed.
+void add_help_verb(CLI::App& app, const std::shared_ptr<std::string>& verb);
+int run_help_verb(CLI::App& app, const std::string& verb);
 
 }  // namespace springkit::cli

@@ -108,10 +108,15 @@ public:
             fail("/version", "golden version " + version.dump() + " is newer than this springkit reads (" +
                                  std::to_string(kGoldenVersion) + ")");
         if (version.is_number_float() && version.get<double>() >= 0x1p63)
-            fail("/version", "too large a number for a golden version (this springkit reads version " +
+            fail("/version", "too large a number for a golden version (this springkit reads versions 1 to " +
                                  std::to_string(kGoldenVersion) + ")");
-        integer(version, "/version", 1, kGoldenVersion);
-        only(root, "", {"format", "version", "model", "model_hash", "frame_dt", "seconds", "nodes", "samples"});
+        g.version = static_cast<int>(integer(version, "/version", 1, kGoldenVersion));
+        const bool v2 = g.version >= 2;
+        if (v2)
+            only(root, "", {"format", "version", "model", "model_hash", "frame_dt", "seconds", "nodes", "horizon",
+                            "structure", "samples"});
+        else
+            only(root, "", {"format", "version", "model", "model_hash", "frame_dt", "seconds", "nodes", "samples"});
 
         if (root.contains("model")) g.model = string(root.at("model"), "/model");
         g.hash = string(field(root, "", "model_hash"), "/model_hash");
@@ -123,13 +128,31 @@ public:
         g.seconds = number(field(root, "", "seconds"), "/seconds");
         if (!(g.seconds > 0.0)) fail("/seconds", "must be more than 0, not " + shown(root.at("seconds")));
         g.nodes = integer(field(root, "", "nodes"), "/nodes", 0, kMaxGoldenNodes);
+        if (v2) {
+            g.horizon = number(field(root, "", "horizon"), "/horizon");
+            if (g.horizon < 0.0) fail("/horizon", "must be at least 0, not " + shown(root.at("horizon")));
+            // The model is read as strictly as a model file, its errors placed under /structure.
+            const json& structure = object(field(root, "", "structure"), "/structure");
+            g.structure = structure.dump();
+            try {
+                const Model m = model_from_json(g.structure, name_ + ": /structure");
+                if (m.node_count() != g.nodes)
+                    fail("/structure", "has " + std::to_string(m.node_count()) + " nodes, /nodes says " +
+                                           std::to_string(g.nodes));
+            } catch (const json::exception&) {
+                fail("/structure", "is not a valid model");
+            }
+        }
 
         const json& samples = array(field(root, "", "samples"), "/samples");
         if (samples.empty()) fail("/samples", "is empty: a golden records at least one time");
         for (std::size_t k = 0; k < samples.size(); ++k) {
             const std::string at = "/samples/" + std::to_string(k);
             const json& s = object(samples[k], at);
-            only(s, at, {"frame", "time", "positions"});
+            if (v2)
+                only(s, at, {"frame", "time", "positions", "kinetic", "potential", "bounds", "max_strain"});
+            else
+                only(s, at, {"frame", "time", "positions"});
             const std::uint64_t frame =
                 integer(field(s, at, "frame"), at + "/frame", 1, std::numeric_limits<std::uint64_t>::max());
             if (!g.frames.empty() && frame <= g.frames.back())
@@ -147,6 +170,19 @@ public:
                 for (std::size_t c = 0; c < 3; ++c)
                     xyz[c] = single(flat[3 * i + c], at + "/positions/" + std::to_string(3 * i + c));
                 p[i] = {xyz[0], xyz[1], xyz[2]};
+            }
+            if (v2) {
+                GoldenMeasures m;
+                m.kinetic = number(field(s, at, "kinetic"), at + "/kinetic");
+                m.potential = number(field(s, at, "potential"), at + "/potential");
+                m.max_strain = number(field(s, at, "max_strain"), at + "/max_strain");
+                const json& box = array(field(s, at, "bounds"), at + "/bounds");
+                if (box.size() != 6) fail(at + "/bounds", "has " + std::to_string(box.size()) + " numbers, expected 6 (min x y z, max x y z)");
+                float b[6];
+                for (std::size_t c = 0; c < 6; ++c) b[c] = single(box[c], at + "/bounds/" + std::to_string(c));
+                m.min = {b[0], b[1], b[2]};
+                m.max = {b[3], b[4], b[5]};
+                g.measures.push_back(m);
             }
             g.frames.push_back(frame);
             g.positions.push_back(std::move(p));
@@ -195,13 +231,25 @@ std::string golden_to_json(const Golden& g) {
         std::vector<float> flat;
         flat.reserve(g.positions[k].size() * 3);
         for (const Vec3& v : g.positions[k]) flat.insert(flat.end(), {v.x, v.y, v.z});
-        samples.push_back({{"frame", g.frames[k]},
-                           {"time", static_cast<double>(g.frames[k]) * static_cast<double>(g.frame_dt)},
-                           {"positions", flat}});
+        json sample = {{"frame", g.frames[k]},
+                       {"time", static_cast<double>(g.frames[k]) * static_cast<double>(g.frame_dt)},
+                       {"positions", flat}};
+        if (g.version >= 2) {
+            const GoldenMeasures& m = g.measures[k];
+            sample["kinetic"] = m.kinetic;
+            sample["potential"] = m.potential;
+            sample["bounds"] = {m.min.x, m.min.y, m.min.z, m.max.x, m.max.y, m.max.z};
+            sample["max_strain"] = m.max_strain;
+        }
+        samples.push_back(std::move(sample));
     }
-    const json root = {{"format", "springkit-golden"}, {"version", kGoldenVersion}, {"model", g.model},
-                       {"model_hash", g.hash},         {"frame_dt", g.frame_dt},    {"seconds", g.seconds},
-                       {"nodes", g.nodes},             {"samples", samples}};
+    json root = {{"format", "springkit-golden"}, {"version", g.version}, {"model", g.model},
+                 {"model_hash", g.hash},         {"frame_dt", g.frame_dt}, {"seconds", g.seconds},
+                 {"nodes", g.nodes},             {"samples", samples}};
+    if (g.version >= 2) {
+        root["horizon"] = g.horizon;
+        root["structure"] = json::parse(g.structure);
+    }
     // A model path that is not UTF-8 is kept with U+FFFD (nlohmann would throw).
     return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }

@@ -15,8 +15,12 @@
 
 namespace springkit::cli {
 
-/// The golden file version this springkit writes and reads.
-inline constexpr int kGoldenVersion = 1;
+/// The golden file version this springkit writes; it reads 1 and 2.
+/// Version 1: positions at every sample, compared over the whole run.
+/// Version 2 adds the model itself ("structure", the exact fingerprint), the
+/// horizon up to which positions are compared, and per sample the quantities
+/// that converge across builds (energies, bounds, max strain).
+inline constexpr int kGoldenVersion = 2;
 /// Frame times a golden may have: those `golden --dt` accepts.
 inline constexpr float kMinGoldenFrameDt = 1.0e-6f;
 inline constexpr float kMaxGoldenFrameDt = 1.0f;
@@ -27,7 +31,19 @@ inline constexpr std::uint64_t kMaxGoldenNodes = 0xffffffffu;
 /// broken or hostile file, not a regression test.
 inline constexpr std::uint64_t kMaxGoldenSubsteps = 100'000'000;
 
+/// What a version 2 golden records at a sample besides positions: quantities
+/// that stay close across builds after positions have diverged (chaotic motion
+/// turns 1e-5 m at 0.5 s into 4 cm at 2 s; the energies and bounds do not).
+struct GoldenMeasures {
+    double kinetic = 0.0;    ///< J, Simulation::kinetic_energy()
+    double potential = 0.0;  ///< J, Simulation::potential_energy()
+    Vec3 min{}, max{};       ///< m, bounds of the nodes
+    double max_strain = 0.0; ///< largest |length / rest - 1| of a Hooke spring with rest > 0
+    friend bool operator==(const GoldenMeasures&, const GoldenMeasures&) = default;
+};
+
 struct Golden {
+    int version = kGoldenVersion;
     std::string model;       ///< the model's file name when it was recorded (informational)
     std::string hash;        ///< model_hash, 16 hex digits
     float frame_dt = 0.0f;   ///< s
@@ -35,6 +51,10 @@ struct Golden {
     std::uint64_t nodes = 0;
     std::vector<std::uint64_t> frames;         ///< frames after which positions were recorded: >= 1, increasing
     std::vector<std::vector<Vec3>> positions;  ///< per sample, `nodes` positions
+    // Version 2 only:
+    std::string structure;  ///< the recorded model, canonical JSON (model_to_json)
+    double horizon = 0.0;   ///< s: positions are compared at samples up to this time
+    std::vector<GoldenMeasures> measures;  ///< per sample
 };
 
 /// Reads a golden file's text; `name` starts every error ("name: /samples/2/frame:

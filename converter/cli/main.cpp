@@ -1,5 +1,5 @@
 // springkit — the command-line tool. One subcommand per verb:
-// convert, new, info, simulate, golden, check, diff.
+// convert, new, info, simulate, golden, check, diff, and help.
 #include <exception>
 #include <iostream>
 #include <vector>
@@ -11,7 +11,19 @@ int main(int argc, char** argv) {
     using namespace springkit::cli;
     CLI::App app{"springkit: data-driven mass-spring soft bodies"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "springkit 0.1.0");
+    // Inherited by the verbs: -q/-v after the verb reach the options below.
+    app.fallthrough();
+#ifdef SPRINGKIT_NATIVE_BUILD
+    constexpr bool native = true;
+#else
+    constexpr bool native = false;
+#endif
+    app.set_version_flag("--version", version_text(SPRINGKIT_VERSION, SPRINGKIT_BUILD_TYPE, native, importer_version()),
+                         "Print the version, the build (portable or native, Release or Debug) and the importer's");
+    bool quiet = false, verbose = false;
+    CLI::Option* quiet_flag = app.add_flag("-q,--quiet", quiet, "Print errors only: no summaries, warnings or progress");
+    app.add_flag("-v,--verbose", verbose, "Print more: the choices convert made, each sample check compared")
+        ->excludes(quiet_flag);
 
     static constexpr VerbRegistration verbs[] = {register_convert, register_new, register_info, register_simulate,
                                                  register_golden, register_check, register_diff};
@@ -21,6 +33,8 @@ int main(int argc, char** argv) {
         VerbRun run = add(app);
         runs.emplace_back(app.get_subcommands({})[before], std::move(run));
     }
+    auto help_verb = std::make_shared<std::string>();
+    add_help_verb(app, help_verb);
 
     try {
         app.parse(argc, argv);
@@ -39,6 +53,8 @@ int main(int argc, char** argv) {
         return kExitUsage;
     }
 
+    set_verbosity(quiet ? Verbosity::quiet : verbose ? Verbosity::verbose : Verbosity::normal);
+    if (app.got_subcommand("help")) return run_help_verb(app, *help_verb);
     try {
         for (auto& [sub, run] : runs)
             if (sub->parsed()) return run();

@@ -36,10 +36,13 @@ void print_error(const std::string& message) {
     std::cerr << "error: " << printable(trimmed(without_library_tags(message))) << std::endl;
 }
 void print_warning(const std::string& message) {
+    if (verbosity() == Verbosity::quiet) return;
     std::cerr << "warning: " << printable(trimmed(without_library_tags(message))) << std::endl;
 }
 void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides,
-                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes) {
+                           std::initializer_list<std::pair<std::string_view, std::string_view>> notes,
+                           std::vector<OptionWord> words) {
+    auto shared_words = std::make_shared<std::vector<OptionWord>>(std::move(words));
     for (const ParameterInfo& row : parameter_table()) {
         if (row.cli_option.empty()) continue;
         std::string help(row.doc);
@@ -55,9 +58,16 @@ void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrid
                                 : row.section == ParameterSection::ground && row.key == "height" ? "HEIGHT"
                                                                                                  : "FLOAT";
         const ParameterInfo* r = &row;
+        // A word of this option ("bottom") instead of a value.
+        auto word = [shared_words, r](const std::string& text) -> const OptionWord* {
+            for (const OptionWord& w : *shared_words)
+                if (w.option == r->cli_option && w.word == text) return &w;
+            return nullptr;
+        };
         sub.add_option_function<std::string>(
                std::string(row.cli_option),
-               [overrides, r](const std::string& text) {
+               [overrides, r, word](const std::string& text) {
+                   if (const OptionWord* w = word(text)) return w->given();
                    ParameterValue value;
                    parse_parameter(*r, text, value);  // checked by the validator below
                    overrides->set(*r, value);
@@ -65,7 +75,8 @@ void add_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrid
                help)
             ->type_name(type_name)
             ->check(CLI::Validator(
-                [r](std::string& text) {
+                [r, word](std::string& text) {
+                    if (word(text)) return std::string();
                     ParameterValue value;
                     return parse_parameter(*r, text, value);
                 },

@@ -1,5 +1,6 @@
 // springkit CLI — `convert`: mesh files to spring models (springkit::import).
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -26,11 +27,51 @@ std::string summary(const ImportResult& r, const fs::path& out) {
                   "%zu faces, %zu welded vertices, %zu anchors, %.2f s",
                   m.node_count(), m.springs.size(), p.edge_springs, p.line_springs, p.bend_springs, p.shear_springs,
                   p.volume_springs, m.faces.size(), p.welded_vertices, m.anchors.size(), r.seconds);
+    const Bounds box = bounds(m);
+    const Vec3 size = box.max - box.min;
+    char sized[256];
+    std::snprintf(sized, sizeof sized, "; %.3g x %.3g x %.3g m (unit: ", size.x, size.y, size.z);
+    std::string text = buf + std::string(sized) + p.unit + ")";
+    if (p.islands.size() > 1) {
+        text += "; " + std::to_string(p.islands.size()) + " islands";
+        if (p.island_springs > 0) text += ", joined by " + std::to_string(p.island_springs) + " springs";
+        if (p.dropped_nodes > 0) text += ", the largest kept (" + std::to_string(p.dropped_nodes) + " nodes dropped)";
+    }
+    if (m.params.ground && p.ground_repulsion > 0.0) {
+        std::snprintf(sized, sizeof sized, "; ground at y = %.4g, repulsion %.4g N/m: sinks at most %.3g m at rest",
+                      m.params.ground->height, p.ground_repulsion, p.ground_sink);
+        text += sized;
+    }
     // The paths are cut on their own so that the counts always show.
-    return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + buf;
+    return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + text;
+}
+
+/// The verbose lines of one import: how it was read and what was applied.
+void print_import_details(const ImportResult& r) {
+    const ImportReport& p = r.report;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "  read by %s: %zu meshes, %zu vertices, %zu triangles; unit scale %g to metres",
+                  p.reader.c_str(), p.meshes, p.input_vertices, p.faces, p.unit_scale);
+    print_detail(buf);
 }
 
 }  // namespace
+
+std::string importer_version() { return "Assimp " + assimp_version(); }
+
+double units_in_metres(const std::string& text) {
+    static const std::pair<const char*, double> kUnits[] = {{"mm", 0.001}, {"cm", 0.01},  {"m", 1.0},
+                                                           {"km", 1000.0}, {"in", 0.0254}, {"ft", 0.3048}};
+    for (const auto& [name, metres] : kUnits)
+        if (text == name) return metres;
+    try {
+        std::size_t used = 0;
+        const double metres = std::stod(text, &used);
+        return used == text.size() && std::isfinite(metres) && metres > 0.0 ? metres : 0.0;
+    } catch (const std::exception&) {
+        return 0.0;
+    }
+}
 
 VerbRun register_convert(CLI::App& app) {
     struct Options {
@@ -40,13 +81,16 @@ VerbRun register_convert(CLI::App& app) {
         std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
         unsigned jobs = 0;
         std::string extension = ".json";
+        std::string units;
+        std::string islands = "keep";
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand(
         "convert", "Convert meshes (any format Assimp reads: OBJ, FBX, glTF, ...) into spring models");
     sub->add_option("inputs", o->inputs, "Mesh files")->required();
     sub->add_option("-o,--output", o->out,
-                    "Model file (one input) or folder (several inputs, an existing folder, or a path ending in /)")
+                    "Model file (one input; - for standard output, as JSON) or folder (an existing folder or a path "
+                    "ending in /; several inputs need one)")
         ->required();
     sub->add_option("--weld", o->import.weld,
                     "Weld vertices closer than EPS x bounding-box diagonal (default 1e-5; 0 = exact duplicates, "
@@ -67,9 +111,28 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
                   "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");
+    sub->add_option("--units", o->units,
+                    "The unit of the file's coordinates, when it is not what the file says: mm, cm, m, km, in, ft, "
+                    "or metres per unit")
+        ->check(CLI::Validator(
+            [](std::string& text) { return units_in_metres(text) > 0.0 ? std::string() : "unknown unit '" + text + "' (mm, cm, m, km, in, ft, or metres per unit)"; },
+            "UNIT"));
+    sub->add_option("--islands", o->islands,
+                    "Parts no spring joins: keep (default; each moves on its own), largest (keep only the largest), "
+                    "connect (join each to the rest by springs from its nearest nodes)")
+        ->check(CLI::IsMember({"keep", "largest", "connect"}));
+    sub->add_option("--size", o->import.size, "Rescale so the longest side of the bounding box is this many metres")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--ground-depth", o->import.ground_depth,
+                    "With --ground bottom: how deep the resting model may sink, m (default 1% of its longest side); "
+                    "the ground's repulsion is set from the weight")
+        ->check(CLI::PositiveNumber);
     add_parameter_options(*sub, o->parameters,
                           {{"--damping", "default 0.02: wobbling settles in about a second"},
-                           {"--ground", "adds a ground plane at this height; the other ground options need it"}});
+                           {"--ground", "adds a ground plane at this height, or with 'bottom' just under the model "
+                                        "(its repulsion scaled to the weight, see --ground-depth); the other ground "
+                                        "options need it"}},
+                          {{"--ground", "bottom", [o] { o->import.ground_at_bottom = true; }}});
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");
@@ -80,13 +143,30 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::PositiveNumber);
     sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
     return [o]() {
+        if (!o->units.empty()) o->import.units = units_in_metres(o->units);
+        o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
+                            : o->islands == "connect" ? ImportOptions::Islands::connect
+                                                      : ImportOptions::Islands::keep;
         // A mesh has no ground: the ground's constants need --ground.
         Parameters with_options;
+        if (o->import.ground_at_bottom) with_options.ground = Ground{};
         if (!apply_parameter_options(*o->parameters, with_options)) return kExitUsage;
         const fs::path out(o->out);
         std::error_code ec;
-        const bool into_folder = o->inputs.size() > 1 || fs::is_directory(out, ec) ||
-                                 (!o->out.empty() && (o->out.back() == '/'));
+        const bool to_stdout = o->out == "-";
+        const bool into_folder = !to_stdout && (o->inputs.size() > 1 || fs::is_directory(out, ec) ||
+                                                (!o->out.empty() && (o->out.back() == '/')));
+        // Several models cannot go to one file: a path that names a file (an
+        // existing one, or a model file's extension) is refused rather than made
+        // a folder.
+        if (o->inputs.size() > 1 && !fs::is_directory(out, ec) && o->out.back() != '/' &&
+            (to_stdout || fs::exists(out, ec) || out.extension() == ".json" || is_binary_model_path(out))) {
+            print_error(std::to_string(o->inputs.size()) + " inputs cannot all be written to " +
+                        (to_stdout ? std::string("standard output") : "one file, " + o->out) +
+                        ": give a folder (an existing one, or a path ending in /), or convert them one at a time");
+            return kExitUsage;
+        }
+        if (to_stdout) set_stdout_holds_data();
         std::string extension = o->extension;
         if (!extension.empty() && extension.front() != '.') extension.insert(extension.begin(), '.');
         std::vector<fs::path> inputs, outputs;
@@ -109,25 +189,33 @@ VerbRun register_convert(CLI::App& app) {
         // Refused before any import, so a long batch does not fail at its end: an
         // output that is its own input mesh, or one that cannot be written.
         for (std::size_t i = 0; i < inputs.size(); ++i) {
+            if (to_stdout) break;
             if (fs::equivalent(inputs[i], outputs[i], ec))
                 throw Error(outputs[i].string() + ": is the input mesh itself; write the model to another file");
             check_writable(outputs[i]);
         }
 
-        // Progress on a terminal once the work takes more than a second.
-        const bool terminal = stderr_is_terminal();
+        // Progress on a terminal once the work takes more than a second (the
+        // importer reports about once a second): files done of a batch, the time
+        // spent on a single file.
+        const bool terminal = stderr_is_terminal() && verbosity() != Verbosity::quiet;
         bool shown = false;
         const auto start = std::chrono::steady_clock::now();
+        const std::string single_name = printable(inputs.front().filename().string(), 200);
         auto on_done = [&](std::size_t finished, std::size_t total) {
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             if (!terminal || seconds < 1.0) return;
-            std::fprintf(stderr, "\rconverting: %zu / %zu files, %.0f s", finished, total, seconds);
+            if (total == 1)
+                std::fprintf(stderr, "\rconverting %s: %.0f s", single_name.c_str(), seconds);
+            else
+                std::fprintf(stderr, "\rconverting: %zu / %zu files, %.0f s", finished, total, seconds);
             shown = true;
         };
         // The importer writes texture paths relative to the folder of the model files.
         ImportOptions import = o->import;
         import.parameters = *o->parameters;
-        if (!outputs.empty()) import.texture_folder = fs::absolute(outputs.front()).lexically_normal().parent_path();
+        if (to_stdout) import.texture_folder = fs::current_path();
+        else if (!outputs.empty()) import.texture_folder = fs::absolute(outputs.front()).lexically_normal().parent_path();
         // A binary model file is the importer's answer as it is: it is written
         // while the answer is validated, and put in place if that passes.
         std::vector<std::optional<PendingFile>> pending(inputs.size());
@@ -144,6 +232,7 @@ VerbRun register_convert(CLI::App& app) {
         if (shown) std::fprintf(stderr, "\r\033[K");
 
         int failures = 0;
+        std::size_t nodes = 0, springs = 0, faces = 0;
         for (std::size_t i = 0; i < results.size(); ++i) {
             ImportResult& r = results[i];
             try {
@@ -151,18 +240,33 @@ VerbRun register_convert(CLI::App& app) {
                     pending[i].reset();  // the answer was not valid: its file is not kept
                     throw Error(r.error);
                 }
-                if (pending[i])
+                if (to_stdout)
+                    std::cout << model_to_json(*r.model) << std::flush;
+                else if (pending[i])
                     pending[i]->commit();
                 else if (!write_errors[i].empty())
                     throw Error(write_errors[i]);
                 else
                     save_model(*r.model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
-                print_line(summary(r, outputs[i]));
+                print_note(summary(r, to_stdout ? fs::path("(standard output)") : outputs[i]));
+                print_import_details(r);
+                nodes += r.model->node_count();
+                springs += r.model->springs.size();
+                faces += r.model->faces.size();
             } catch (const Error& e) {
                 print_error(e.what());
                 ++failures;
             }
+        }
+        if (results.size() > 1) {
+            char totals[256];
+            std::snprintf(totals, sizeof totals,
+                          "converted %zu of %zu files (%d failed): %zu nodes, %zu springs, %zu faces in %.2f s",
+                          results.size() - static_cast<std::size_t>(failures), results.size(), failures, nodes,
+                          springs, faces,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+            print_note(totals);
         }
         return failures == 0 ? kExitOk : kExitFailure;
     };

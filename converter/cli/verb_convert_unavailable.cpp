@@ -8,6 +8,8 @@
 
 namespace springkit::cli {
 
+std::string importer_version() { return "no mesh importer"; }
+
 VerbRun register_convert(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "convert", "Convert meshes into spring models (unavailable: this springkit was built without the mesh importer)");

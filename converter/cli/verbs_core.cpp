@@ -99,7 +99,8 @@ VerbRun register_new(CLI::App& app) {
                 }
             },
             "SCENE"));
-    sub->add_option("-o,--output", o->out, "Model file to write (.json)")->required();
+    sub->add_option("-o,--output", o->out, "Model file to write (.json, .skb; - for standard output, as JSON)")
+        ->required();
     add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the scene's own)"}});
     namespace opt = template_option;
     const std::vector<CLI::Option*> template_options = {
@@ -139,9 +140,14 @@ VerbRun register_new(CLI::App& app) {
             return kExitUsage;
         }
         validate(model, o->out);
-        save_model(model, o->out);
+        if (o->out == "-") {
+            set_stdout_holds_data();
+            std::cout << model_to_json(model) << std::flush;
+        } else {
+            save_model(model, o->out);
+        }
         warn_if_unstable(model, o->out);
-        print_line(o->out + ": " + o->scene + " with " + std::to_string(model.node_count()) + " nodes, " +
+        print_note(o->out + ": " + o->scene + " with " + std::to_string(model.node_count()) + " nodes, " +
                    std::to_string(model.springs.size()) + " springs, " + std::to_string(model.anchors.size()) +
                    " anchors, " + std::to_string(model.faces.size()) + " faces");
         return kExitOk;

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <numbers>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "springkit/springkit.hpp"
@@ -238,4 +240,107 @@ TEST(CliCore, InfoStatesTheCostPerFrameAndWarnsBeyondRealTime) {
     EXPECT_EQ(j["cost_per_frame"]["substeps"], 9);
     EXPECT_EQ(j["cost_per_frame"]["rope_visits"], 180000000);
     EXPECT_EQ(j["cost_per_frame"]["real_time"], false);
+}
+
+// ------------------------------------------------------------------ conventions
+
+TEST(CliConventions, VersionNamesTheBuildKindTypeAndImporter) {
+    const auto r = run_command(kCli + " --version");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+#ifdef SPRINGKIT_NATIVE_BUILD
+    const std::string kind = "native build";
+#else
+    const std::string kind = "portable build";
+#endif
+    EXPECT_EQ(r.out.rfind("springkit 0.1.0 (" + kind + ", ", 0), 0u) << r.out;
+    // Assimp's version when the importer is built, else says there is none.
+    EXPECT_TRUE(r.out.find("; Assimp 5.") != std::string::npos ||
+                r.out.find("; no mesh importer)") != std::string::npos)
+        << r.out;
+    EXPECT_TRUE(r.out.find(", Release;") != std::string::npos || r.out.find(", Debug;") != std::string::npos ||
+                r.out.find(", RelWithDebInfo;") != std::string::npos)
+        << r.out;
+}
+
+TEST(CliConventions, HelpVerbPrintsTheVerbsOptions) {
+    const auto r = run_command(kCli + " help new");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("Usage: springkit new"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("--resolution"), std::string::npos) << r.out;
+    const auto all = run_command(kCli + " help");
+    ASSERT_EQ(all.exit_code, 0) << all.err;
+    EXPECT_NE(all.out.find("simulate"), std::string::npos) << all.out;
+    const auto bad = run_command(kCli + " help teapot");
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(bad.err.rfind("error: help: unknown verb 'teapot' (the verbs: convert, new, info", 0), 0u) << bad.err;
+}
+
+TEST(CliConventions, QuietPrintsNothingButErrorsAndVerboseIsRefusedWithIt) {
+    const fs::path out = work_dir() / "quiet.json";
+    for (const std::string where : {"-q new string", "new string --quiet", "new -q string"}) {
+        const auto r = run_command(kCli + " " + where + " --k 1e7 -o " + out.string());
+        ASSERT_EQ(r.exit_code, 0) << where << r.err;
+        EXPECT_EQ(r.out, "") << where;
+        EXPECT_EQ(r.err, "") << where;  // the stability warning is left out too
+    }
+    const auto loud = run_command(kCli + " new string --k 1e7 -o " + out.string());
+    EXPECT_NE(loud.out.find("string with 20 nodes"), std::string::npos) << loud.out;
+    EXPECT_NE(loud.err.find("warning: "), std::string::npos) << loud.err;
+    const auto both = run_command(kCli + " -q -v new string -o " + out.string());
+    EXPECT_EQ(both.exit_code, 2);
+    EXPECT_EQ(both.err, "error: --quiet excludes --verbose (see springkit --help)\n");
+}
+
+TEST(CliConventions, DashOutputWritesTheModelToStandardOutput) {
+    const fs::path file = work_dir() / "dash.json";
+    ASSERT_EQ(run_command(kCli + " new cloth --resolution 5 -o " + file.string()).exit_code, 0);
+    const auto r = run_command(kCli + " new cloth --resolution 5 -o -");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, springkit::read_file(file));  // the model alone: the summary went to stderr
+    EXPECT_NE(r.err.find("-: cloth with 25 nodes"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists("-"));
+}
+
+namespace {
+
+/// The long options `springkit help VERB` lists (from its option column).
+std::vector<std::string> listed_options(const std::string& help) {
+    std::vector<std::string> options;
+    std::istringstream lines(help);
+    for (std::string line; std::getline(lines, line);) {
+        const auto first = line.find_first_not_of(' ');
+        if (first == std::string::npos || first == 0 || line[first] != '-') continue;
+        // "  -o,--output TEXT REQUIRED  help": the names end at the first space;
+        // a negated flag is listed as "--no-unit-scale{false}".
+        std::string names = line.substr(first, line.find(' ', first) - first);
+        names = names.substr(0, names.find('{'));
+        std::istringstream parts(names);
+        for (std::string name; std::getline(parts, name, ',');)
+            if (name.rfind("--", 0) == 0) options.push_back(name);
+    }
+    return options;
+}
+
+}  // namespace
+
+// Every option of every verb is in docs/CONVERTER.md, but those from the
+// parameter table: docs/FILE_FORMAT.md documents the table row by row.
+TEST(CliConventions, EveryOptionIsDocumented) {
+    const std::string doc = springkit::read_file(fs::path(SPRINGKIT_SOURCE_DIR) / "docs/CONVERTER.md");
+    std::set<std::string> from_table;
+    for (const springkit::ParameterInfo& row : springkit::parameter_table())
+        if (!row.cli_option.empty()) from_table.emplace(row.cli_option);
+    const auto top = run_command(kCli + " --help");
+    std::size_t checked = 0;
+    for (const std::string verb : {"", "convert", "new", "info", "simulate", "golden", "check", "diff"}) {
+        const auto r = run_command(kCli + " help " + verb);
+        ASSERT_EQ(r.exit_code, 0) << verb << r.err;
+        for (const std::string& option : listed_options(r.out)) {
+            if (option == "--help" || from_table.count(option)) continue;
+            ++checked;
+            EXPECT_NE(doc.find("`" + option), std::string::npos) << "springkit " << verb << " " << option
+                                                                  << " is not in docs/CONVERTER.md";
+        }
+    }
+    EXPECT_GT(checked, 20u);
 }

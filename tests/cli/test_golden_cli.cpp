@@ -63,8 +63,8 @@ TEST(GoldenCli, FrameTimeOutsideTheRecordedRangeIsRefused) {
 }
 
 TEST(GoldenCli, VersionsBeyond64BitsAreCalledTooLarge) {
-    expect_refused("version-2-pow-70.json", "/version: too large a number for a golden version (this springkit reads version 1)");
-    expect_refused("version-1e30.json", "/version: too large a number for a golden version (this springkit reads version 1)");
+    expect_refused("version-2-pow-70.json", "/version: too large a number for a golden version (this springkit reads versions 1 to 2)");
+    expect_refused("version-1e30.json", "/version: too large a number for a golden version (this springkit reads versions 1 to 2)");
 }
 
 TEST(GoldenCli, CountsAndNumbersAreChecked) {

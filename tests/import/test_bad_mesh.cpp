@@ -66,7 +66,12 @@ TEST(BadMesh, TriangleWithTwoEqualCornersIsDropped) {
     const Model m = import_mesh(mesh("two-equal.obj", "v 0 0 0\nv 1 0 0\nv 0 0 0\nf 1 2 3\n"), {}, report);
     EXPECT_EQ(m.node_count(), 2u);
     EXPECT_TRUE(m.faces.empty());
-    EXPECT_EQ(report.warnings.size(), 1u);
+    ASSERT_EQ(report.warnings.size(), 2u);
+    // The two nodes left have no spring between them: two islands, both free-falling points.
+    EXPECT_EQ(report.warnings[1],
+              "2 islands (parts no spring joins; nodes: 1, 1), 2 of them single nodes without springs (free-falling "
+              "points): each moves on its own; --islands largest keeps the largest, --islands connect joins them "
+              "with springs");
 }
 
 TEST(BadMesh, ZeroAreaTriangleIsKeptWithZeroNormals) {

@@ -216,7 +216,11 @@ TEST(Import, GroundAtBottomIsTheLowestNode) {
     EXPECT_FLOAT_EQ(m.params.ground->height, bounds(m).min.y);
     EXPECT_FLOAT_EQ(m.params.ground->height, 1.5f);
     EXPECT_EQ(m.params.ground->friction, 7.0f);
-    EXPECT_EQ(m.params.ground->repulsion, Ground{}.repulsion);
+    // Its repulsion holds the weight within 1% of its longest side (ImportOptions::ground_depth).
+    const Vec3 side = bounds(m).max - bounds(m).min;
+    const double weight = m.node_count() * double(m.params.mass) * 9.81;
+    EXPECT_NEAR(m.params.ground->repulsion, weight / (0.01 * std::max({side.x, side.y, side.z})), 1e-3);
+    EXPECT_GT(m.params.ground->repulsion, Ground{}.repulsion);
 }
 
 TEST(Import, TextureComesFromTheMaterialRelativeToTheMesh) {

@@ -9,11 +9,13 @@
 #include <assimp/MemoryIOWrapper.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
+#include <assimp/version.h>
 
 #include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <future>
 #include <system_error>
@@ -126,6 +128,14 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
 
 Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, ImportReport& report) {
     Soup soup;
+    // What a spring model cannot carry is said, not dropped silently.
+    std::size_t bones = 0;
+    for (unsigned m = 0; m < scene.mNumMeshes; ++m)
+        if (scene.mMeshes != nullptr && scene.mMeshes[m] != nullptr) bones += scene.mMeshes[m]->mNumBones;
+    if (bones > 0 || scene.mNumAnimations > 0)
+        report.warnings.push_back("the file's " + std::to_string(bones) + " bones and " +
+                                  std::to_string(scene.mNumAnimations) +
+                                  " animations were dropped: the model is its rest pose, without skinning");
     struct Item {
         const aiNode* node;
         aiMatrix4x4 transform;
@@ -613,10 +623,60 @@ std::size_t add_edge_springs(Model& model) {
     return unique;
 }
 
+/// The ground's repulsion for a model standing on it (ImportOptions::ground_depth):
+/// at rest a node pressed `d` into the ground is pushed up by repulsion x d, so
+/// with all of the weight W on one node it sinks W / repulsion; repulsion =
+/// W / depth keeps that within `depth`. A node stays stable while repulsion x
+/// dt^2 / m <= kStabilityWarning (the criterion of stability_estimate), which
+/// caps it; the report then says how deep the model can sink.
+void set_ground_repulsion(Model& model, const ImportOptions& options, double longest_side, ImportReport& report) {
+    Ground& ground = *model.params.ground;
+    const ParameterInfo* row = find_parameter("ground/repulsion");
+    const double weight = double(model.params.mass) * double(model.node_count()) * length(model.params.gravity);
+    if (row == nullptr || options.parameters.find(*row) == nullptr) {
+        const double depth = options.ground_depth > 0.0 ? options.ground_depth : 0.01 * longest_side;
+        const double dt = model.params.max_substep;
+        const double stable = kStabilityWarning * double(model.params.mass) / (dt * dt);
+        double repulsion = depth > 0.0 ? weight / depth : stable;
+        repulsion = std::min(std::max(repulsion, double(Ground{}.repulsion)), std::max(stable, double(Ground{}.repulsion)));
+        ground.repulsion = static_cast<float>(repulsion);
+    }
+    report.ground_repulsion = ground.repulsion;
+    report.ground_sink = ground.repulsion > 0.0f ? weight / ground.repulsion : 0.0;
+}
+
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
                     ImportReport& report, bool for_parent) {
     if (soup.positions.empty()) fail(path, "the scene has no vertices (no meshes to convert)");
-    const double scale = report.unit_scale * options.scale;
+    char unit[128];
+    if (options.units > 0.0) {
+        report.unit_scale = options.units;
+        std::snprintf(unit, sizeof unit, "given: %g m per unit", options.units);
+        report.unit = unit;
+    } else if (report.unit_scale != 1.0) {
+        std::snprintf(unit, sizeof unit, "the file's unit, %g m (FBX UnitScaleFactor)", report.unit_scale);
+        report.unit = unit;
+    }
+    double scale = report.unit_scale * options.scale;
+    // The longest side of the bounding box, in the file's coordinates.
+    Vec3 low = soup.positions[0], high = low;
+    for (const Vec3& p : soup.positions) {
+        low = {std::min(low.x, p.x), std::min(low.y, p.y), std::min(low.z, p.z)};
+        high = {std::max(high.x, p.x), std::max(high.y, p.y), std::max(high.z, p.z)};
+    }
+    const double side = std::max({double(high.x) - low.x, double(high.y) - low.y, double(high.z) - low.z});
+    if (options.size > 0.0 && side > 0.0 && std::isfinite(side)) scale = options.size / side;
+    // Outside 1 cm to 100 m a model was most likely read in the wrong unit (an
+    // FBX without UnitScaleFactor in cm, a CAD file in mm).
+    const double metres = side * scale;
+    if (options.size <= 0.0 && std::isfinite(metres) && metres > 0.0 && (metres < 0.01 || metres > 100.0)) {
+        char warning[256];
+        std::snprintf(warning, sizeof warning,
+                      "the model is %.3g m across (unit: %s), outside 1 cm to 100 m: if its unit is another, "
+                      "give --units mm|cm|in|ft|m, or --size METRES",
+                      metres, report.unit.c_str());
+        report.warnings.push_back(warning);
+    }
     for (Vec3& p : soup.positions) {
         p = p * static_cast<float>(scale);
         if (!is_finite(p)) fail(path, "a vertex position is not a finite number");
@@ -654,6 +714,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         float lowest = model.positions[0].y;
         for (const Vec3& p : model.positions) lowest = std::min(lowest, p.y);
         model.params.ground->height = lowest;
+        set_ground_repulsion(model, options, side * scale, report);
     }
 
     // Texcoords stay per face corner; identical ones are stored once, numbered in
@@ -732,6 +793,23 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
 
     report.welded_vertices = report.input_vertices - model.positions.size();
 
+    // Islands, before anchors are chosen: a dropped island's nodes cannot be anchors.
+    const detail::Islands islands = detail::find_islands(model);
+    report.islands = islands.sizes;
+    if (options.islands == ImportOptions::Islands::largest) report.dropped_nodes = detail::keep_largest_island(model, islands);
+    if (options.islands == ImportOptions::Islands::connect) report.island_springs = detail::connect_islands(model, islands, 3);
+    if (islands.sizes.size() > 1) {
+        const std::size_t single = static_cast<std::size_t>(std::count(islands.sizes.begin(), islands.sizes.end(), 1u));
+        std::string what = std::to_string(islands.sizes.size()) + " islands (parts no spring joins; nodes: " +
+                           std::to_string(islands.sizes[0]);
+        for (std::size_t k = 1; k < islands.sizes.size() && k < 5; ++k) what += ", " + std::to_string(islands.sizes[k]);
+        what += islands.sizes.size() > 5 ? ", ...)" : ")";
+        if (single > 0) what += ", " + std::to_string(single) + " of them single nodes without springs (free-falling points)";
+        if (options.islands == ImportOptions::Islands::keep)
+            report.warnings.push_back(what + ": each moves on its own; --islands largest keeps the largest, "
+                                             "--islands connect joins them with springs");
+    }
+
     if (!soup.textures.empty()) {
         std::string name = soup.textures.front();
         std::replace(name.begin(), name.end(), '\\', '/');  // files written on Windows
@@ -743,6 +821,10 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             const std::filesystem::path texture(name);
             const std::filesystem::path resolved =
                 (texture.is_absolute() ? texture : path.parent_path() / texture).lexically_normal();
+            std::error_code ec;
+            if (!std::filesystem::is_regular_file(resolved, ec))
+                report.warnings.push_back("the texture " + resolved.generic_string() +
+                                          " was not found; the model names it all the same");
             model.texture = options.texture_folder.empty()
                                 ? resolved.generic_string()
                                 : std::filesystem::absolute(resolved)
@@ -900,6 +982,11 @@ Model detail::import_mesh_then_exit(const std::filesystem::path& path, const Imp
 Model import_mesh(const std::filesystem::path& path, const ImportOptions& options) {
     ImportReport report;
     return import_mesh(path, options, report);
+}
+
+std::string assimp_version() {
+    return std::to_string(aiGetVersionMajor()) + "." + std::to_string(aiGetVersionMinor()) + "." +
+           std::to_string(aiGetVersionPatch());
 }
 
 }  // namespace springkit

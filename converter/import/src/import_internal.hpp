@@ -85,4 +85,18 @@ Soup plain_obj_soup(PlainObj&& obj, const std::vector<std::uint32_t>& order);
 /// bytes in all). Empty when nothing was printed.
 std::string stderr_excerpt(std::string_view printed, std::uint64_t total, std::size_t limit = 300);
 
+/// The parts of a model that no chain of springs joins (islands.cpp).
+struct Islands {
+    std::vector<std::size_t> sizes;      ///< nodes per island, largest first
+    std::vector<std::uint32_t> of_node;  ///< each node's island (0 = the largest)
+};
+Islands find_islands(const Model& model);
+/// Drops every node outside island 0 with its springs, faces and anchors;
+/// returns how many nodes it dropped.
+std::size_t keep_largest_island(Model& model, const Islands& islands);
+/// Joins every island to the largest (and those joined before it, largest
+/// first) by springs from its `springs_per_island` nodes nearest to them, each to
+/// its nearest node there (distinct ones); returns how many springs it added.
+std::size_t connect_islands(Model& model, const Islands& islands, int springs_per_island);
+
 }  // namespace springkit::detail

@@ -76,6 +76,12 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"volume_springs", r.volume_springs},
             {"anchors", r.anchors},
             {"unit_scale", r.unit_scale},
+            {"unit", r.unit},
+            {"ground_sink", r.ground_sink},
+            {"ground_repulsion", r.ground_repulsion},
+            {"islands", r.islands},
+            {"island_springs", r.island_springs},
+            {"dropped_nodes", r.dropped_nodes},
             {"reader", r.reader},
             {"warnings", r.warnings}};
 }
@@ -93,6 +99,12 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.volume_springs = j.at("volume_springs");
     r.anchors = j.at("anchors");
     r.unit_scale = j.at("unit_scale");
+    r.unit = j.at("unit");
+    r.ground_sink = j.at("ground_sink");
+    r.ground_repulsion = j.at("ground_repulsion");
+    r.islands = j.at("islands").get<std::vector<std::size_t>>();
+    r.island_springs = j.at("island_springs");
+    r.dropped_nodes = j.at("dropped_nodes");
     r.reader = j.at("reader");
     r.warnings = j.at("warnings").get<std::vector<std::string>>();
     return r;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include "springkit/model.hpp"
 
@@ -31,5 +32,11 @@ struct ShapeTest {
 /// Throws springkit::Error for an invalid model and SimulationError when the
 /// model blows up. Costs seconds / max_substep substeps over all springs.
 double shape_error(const Model& model, unsigned seed = 1, const ShapeTest& test = {});
+
+/// RMS distance of `current` from `reference` (same node count) after the rigid
+/// motion that best maps one onto the other (Horn 1987, "Closed-form solution of
+/// absolute orientation using unit quaternions"), m: how far two poses differ in
+/// shape, whatever their place and turn. Throws springkit::Error when the counts differ.
+double aligned_rms_distance(std::span<const Vec3> current, std::span<const Vec3> reference);
 
 }  // namespace springkit

@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 
+#include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "springkit/simulation.hpp"
 
@@ -75,7 +76,7 @@ std::array<double, 4> dominant_eigenvector(Mat4 a) {
 /// RMS distance of `current` from `rest` after the rigid motion that best maps
 /// current onto rest (Horn 1987, "Closed-form solution of absolute orientation
 /// using unit quaternions"), or without alignment when `align` is false.
-double rms_distance(std::span<const Vec3> current, const std::vector<Vec3>& rest, bool align) {
+double rms_distance(std::span<const Vec3> current, std::span<const Vec3> rest, bool align) {
     const std::size_t n = rest.size();
     if (n == 0) return 0.0;
     std::array<double, 3> cc{}, cr{};
@@ -120,6 +121,13 @@ double rms_distance(std::span<const Vec3> current, const std::vector<Vec3>& rest
 }
 
 }  // namespace
+
+double aligned_rms_distance(std::span<const Vec3> current, std::span<const Vec3> reference) {
+    if (current.size() != reference.size())
+        throw Error("aligned_rms_distance: " + std::to_string(current.size()) + " positions against " +
+                    std::to_string(reference.size()));
+    return rms_distance(current, reference, true);
+}
 
 double shape_error(const Model& model, unsigned seed, const ShapeTest& test) {
     // External loads off: the test asks whether the springs alone restore the shape.

@@ -38,6 +38,13 @@ struct ImportOptions {
     double scale = 1.0;
     /// Convert the file's declared unit to metres (FBX UnitScaleFactor: 1 = cm).
     bool unit_to_metres = true;
+    /// Metres per coordinate unit of the file, when the user knows it (CLI
+    /// --units cm = 0.01): wins over the file's declared unit. 0 = the file's
+    /// own unit, or metres when it declares none.
+    double units = 0.0;
+    /// Rescales the model (after the unit and `scale`) so that the longest side
+    /// of its bounding box is this many metres. 0 = keep its size.
+    double size = 0.0;
     /// Springs across each pair of triangles sharing an edge (joining the two
     /// opposite corners): resist folding along the edge, as cloth bend springs do.
     bool bend = false;
@@ -63,6 +70,20 @@ struct ImportOptions {
     /// to it: the height is only known after scaling and welding. Wins over a
     /// ground height in `parameters`; the other ground rows still apply.
     bool ground_at_bottom = false;
+    /// With ground_at_bottom and no ground repulsion in `parameters`: the
+    /// repulsion is raised to weight / ground_depth (N/m), so that the resting
+    /// model sinks at most this deep even with all its weight on one node; never
+    /// below Ground's default, and at most what keeps one node stable
+    /// (repulsion x max_substep^2 / node mass <= kStabilityWarning): the report says
+    /// how deep it can then sink. 0 = 1% of the longest side of the model.
+    double ground_depth = 0.0;
+    /// What to do with islands, the parts no chain of springs joins (separate
+    /// meshes, a point cloud's nodes): keep them as they are (each falls on its
+    /// own), keep only the largest (the others' nodes, springs and faces are
+    /// dropped), or connect each to the rest with springs from its nodes nearest
+    /// to it (three per island, to distinct nodes).
+    enum class Islands { keep, largest, connect };
+    Islands islands = Islands::keep;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
@@ -99,6 +120,18 @@ struct ImportReport {
     std::size_t volume_springs = 0;
     std::size_t anchors = 0;
     double unit_scale = 1.0;          ///< file unit -> metres factor that was applied
+    /// How the unit was decided: "metres (the file declares none)", "the file's
+    /// unit, 0.01 m (FBX UnitScaleFactor)", "given: 0.0254 m per unit".
+    std::string unit = "metres (the file declares none)";
+    /// With ground_at_bottom: the deepest the resting model can sink into the
+    /// ground (all its weight on one node), m, and the repulsion chosen, N/m.
+    double ground_sink = 0.0;
+    double ground_repulsion = 0.0;
+    /// Nodes per island (parts no chain of springs joins) before --islands acted,
+    /// largest first; one entry for a model in one piece.
+    std::vector<std::size_t> islands;
+    std::size_t island_springs = 0;   ///< springs added to connect them
+    std::size_t dropped_nodes = 0;    ///< nodes of the islands dropped (keep the largest)
     std::string reader = "assimp";    ///< what read the file: "assimp", or "obj" (springkit's OBJ reader)
     std::vector<std::string> warnings;  ///< one line each, without file name
 };
@@ -139,6 +172,9 @@ std::vector<ImportResult> import_meshes_isolated(
     const std::vector<std::filesystem::path>& paths, const ImportOptions& options, unsigned jobs = 0,
     const std::function<void(std::size_t finished, std::size_t total)>& on_done = {},
     const std::function<void(std::size_t index, std::string_view binary)>& on_answer = {});
+
+/// The version of the Assimp library the importer uses: "5.2.5".
+std::string assimp_version();
 
 /// Adds a spring between the far corners of every pair of faces sharing an edge
 /// (skipping pairs that already have one); k = 0 uses the model's k. Returns

@@ -1,0 +1,63 @@
+// springkit CLI — the conventions every verb shares, as assimp's command line,
+// gltfpack and gltf-transform keep them: -q/-v, --version naming the build,
+// `springkit help VERB`, and `-o -` for standard output.
+#include <cstdio>
+#include <iostream>
+
+#include "cli.hpp"
+
+namespace springkit::cli {
+
+namespace {
+
+Verbosity g_verbosity = Verbosity::normal;
+bool g_stdout_holds_data = false;
+
+}  // namespace
+
+void set_verbosity(Verbosity v) { g_verbosity = v; }
+Verbosity verbosity() { return g_verbosity; }
+
+void set_stdout_holds_data() { g_stdout_holds_data = true; }
+
+void print_note(const std::string& line) {
+    if (g_verbosity == Verbosity::quiet) return;
+    // With `-o -` stdout carries the model: notes must not end up inside it.
+    (g_stdout_holds_data ? std::cerr : std::cout) << printable(line) << std::endl;
+}
+
+void print_detail(const std::string& line) {
+    if (g_verbosity == Verbosity::verbose) print_note(line);
+}
+
+std::string version_text(std::string_view version, std::string_view build_type, bool native,
+                         std::string_view importer) {
+    std::string text = "springkit " + std::string(version) + " (" + (native ? "native" : "portable") + " build";
+    if (!build_type.empty()) text += ", " + std::string(build_type);
+    return text + "; " + std::string(importer) + ")";
+}
+
+void add_help_verb(CLI::App& app, const std::shared_ptr<std::string>& verb) {
+    CLI::App* sub = app.add_subcommand("help", "Show the options of a verb (springkit help convert), or list the verbs");
+    sub->add_option("verb", *verb, "A verb");
+}
+
+int run_help_verb(CLI::App& app, const std::string& verb) {
+    if (verb.empty()) {
+        // app.help() would show the help verb's own help: it is the parsed verb.
+        std::cout << app.get_formatter()->make_help(&app, "springkit", CLI::AppFormatMode::Normal);
+        return kExitOk;
+    }
+    for (const CLI::App* sub : app.get_subcommands({}))
+        if (sub->get_name() == verb && verb != "help") {
+            std::cout << sub->help("springkit");
+            return kExitOk;
+        }
+    std::string names;
+    for (const CLI::App* sub : app.get_subcommands({}))
+        if (sub->get_name() != "help") names += (names.empty() ? "" : ", ") + sub->get_name();
+    print_error("help: unknown verb '" + verb + "' (the verbs: " + names + ")");
+    return kExitUsage;
+}
+
+}  // namespace springkit::cli
