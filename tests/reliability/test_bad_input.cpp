@@ -334,6 +334,19 @@ TEST(BadInputFiles, OutOfMemoryNamesTheFile) {
               file.string() + ": out of memory while loading the model");
 }
 
+// Saving builds the file's text in memory first: running out names the file,
+// and the file is not written (no partial output).
+TEST(BadInputFiles, OutOfMemoryWhileSavingNamesTheFile) {
+    if (springkit::test::kSanitizerShadowMemory) GTEST_SKIP() << "the sanitizer needs terabytes of address space";
+    // Its text (about 100 MB) is larger than any block the tests before it freed.
+    const Model cloth = make_cloth({.columns = 600, .rows = 600});
+    const fs::path file = work_dir() / "big-cloth-not-saved.json";
+    fs::remove(file);
+    EXPECT_EQ(error_with_memory_left(std::size_t{4} << 20, [&] { save_model(cloth, file); }),
+              file.string() + ": not saved: out of memory while writing the model");
+    EXPECT_FALSE(fs::exists(file));
+}
+
 TEST(BadInputFiles, PathIsADirectory) {
     const fs::path dir = work_dir() / "model.json";
     fs::create_directories(dir);

@@ -68,6 +68,9 @@ std::string error_with_memory_left(std::size_t more, F f) {
     return error_in_child(
         [more] {
             if (::mallopt(M_MMAP_THRESHOLD, 1 << 20) != 1) return false;
+            // Free memory the parent's earlier tests left at the heap's top would
+            // serve big requests without new address space: give it back first.
+            ::malloc_trim(0);
             std::size_t pages = 0;
             if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
                 if (std::fscanf(statm, "%zu", &pages) != 1) pages = 0;

@@ -82,6 +82,8 @@ void save_model(const Model& model, const std::filesystem::path& path, Check che
         }
     } catch (const Error& e) {
         throw Error(path.string() + ": not saved: " + e.what());
+    } catch (const std::bad_alloc&) {  // the text of a model is about 100 bytes a spring
+        throw Error(path.string() + ": not saved: out of memory while writing the model");
     }
     PendingFile(path, parts).commit();
 }
