@@ -238,6 +238,17 @@ EnergyReport energy_report(const std::string& out) {
     return r;
 }
 
+// A 2 m cloth of 10 x 10 nodes (5 kg) hanging from its top corners, saved to `file`.
+Model saved_hanging_cloth(const fs::path& file) {
+    ClothSpec spec;
+    spec.columns = 10;
+    spec.rows = 10;
+    spec.vertical = true;
+    Model cloth = make_cloth(spec);
+    save_model(cloth, file);
+    return cloth;
+}
+
 }  // namespace
 
 TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWhole) {
@@ -247,13 +258,8 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     // cloth's weight (LiveSimulation::pull_node), so the energy it puts in is at
     // most F_max times the distance the mouse's target travels.
     TempDir dir;
-    ClothSpec spec;
-    spec.columns = 10;
-    spec.rows = 10;
-    spec.vertical = true;
-    const Model cloth = make_cloth(spec);
     const fs::path file = dir.path() / "cloth.json";
-    save_model(cloth, file);
+    const Model cloth = saved_hanging_cloth(file);
     const OpeningView view(cloth);
     const std::uint32_t corner = 99;
     const ScreenPoint start = view.at(cloth.positions[corner]);
@@ -300,13 +306,8 @@ TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     // the 4 px drag threshold) before the release: a click. It selects the node and
     // leaves the run bit for bit as it would have been without it.
     TempDir dir;
-    ClothSpec spec;
-    spec.columns = 10;
-    spec.rows = 10;
-    spec.vertical = true;
-    const Model cloth = make_cloth(spec);
     const fs::path file = dir.path() / "cloth.json";
-    save_model(cloth, file);
+    const Model cloth = saved_hanging_cloth(file);
     const ScreenPoint corner = OpeningView(cloth).at(cloth.positions[99]);
     const fs::path click = dir.path() / "click.txt", none = dir.path() / "none.txt";
     std::ofstream(click) << "press left " << xy(corner) << "\nwait 2\nmove " << corner.x + 3.0f << " " << corner.y
