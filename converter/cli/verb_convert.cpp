@@ -53,6 +53,8 @@ void print_import_details(const ImportResult& r) {
     std::snprintf(buf, sizeof buf, "  read by %s: %zu meshes, %zu vertices, %zu triangles; unit scale %g to metres",
                   p.reader.c_str(), p.meshes, p.input_vertices, p.faces, p.unit_scale);
     print_detail(buf);
+    if (r.model && !r.model->texture.empty() && p.texture_source == "where the mesh names it")
+        print_detail("  texture " + r.model->texture + ": " + p.texture_source);
 }
 
 }  // namespace
@@ -250,6 +252,10 @@ VerbRun register_convert(CLI::App& app) {
                     save_model(*r.model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
                 print_note(summary(r, to_stdout ? fs::path("(standard output)") : outputs[i]));
+                // A texture found elsewhere than the mesh names it is a guess the user should see.
+                if (!r.model->texture.empty() && !r.report.texture_source.empty() &&
+                    r.report.texture_source != "where the mesh names it")
+                    print_note("  texture " + r.model->texture + ": " + r.report.texture_source);
                 print_import_details(r);
                 nodes += r.model->node_count();
                 springs += r.model->springs.size();

@@ -295,7 +295,24 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "warning: " + (dir / "quad.obj").string() + ": the texture " +
                          (dir / "textures/skin.png").generic_string() +
-                         " was not found; the model names it all the same\n");
+                         " was not found (nor skin.png next to the mesh or in its textures folder); the model "
+                         "names it all the same\n");
+}
+
+// A texture named by another machine's absolute path is found next to the mesh,
+// written relative to the model file, and the summary says how it was found.
+TEST(Convert, ATextureFromAnotherMachineIsFoundByNameAndTheSummarySaysSo) {
+    const fs::path dir = work_dir() / "foreign-texture";
+    fs::create_directories(dir / "out");
+    fs::copy_file(sample_mesh("cloth.png"), dir / "skin.png", fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "quad.mtl") << "newmtl skin\nmap_Kd D:\\art\\skin.png\n";
+    std::ofstream(dir / "quad.obj") << "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                                       "vt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n";
+    const auto r = run_command(kCli + " convert " + q(dir / "quad.obj") + " -o " + q(dir / "out/quad.json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("\n  texture ../skin.png: found next to the mesh by name\n"), std::string::npos) << r.out;
+    EXPECT_EQ(load_model(dir / "out/quad.json").texture, "../skin.png");
 }
 
 TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {

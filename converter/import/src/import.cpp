@@ -817,21 +817,8 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             report.warnings.push_back("the texture is embedded in the file (" + name + "); the model has none");
         else if (!valid_utf8(name))
             report.warnings.push_back("the texture path is not valid UTF-8; the model has none");
-        else {
-            const std::filesystem::path texture(name);
-            const std::filesystem::path resolved =
-                (texture.is_absolute() ? texture : path.parent_path() / texture).lexically_normal();
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(resolved, ec))
-                report.warnings.push_back("the texture " + resolved.generic_string() +
-                                          " was not found; the model names it all the same");
-            model.texture = options.texture_folder.empty()
-                                ? resolved.generic_string()
-                                : std::filesystem::absolute(resolved)
-                                      .lexically_normal()
-                                      .lexically_relative(options.texture_folder)
-                                      .generic_string();
-        }
+        else
+            detail::set_texture(path, name, options, model, report);
         if (soup.textures.size() > 1)
             report.warnings.push_back("the meshes use " + std::to_string(soup.textures.size()) +
                                       " textures; the model keeps the first, " + name);

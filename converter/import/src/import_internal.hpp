@@ -99,4 +99,15 @@ std::size_t keep_largest_island(Model& model, const Islands& islands);
 /// its nearest node there (distinct ones); returns how many springs it added.
 std::size_t connect_islands(Model& model, const Islands& islands, int springs_per_island);
 
+/// Finds the texture the mesh at `mesh` names (`name`, backslashes already made
+/// slashes) and sets model.texture to it, relative to options.texture_folder when
+/// that is set (textures.cpp): as named (relative to the mesh's folder, or absolute
+/// on this machine), else by its file name next to the mesh or in a textures/ or
+/// Textures/ folder there, else by a case-insensitive match of the name. Only a
+/// regular file is taken, and only when its header's size is within
+/// texture_limits.hpp; report.texture_source says how it was found, a warning
+/// what went wrong.
+void set_texture(const std::filesystem::path& mesh, const std::string& name, const ImportOptions& options,
+                 Model& model, ImportReport& report);
+
 }  // namespace springkit::detail

@@ -83,6 +83,7 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"island_springs", r.island_springs},
             {"dropped_nodes", r.dropped_nodes},
             {"reader", r.reader},
+            {"texture_source", r.texture_source},
             {"warnings", r.warnings}};
 }
 
@@ -106,6 +107,7 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.island_springs = j.at("island_springs");
     r.dropped_nodes = j.at("dropped_nodes");
     r.reader = j.at("reader");
+    r.texture_source = j.at("texture_source");
     r.warnings = j.at("warnings").get<std::vector<std::string>>();
     return r;
 }

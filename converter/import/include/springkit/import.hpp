@@ -132,6 +132,9 @@ struct ImportReport {
     std::vector<std::size_t> islands;
     std::size_t island_springs = 0;   ///< springs added to connect them
     std::size_t dropped_nodes = 0;    ///< nodes of the islands dropped (keep the largest)
+    /// How the texture file was found: "where the mesh names it", "found next
+    /// to the mesh by name", ...; empty when the model has none or it was not found.
+    std::string texture_source;
     std::string reader = "assimp";    ///< what read the file: "assimp", or "obj" (springkit's OBJ reader)
     std::vector<std::string> warnings;  ///< one line each, without file name
 };
