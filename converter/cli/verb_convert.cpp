@@ -242,6 +242,17 @@ VerbRun register_convert(CLI::App& app) {
                     pending[i].reset();  // the answer was not valid: its file is not kept
                     throw Error(r.error);
                 }
+                // An embedded texture goes next to the model file, which then names it:
+                // the model is saved anew rather than from the importer's bytes.
+                if (!r.report.embedded_texture.empty() && to_stdout) {
+                    r.report.warnings.push_back("the texture embedded in the file is not extracted when the model "
+                                                "goes to standard output; the model has none");
+                } else if (!r.report.embedded_texture.empty()) {
+                    pending[i].reset();
+                    write_errors[i].clear();
+                    r.model->texture = write_embedded_texture(r.report, outputs[i]);
+                    r.report.texture_source = "extracted from the file";
+                }
                 if (to_stdout)
                     std::cout << model_to_json(*r.model) << std::flush;
                 else if (pending[i])

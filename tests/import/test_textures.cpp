@@ -4,14 +4,19 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <assimp/scene.h>
+#include <stb_image.h>
+
 #include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "springkit/import.hpp"
 #include "springkit/texture_limits.hpp"
+#include "import_internal.hpp"
 #include "support/test_files.hpp"
 
 using namespace springkit;
@@ -219,4 +224,39 @@ TEST(Textures, ColladaBackslashPath) {
     EXPECT_EQ(r.model.texture, "maps/wood.png");
     EXPECT_EQ(r.report.texture_source, "where the mesh names it");
     EXPECT_TRUE(r.report.warnings.empty()) << r.report.warnings.front();
+}
+
+// Raw ARGB8888 texels (aiTexture with a height) become a PNG file with the same pixels.
+TEST(Textures, RawEmbeddedTexelsBecomeAPng) {
+    aiScene scene;
+    scene.mNumTextures = 1;
+    scene.mTextures = new aiTexture*[1]{new aiTexture};
+    aiTexture& t = *scene.mTextures[0];
+    t.mWidth = 2;
+    t.mHeight = 1;
+    t.pcData = new aiTexel[2]{{1, 2, 3, 4}, {250, 251, 252, 253}};  // b, g, r, a
+    detail::Soup soup;
+    detail::take_embedded_texture(scene, "*0", soup);
+    ASSERT_EQ(soup.embedded_texture_problem, "");
+    EXPECT_EQ(soup.embedded_texture_format, "png");
+    int width = 0, height = 0, channels = 0;
+    std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
+        stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(soup.embedded_texture.data()),
+                              static_cast<int>(soup.embedded_texture.size()), &width, &height, &channels, 4),
+        stbi_image_free);
+    ASSERT_TRUE(pixels);
+    EXPECT_EQ(width, 2);
+    EXPECT_EQ(height, 1);
+    EXPECT_EQ(std::vector<int>(pixels.get(), pixels.get() + 8), (std::vector<int>{3, 2, 1, 4, 252, 251, 250, 253}));
+
+    // A raw image beyond the limits is refused from its size alone.
+    t.mWidth = 16384;
+    t.mHeight = 16384;
+    detail::Soup huge;
+    detail::take_embedded_texture(scene, "*0", huge);
+    EXPECT_EQ(huge.embedded_texture, "");
+    EXPECT_EQ(huge.embedded_texture_problem, "the texture embedded in the file (*0) is refused: texture of 16384 x "
+                                             "16384 pixels is larger than 8192 x 8192; scale it down; the model has none");
+    t.mWidth = 2;  // what pcData holds, for the destructor's sake (it frees by pointer)
+    t.mHeight = 1;
 }

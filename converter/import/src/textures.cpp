@@ -8,15 +8,21 @@
 // as a last resort, by a case-insensitive match of the name (files made on Windows
 // or macOS name WOOD.PNG what is stored as wood.png). Blender's "find missing files"
 // and Assimp's own viewer search the same way.
+#include <assimp/scene.h>
 #include <stb_image.h>
+#include <stb_image_write.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
+#include <string_view>
 #include <system_error>
 
+#include "springkit/error.hpp"
+#include "springkit/io.hpp"
 #include "springkit/texture_limits.hpp"
 #include "import_internal.hpp"
 
@@ -124,4 +130,79 @@ void set_texture(const fs::path& mesh, const std::string& name, const ImportOpti
                                                          .generic_string();
 }
 
+void take_embedded_texture(const aiScene& scene, const std::string& name, Soup& soup) {
+    const aiTexture* texture = scene.GetEmbeddedTexture(name.c_str());
+    if (texture == nullptr) return;
+    const std::string what = "the texture embedded in the file (" + name + ")";
+    if (texture->pcData == nullptr || texture->mWidth == 0) {
+        soup.embedded_texture_problem = what + " is empty; the model has none";
+        return;
+    }
+    if (texture->mHeight == 0) {
+        // Compressed: mWidth bytes of an image file, achFormatHint its extension.
+        std::string format = lower(std::string(texture->achFormatHint, strnlen(texture->achFormatHint, 8)));
+        static constexpr std::string_view kImageFormats[] = {"png", "jpg", "jpeg", "bmp", "tga", "gif", "dds",
+                                                             "tif", "tiff", "webp", "ktx", "ktx2", "hdr", "psd"};
+        if (std::find(std::begin(kImageFormats), std::end(kImageFormats), format) == std::end(kImageFormats)) {
+            soup.embedded_texture_problem = what + " is of an unknown format ('" + format + "'); the model has none";
+            return;
+        }
+        const auto* bytes = reinterpret_cast<const char*>(texture->pcData);
+        int width = 0, height = 0, channels = 0;
+        if (stbi_info_from_memory(reinterpret_cast<const stbi_uc*>(bytes), static_cast<int>(texture->mWidth), &width,
+                                  &height, &channels))
+            if (const std::string problem = texture_size_problem(width, height); !problem.empty()) {
+                soup.embedded_texture_problem = what + " is refused: " + problem + "; the model has none";
+                return;
+            }
+        soup.embedded_texture.assign(bytes, texture->mWidth);
+        soup.embedded_texture_format = format;
+        return;
+    }
+    // Raw texels (aiTexel: B, G, R, A bytes), written as a PNG file.
+    const int width = static_cast<int>(std::min(texture->mWidth, 1u << 30)),
+              height = static_cast<int>(std::min(texture->mHeight, 1u << 30));
+    if (const std::string problem = texture_size_problem(width, height); !problem.empty()) {
+        soup.embedded_texture_problem = what + " is refused: " + problem + "; the model has none";
+        return;
+    }
+    std::vector<unsigned char> rgba(static_cast<std::size_t>(width) * height * 4);
+    for (std::size_t i = 0; i < rgba.size() / 4; ++i) {
+        const aiTexel& t = texture->pcData[i];
+        rgba[4 * i] = t.r, rgba[4 * i + 1] = t.g, rgba[4 * i + 2] = t.b, rgba[4 * i + 3] = t.a;
+    }
+    auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
+    };
+    std::string png;
+    if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+        soup.embedded_texture_problem = what + " could not be encoded as PNG; the model has none";
+        return;
+    }
+    soup.embedded_texture = std::move(png);
+    soup.embedded_texture_format = "png";
+}
+
 }  // namespace springkit::detail
+
+namespace springkit {
+
+std::string write_embedded_texture(const ImportReport& report, const std::filesystem::path& model_path) {
+    namespace fs = std::filesystem;
+    const std::string name = model_path.stem().string() + "." + report.embedded_texture_format;
+    const fs::path file = model_path.parent_path() / name;
+    std::error_code ec;
+    const fs::file_status status = fs::symlink_status(file, ec);
+    if (fs::exists(status)) {
+        // Same bytes: converting the same mesh again. Anything else is the user's.
+        if (fs::is_regular_file(status) && fs::file_size(file, ec) == report.embedded_texture.size() && !ec &&
+            read_file(file) == report.embedded_texture)
+            return name;
+        throw Error(file.string() + ": exists and is not the texture embedded in the mesh; not overwritten "
+                                    "(move it away or choose another output name)");
+    }
+    write_file_atomically(file, report.embedded_texture);
+    return name;
+}
+
+}  // namespace springkit
