@@ -53,6 +53,8 @@ void print_import_details(const ImportResult& r) {
     std::snprintf(buf, sizeof buf, "  read by %s: %zu meshes, %zu vertices, %zu triangles; unit scale %g to metres",
                   p.reader.c_str(), p.meshes, p.input_vertices, p.faces, p.unit_scale);
     print_detail(buf);
+    if (r.model && !r.model->texture.empty() && p.texture_source == "where the mesh names it")
+        print_detail("  texture " + r.model->texture + ": " + p.texture_source);
 }
 
 }  // namespace
@@ -240,6 +242,17 @@ VerbRun register_convert(CLI::App& app) {
                     pending[i].reset();  // the answer was not valid: its file is not kept
                     throw Error(r.error);
                 }
+                // An embedded texture goes next to the model file, which then names it:
+                // the model is saved anew rather than from the importer's bytes.
+                if (!r.report.embedded_texture.empty() && to_stdout) {
+                    r.report.warnings.push_back("the texture embedded in the file is not extracted when the model "
+                                                "goes to standard output; the model has none");
+                } else if (!r.report.embedded_texture.empty()) {
+                    pending[i].reset();
+                    write_errors[i].clear();
+                    r.model->texture = write_embedded_texture(r.report, outputs[i]);
+                    r.report.texture_source = "extracted from the file";
+                }
                 if (to_stdout)
                     std::cout << model_to_json(*r.model) << std::flush;
                 else if (pending[i])
@@ -250,6 +263,10 @@ VerbRun register_convert(CLI::App& app) {
                     save_model(*r.model, outputs[i], Check::already_validated);  // validated as it was read
                 for (const std::string& w : r.report.warnings) print_warning(r.path.string() + ": " + w);
                 print_note(summary(r, to_stdout ? fs::path("(standard output)") : outputs[i]));
+                // A texture found elsewhere than the mesh names it is a guess the user should see.
+                if (!r.model->texture.empty() && !r.report.texture_source.empty() &&
+                    r.report.texture_source != "where the mesh names it")
+                    print_note("  texture " + r.model->texture + ": " + r.report.texture_source);
                 print_import_details(r);
                 nodes += r.model->node_count();
                 springs += r.model->springs.size();

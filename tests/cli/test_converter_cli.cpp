@@ -295,7 +295,58 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "warning: " + (dir / "quad.obj").string() + ": the texture " +
                          (dir / "textures/skin.png").generic_string() +
-                         " was not found; the model names it all the same\n");
+                         " was not found (nor skin.png next to the mesh or in its textures folder); the model "
+                         "names it all the same\n");
+}
+
+// A texture named by another machine's absolute path is found next to the mesh,
+// written relative to the model file, and the summary says how it was found.
+TEST(Convert, ATextureFromAnotherMachineIsFoundByNameAndTheSummarySaysSo) {
+    const fs::path dir = work_dir() / "foreign-texture";
+    fs::create_directories(dir / "out");
+    fs::copy_file(sample_mesh("cloth.png"), dir / "skin.png", fs::copy_options::overwrite_existing);
+    std::ofstream(dir / "quad.mtl") << "newmtl skin\nmap_Kd D:\\art\\skin.png\n";
+    std::ofstream(dir / "quad.obj") << "mtllib quad.mtl\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+                                       "vt 0 1\nusemtl skin\nf 1/1 2/2 3/3 4/4\n";
+    const auto r = run_command(kCli + " convert " + q(dir / "quad.obj") + " -o " + q(dir / "out/quad.json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("\n  texture ../skin.png: found next to the mesh by name\n"), std::string::npos) << r.out;
+    EXPECT_EQ(load_model(dir / "out/quad.json").texture, "../skin.png");
+}
+
+// Embedded textures (GLB, FBX) go next to the output as <output stem>.<ext>, the
+// bytes the file holds; a different file of that name is never overwritten.
+TEST(Convert, EmbeddedTexturesAreExtractedNextToTheOutput) {
+    const fs::path models = "/usr/share/assimp/models";
+    if (!fs::exists(models / "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb")) GTEST_SKIP() << "assimp-testmodels";
+    const fs::path dir = work_dir() / "embedded";
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const std::string glb = q(models / "glTF2/BoxTextured-glTF-Binary/BoxTextured.glb");
+    auto r = run_command(kCli + " convert " + glb + " -o " + q(dir / "box.skb"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("\n  texture box.png: extracted from the file\n"), std::string::npos) << r.out;
+    EXPECT_EQ(load_model(dir / "box.skb").texture, "box.png");
+    // The GLB embeds the image the glTF version of the same box keeps beside it.
+    EXPECT_EQ(slurp(dir / "box.png"), slurp(models / "glTF2/BoxTextured-glTF/CesiumLogoFlat.png"));
+    // Converting again finds its own texture there and keeps it.
+    EXPECT_EQ(run_command(kCli + " convert " + glb + " -o " + q(dir / "box.skb")).exit_code, 0);
+
+    std::ofstream(dir / "mine.png") << "the user's own file";
+    r = run_command(kCli + " convert " + glb + " -o " + q(dir / "mine.json"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + (dir / "mine.png").string() +
+                         ": exists and is not the texture embedded in the mesh; not overwritten (move it away or "
+                         "choose another output name)\n");
+    EXPECT_EQ(slurp(dir / "mine.png"), "the user's own file");
+    EXPECT_FALSE(fs::exists(dir / "mine.json"));
+
+    r = run_command(kCli + " convert " + q(models / "FBX/embedded_ascii/box.FBX") + " -o " + q(dir / "fbx.json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(load_model(dir / "fbx.json").texture, "fbx.png");
+    EXPECT_EQ(slurp(dir / "fbx.png").substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
 TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {

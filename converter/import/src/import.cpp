@@ -164,6 +164,7 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
         }
     }
     report.input_vertices = soup.positions.size();
+    if (!soup.textures.empty()) detail::take_embedded_texture(scene, soup.textures.front(), soup);
     return soup;
 }
 
@@ -813,30 +814,26 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (!soup.textures.empty()) {
         std::string name = soup.textures.front();
         std::replace(name.begin(), name.end(), '\\', '/');  // files written on Windows
-        if (name.front() == '*')
-            report.warnings.push_back("the texture is embedded in the file (" + name + "); the model has none");
+        if (!soup.embedded_texture.empty()) {
+            report.embedded_texture = std::move(soup.embedded_texture);
+            report.embedded_texture_format = soup.embedded_texture_format;
+        } else if (!soup.embedded_texture_problem.empty())
+            report.warnings.push_back(soup.embedded_texture_problem);
+        else if (name.front() == '*')
+            report.warnings.push_back("the texture is embedded in the file (" + name + ") but the file holds no such "
+                                      "image; the model has none");
         else if (!valid_utf8(name))
             report.warnings.push_back("the texture path is not valid UTF-8; the model has none");
-        else {
-            const std::filesystem::path texture(name);
-            const std::filesystem::path resolved =
-                (texture.is_absolute() ? texture : path.parent_path() / texture).lexically_normal();
-            std::error_code ec;
-            if (!std::filesystem::is_regular_file(resolved, ec))
-                report.warnings.push_back("the texture " + resolved.generic_string() +
-                                          " was not found; the model names it all the same");
-            model.texture = options.texture_folder.empty()
-                                ? resolved.generic_string()
-                                : std::filesystem::absolute(resolved)
-                                      .lexically_normal()
-                                      .lexically_relative(options.texture_folder)
-                                      .generic_string();
-        }
+        else
+            detail::set_texture(path, name, options, model, report);
         if (soup.textures.size() > 1)
             report.warnings.push_back("the meshes use " + std::to_string(soup.textures.size()) +
                                       " textures; the model keeps the first, " + name);
     }
-    if (!model.texture.empty() && !any_uv) model.texture.clear();
+    if (!any_uv) {
+        model.texture.clear();
+        report.embedded_texture.clear();
+    }
 
     for (const std::string& selector : options.anchors) {
         try {

@@ -10,6 +10,8 @@
 
 #include "springkit/import.hpp"
 
+struct aiScene;
+
 namespace springkit::detail {
 
 /// import_mesh for a child process that exits right after answering
@@ -39,6 +41,10 @@ struct Soup {
     std::vector<std::uint32_t> polygon_start{0};  ///< polygon p is corners[polygon_start[p], polygon_start[p + 1])
     std::vector<std::array<std::uint32_t, 2>> lines;
     std::vector<std::string> textures;   ///< diffuse textures met, in order
+    /// The first texture when the file embeds it (aiScene::mTextures): its bytes as
+    /// an image file, and the format ("png", "jpg"); empty if it is not embedded.
+    std::string embedded_texture, embedded_texture_format;
+    std::string embedded_texture_problem;  ///< why an embedded texture could not be taken
 
     std::size_t polygon_count() const { return polygon_start.size() - 1; }
 };
@@ -98,5 +104,22 @@ std::size_t keep_largest_island(Model& model, const Islands& islands);
 /// first) by springs from its `springs_per_island` nodes nearest to them, each to
 /// its nearest node there (distinct ones); returns how many springs it added.
 std::size_t connect_islands(Model& model, const Islands& islands, int springs_per_island);
+
+/// The image the scene embeds for texture `name` ("*0", or a file name an FBX
+/// file stores with its content) into soup.embedded_texture (textures.cpp):
+/// compressed images as their bytes, raw ARGB8888 texels as a PNG file;
+/// soup.embedded_texture_problem says why not when it cannot be taken.
+void take_embedded_texture(const aiScene& scene, const std::string& name, Soup& soup);
+
+/// Finds the texture the mesh at `mesh` names (`name`, backslashes already made
+/// slashes) and sets model.texture to it, relative to options.texture_folder when
+/// that is set (textures.cpp): as named (relative to the mesh's folder, or absolute
+/// on this machine), else by its file name next to the mesh or in a textures/ or
+/// Textures/ folder there, else by a case-insensitive match of the name. Only a
+/// regular file is taken, and only when its header's size is within
+/// texture_limits.hpp; report.texture_source says how it was found, a warning
+/// what went wrong.
+void set_texture(const std::filesystem::path& mesh, const std::string& name, const ImportOptions& options,
+                 Model& model, ImportReport& report);
 
 }  // namespace springkit::detail

@@ -64,6 +64,23 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// Bytes as hexadecimal text, for the JSON answer (an embedded texture).
+std::string to_hex(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string text;
+    text.reserve(2 * bytes.size());
+    for (unsigned char b : bytes) text += {kDigits[b >> 4], kDigits[b & 15]};
+    return text;
+}
+
+std::string from_hex(std::string_view text) {
+    auto digit = [](char c) { return c <= '9' ? c - '0' : c - 'a' + 10; };
+    std::string bytes(text.size() / 2, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = static_cast<char>(digit(text[2 * i]) << 4 | digit(text[2 * i + 1]));
+    return bytes;
+}
+
 nlohmann::json report_to_json(const ImportReport& r) {
     return {{"meshes", r.meshes},
             {"input_vertices", r.input_vertices},
@@ -83,6 +100,9 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"island_springs", r.island_springs},
             {"dropped_nodes", r.dropped_nodes},
             {"reader", r.reader},
+            {"texture_source", r.texture_source},
+            {"embedded_texture", to_hex(r.embedded_texture)},
+            {"embedded_texture_format", r.embedded_texture_format},
             {"warnings", r.warnings}};
 }
 
@@ -106,6 +126,9 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.island_springs = j.at("island_springs");
     r.dropped_nodes = j.at("dropped_nodes");
     r.reader = j.at("reader");
+    r.texture_source = j.at("texture_source");
+    r.embedded_texture = from_hex(j.at("embedded_texture").get<std::string>());
+    r.embedded_texture_format = j.at("embedded_texture_format");
     r.warnings = j.at("warnings").get<std::vector<std::string>>();
     return r;
 }

@@ -132,6 +132,13 @@ struct ImportReport {
     std::vector<std::size_t> islands;
     std::size_t island_springs = 0;   ///< springs added to connect them
     std::size_t dropped_nodes = 0;    ///< nodes of the islands dropped (keep the largest)
+    /// How the texture file was found: "where the mesh names it", "found next
+    /// to the mesh by name", ...; empty when the model has none or it was not found.
+    std::string texture_source;
+    /// A texture the file embeds (FBX, GLB): the image file's bytes and its
+    /// extension ("png"); the model names no texture until write_embedded_texture
+    /// writes it next to the model file.
+    std::string embedded_texture, embedded_texture_format;
     std::string reader = "assimp";    ///< what read the file: "assimp", or "obj" (springkit's OBJ reader)
     std::vector<std::string> warnings;  ///< one line each, without file name
 };
@@ -149,6 +156,13 @@ Model import_mesh(const std::filesystem::path& path, const ImportOptions& option
 Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options = {});
 Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options,
                            ImportReport& report);
+
+/// Writes report.embedded_texture next to the model file `model_path` as
+/// <model stem>.<format>, atomically, and returns that file's name (what the
+/// model's texture field holds, relative to the model file). A file of that name
+/// holding the same bytes is kept; one holding other bytes is never overwritten:
+/// throws springkit::Error naming it.
+std::string write_embedded_texture(const ImportReport& report, const std::filesystem::path& model_path);
 
 /// The outcome of one file of a batch.
 struct ImportResult {
