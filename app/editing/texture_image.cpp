@@ -30,11 +30,8 @@ TextureImage read_texture_image(const std::filesystem::path& path) {
     int width = 0, height = 0, channels = 0;
     if (!stbi_info_from_memory(data, length, &width, &height, &channels))
         throw Error(path.string() + ": cannot load texture: " + stbi_failure_reason());
-    if (width <= 0 || height <= 0 || width > kMaxTextureSide || height > kMaxTextureSide ||
-        static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) > kMaxTexturePixels)
-        throw Error(path.string() + ": texture of " + std::to_string(width) + " x " + std::to_string(height) +
-                    " pixels is larger than " + std::to_string(kMaxTextureSide) + " x " +
-                    std::to_string(kMaxTextureSide) + "; scale it down");
+    if (const std::string problem = texture_size_problem(width, height); !problem.empty())
+        throw Error(path.string() + ": " + problem);
     stbi_set_flip_vertically_on_load(1);
     std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
         stbi_load_from_memory(data, length, &width, &height, &channels, 4), stbi_image_free);

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "springkit/texture_limits.hpp"
+
 namespace springkit::editor {
 
 /// An RGBA image, rows bottom to top (v = 0 is the bottom row, the OBJ convention).
@@ -15,16 +17,9 @@ struct TextureImage {
     std::vector<std::uint8_t> rgba;  ///< width * height * 4 bytes
 };
 
-/// Limits on what a texture file may make the editor read and allocate. A side of
-/// 8192 pixels is what every OpenGL 3.3 implementation the editor runs on accepts;
-/// 64 Mpixels of RGBA are 256 MiB before mipmaps.
-inline constexpr std::uintmax_t kMaxTextureFileBytes = 256ull << 20;
-inline constexpr int kMaxTextureSide = 8192;
-inline constexpr std::uint64_t kMaxTexturePixels = 64ull << 20;
-
 /// Reads and decodes an image file. Only regular files are opened (a FIFO or a
 /// device named as a texture would block or never end); the header's size is
-/// checked against the limits before any pixel is decoded (a small PNG can claim
+/// checked against springkit/texture_limits.hpp before any pixel is decoded (a small PNG can claim
 /// 16384 x 16384 pixels: 1 GiB of RGBA). Throws springkit::Error naming the file
 /// and what is wrong.
 TextureImage read_texture_image(const std::filesystem::path& path);

@@ -14,6 +14,7 @@ VerbRun register_convert(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "convert", "Convert meshes into spring models (unavailable: this springkit was built without the mesh importer)");
     sub->allow_extras();
+    sub->fallthrough(false);  // keep the extras here: the top level would call them unexpected
     return [] {
         print_error("convert is unavailable: this springkit was built without the mesh importer "
                     "(springkit::import, which needs Assimp)");
