@@ -389,6 +389,15 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
             }
         }
     }
+    const json root = detail::parse_json(text, name);
+    try {
+        return Reader(name, nullptr, validate_model).model(root);
+    } catch (const json::exception& e) {
+        throw Error(name + ": unexpected value: " + e.what());
+    }
+}
+
+json detail::parse_json(std::string_view text, const std::string& name) {
     json root;
     try {
         FloatExactDom sax(root, true);
@@ -412,11 +421,7 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
     } catch (const json::exception& e) {
         throw Error(name + ": invalid JSON: " + printable(e.what(), kQuotedBytes));
     }
-    try {
-        return Reader(name, nullptr, validate_model).model(root);
-    } catch (const json::exception& e) {
-        throw Error(name + ": unexpected value: " + e.what());
-    }
+    return root;
 }
 
 std::string line_and_column(std::string_view text, std::size_t byte) {
