@@ -207,3 +207,18 @@ TEST(SceneFile, OnlyRegularFilesAreRead) {
     EXPECT_EQ(error_of([&] { load_scene(zeros); }),
               zeros.string() + ": not a springkit scene (a scene file is a JSON object)");
 }
+
+TEST(SceneFile, SampleScenesLoadAndWriteBackByteForByte) {
+    const fs::path dir = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/scenes";
+    const ColliderSet playground = load_scene(dir / "playground.scene.json");
+    ASSERT_EQ(playground.size(), 6u);
+    for (ColliderId i = 0; i < playground.size(); ++i)
+        EXPECT_EQ(playground[i].shape, static_cast<ColliderShape>(i)) << "one collider of every kind, in order";
+    EXPECT_EQ(scene_to_json(playground), read_file(dir / "playground.scene.json"));
+    const ColliderSet table = load_scene(dir / "table.scene.json");
+    ASSERT_EQ(table.size(), 1u);
+    EXPECT_EQ(table[0].name, "table");
+    // The table's top is at y = 0.5.
+    EXPECT_FLOAT_EQ(distance(table[0], {0.3f, 0.75f, -0.4f}).distance, 0.25f);
+    EXPECT_EQ(scene_to_json(table), read_file(dir / "table.scene.json"));
+}
