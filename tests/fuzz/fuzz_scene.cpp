@@ -1,23 +1,13 @@
 // Fuzz target: scene files (see fuzz_targets.hpp).
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <string>
 #include <string_view>
 
+#include "fuzz_checks.hpp"
 #include "fuzz_targets.hpp"
 #include "springkit/springkit.hpp"
 
 namespace springkit::fuzz {
-
-namespace {
-
-[[noreturn]] void broken(const char* invariant, const std::string& detail = {}) {
-    std::fprintf(stderr, "fuzz invariant broken: %s %s\n", invariant, detail.c_str());
-    std::abort();
-}
-
-}  // namespace
 
 void scene_file(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
@@ -26,10 +16,7 @@ void scene_file(const std::uint8_t* data, std::size_t size) {
     try {
         scene = scene_from_json(bytes, name);
     } catch (const Error& e) {
-        const std::string_view what = e.what();
-        if (what.rfind(name + ": ", 0) != 0) broken("error names the file", e.what());
-        if (what.find('\n') != std::string_view::npos) broken("one-line error", e.what());
-        if (what.find("json.exception") != std::string_view::npos) broken("no library exception text", e.what());
+        check_file_error(e.what(), name);
         return;
     }
     // Whatever loads passes the colliders' own checks and round-trips exactly.

@@ -22,4 +22,10 @@ Model model_from_json(std::string_view text, const std::string& name, bool valid
 /// column and the problem, in one printable line.
 nlohmann::json parse_json(std::string_view text, const std::string& name);
 
+/// A JSON number as the float it holds: empty and `out` set, or why it is not
+/// one ("expected a number, found null (NaN and infinity are not allowed)",
+/// "number 1e+39 is too large for a 32-bit float"). JSON writers write NaN and
+/// infinity as null, so null is refused rather than taken as a default.
+std::string float_from_json(const nlohmann::json& v, float& out);
+
 }  // namespace springkit::detail

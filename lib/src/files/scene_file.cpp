@@ -47,14 +47,10 @@ public:
         const auto it = object.find(key);
         return it == object.end() ? nullptr : &*it;
     }
-    // JSON writers write NaN and infinity as null: null is refused, not taken as 0.
     float number(const json& v, const std::string& where) const {
-        if (v.is_null()) fail(where, "expected a number, found null (NaN and infinity are not allowed)");
-        if (!v.is_number()) fail(where, std::string("expected a number, found ") + v.type_name());
-        const double d = v.get<double>();
-        if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
-            fail(where, "number " + v.dump() + " is too large for a 32-bit float");
-        return static_cast<float>(d);
+        float f = 0.0f;
+        if (const std::string problem = detail::float_from_json(v, f); !problem.empty()) fail(where, problem);
+        return f;
     }
     const json& array(const json& v, const std::string& where, std::size_t size) const {
         if (!v.is_array()) fail(where, std::string("expected an array, found ") + v.type_name());
