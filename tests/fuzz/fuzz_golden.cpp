@@ -28,7 +28,7 @@ void golden_file(const std::uint8_t* data, std::size_t size) {
     try {
         g = cli::golden_from_json(bytes, name);
     } catch (const Error& e) {
-        check_file_error(e.what(), name);
+        check_file_error(e.what(), name, bytes);
         return;
     }
     // Whatever loads is in range: check can replay it without looping or overflowing.

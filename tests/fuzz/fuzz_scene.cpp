@@ -16,7 +16,7 @@ void scene_file(const std::uint8_t* data, std::size_t size) {
     try {
         scene = scene_from_json(bytes, name);
     } catch (const Error& e) {
-        check_file_error(e.what(), name);
+        check_file_error(e.what(), name, bytes);
         return;
     }
     // Whatever loads passes the colliders' own checks and round-trips exactly.
