@@ -282,6 +282,7 @@ VerbRun register_simulate(CLI::App& app) {
         float seconds = 0.0f;
         float dt = 1.0f / 60.0f;
         std::string out;
+        std::string scene;
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("simulate", "Run a model headless and print a summary");
@@ -291,11 +292,16 @@ VerbRun register_simulate(CLI::App& app) {
         ->check(CLI::Range(1.0e-6, 1.0));
     sub->add_option("-o,--output", o->out,
                     "Write the model with its nodes at their final positions (rest lengths kept)");
+    sub->add_option("--scene", o->scene,
+                    "Scene file of colliders the model collides with (nodes stay the model's node_radius away)");
     return [o]() {
         Model model = load_model(o->model);
+        std::shared_ptr<const ColliderSet> scene;
+        if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it
         warn_if_unstable(model, o->model);
         Simulation sim(model);
+        if (scene) sim.set_colliders(scene);
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
         const bool progress = stderr_is_terminal() && frames > 600;
         const auto start = std::chrono::steady_clock::now();
@@ -324,6 +330,9 @@ VerbRun register_simulate(CLI::App& app) {
                     wall > 0 ? sim.time() / wall : 0.0);
         std::printf("  kinetic energy %.6g J (peak %.6g J), potential %.6g J, max displacement %.4g m\n",
                     sim.kinetic_energy(), peak_kinetic, sim.potential_energy(), max_displacement);
+        if (scene)
+            std::printf("  %zu colliders from %s, %zu contacts in the last frame\n", scene->size(),
+                        printable(o->scene).c_str(), sim.contacts().size());
         if (!o->out.empty()) {
             Model settled = model;
             settled.positions.assign(pos.begin(), pos.end());

@@ -66,3 +66,26 @@ TEST(BadInputCli, NullNumberIsRefused) {
     EXPECT_EQ(r.err, "error: " + file.string() +
                          ": /parameters/k: expected a number, found null (NaN and infinity are not allowed)\n");
 }
+
+TEST(BadInputCli, BadSceneFileGivesOneLineNamingTheColliderAndWritesNothing) {
+    const fs::path model = work_dir() / "scene-model.json";
+    ASSERT_EQ(run_command(kCli + " new string --resolution 4 -o " + model.string()).exit_code, 0);
+    const fs::path out = work_dir() / "scene-out.json";
+    fs::remove(out);
+    const fs::path scene = springkit::test::scratch_file(
+        "bad-input-cli", "paddle.scene.json",
+        R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "sphere", "name": "paddle",
+            "radius": 0, "pose": {"position": [0, 0, 0], "rotation": [1, 0, 0, 0]}}]})");
+    auto r = run_command(kCli + " simulate " + model.string() + " --seconds 1 --scene " + scene.string() + " -o " +
+                         out.string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + scene.string() + ": /colliders/0 (\"paddle\"): radius must be a finite number > 0 (got 0)\n");
+    EXPECT_FALSE(fs::exists(out));
+    r = run_command(kCli + " simulate " + model.string() + " --seconds 1 --scene " + work_dir().string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + work_dir().string() + ": not a regular file (a scene file is read whole)\n");
+    r = run_command(kCli + " simulate " + model.string() + " --seconds 1 --scene " + model.string());
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + model.string() +
+                         ": /format: not a springkit scene (\"format\" must be \"springkit-scene\")\n");
+}

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "fuzz_checks.hpp"
 #include "fuzz_targets.hpp"
 #include "golden.hpp"
 #include "springkit/springkit.hpp"
@@ -12,11 +13,6 @@
 namespace springkit::fuzz {
 
 namespace {
-
-[[noreturn]] void broken(const char* invariant, const std::string& detail = {}) {
-    std::fprintf(stderr, "fuzz invariant broken: %s %s\n", invariant, detail.c_str());
-    std::abort();
-}
 
 bool same(const cli::Golden& a, const cli::Golden& b) {
     return a.model == b.model && a.hash == b.hash && a.frame_dt == b.frame_dt && a.seconds == b.seconds &&
@@ -32,10 +28,7 @@ void golden_file(const std::uint8_t* data, std::size_t size) {
     try {
         g = cli::golden_from_json(bytes, name);
     } catch (const Error& e) {
-        const std::string_view what = e.what();
-        if (what.rfind(name + ": ", 0) != 0) broken("error names the file", e.what());
-        if (what.find('\n') != std::string_view::npos) broken("one-line error", e.what());
-        if (what.find("json.exception") != std::string_view::npos) broken("no library exception text", e.what());
+        check_file_error(e.what(), name, bytes);
         return;
     }
     // Whatever loads is in range: check can replay it without looping or overflowing.

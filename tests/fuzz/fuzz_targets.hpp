@@ -31,4 +31,9 @@ void obj_both_readers(const std::uint8_t* data, std::size_t size);
 /// is within the limit for any model, and it writes and reads back the same.
 void golden_file(const std::uint8_t* data, std::size_t size);
 
+/// A scene file: loads or fails with one line naming the file; whatever loads
+/// passes check_collider, writes and reads back to the same text, and a string
+/// steps against it to finite positions or a SimulationError.
+void scene_file(const std::uint8_t* data, std::size_t size);
+
 }  // namespace springkit::fuzz

@@ -40,6 +40,11 @@ TEST(FuzzRegressions, ModelFileInputs) {
     replay("model", springkit::fuzz::model_file);
 }
 
+TEST(FuzzRegressions, SceneFileInputs) {
+    EXPECT_FALSE(inputs_of("scene").empty());
+    replay("scene", springkit::fuzz::scene_file);
+}
+
 #ifdef SPRINGKIT_HAVE_CLI
 TEST(FuzzRegressions, GoldenFileInputs) {
     EXPECT_FALSE(inputs_of("golden").empty());

@@ -23,6 +23,7 @@
 #include "springkit/raycast.hpp"
 #include "springkit/rope_mesh.hpp"
 #include "springkit/samples.hpp"
+#include "springkit/scene_file.hpp"
 #include "springkit/scenes.hpp"
 #include "springkit/shape.hpp"
 #include "springkit/simulation.hpp"

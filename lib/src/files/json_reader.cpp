@@ -65,13 +65,9 @@ public:
     }
 
     float number(const json& v, const std::string& where) const {
-        if (v.is_null()) fail(where, "expected a number, found null (NaN and infinity are not allowed)");
-        if (!v.is_number()) fail(where, std::string("expected a number, found ") + v.type_name());
-        // A decimal beyond the float range would turn into infinity silently.
-        const double d = v.get<double>();
-        if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
-            fail(where, "number " + v.dump() + " is too large for a 32-bit float");
-        return static_cast<float>(d);
+        float f = 0.0f;
+        if (const std::string problem = detail::float_from_json(v, f); !problem.empty()) fail(where, problem);
+        return f;
     }
     std::uint32_t index(const json& v, const std::string& where) const {
         if (!v.is_number_integer()) fail(where, std::string("expected a node index (integer), found ") + v.type_name());
@@ -389,6 +385,26 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
             }
         }
     }
+    const json root = detail::parse_json(text, name);
+    try {
+        return Reader(name, nullptr, validate_model).model(root);
+    } catch (const json::exception& e) {
+        throw Error(name + ": unexpected value: " + e.what());
+    }
+}
+
+std::string detail::float_from_json(const json& v, float& out) {
+    if (v.is_null()) return "expected a number, found null (NaN and infinity are not allowed)";
+    if (!v.is_number()) return std::string("expected a number, found ") + v.type_name();
+    // A decimal beyond the float range would turn into infinity silently.
+    const double d = v.get<double>();
+    if (!std::isfinite(d) || std::abs(d) > std::numeric_limits<float>::max())
+        return "number " + v.dump() + " is too large for a 32-bit float";
+    out = static_cast<float>(d);
+    return {};
+}
+
+json detail::parse_json(std::string_view text, const std::string& name) {
     json root;
     try {
         FloatExactDom sax(root, true);
@@ -412,11 +428,7 @@ Model detail::model_from_json(std::string_view text, const std::string& name, bo
     } catch (const json::exception& e) {
         throw Error(name + ": invalid JSON: " + printable(e.what(), kQuotedBytes));
     }
-    try {
-        return Reader(name, nullptr, validate_model).model(root);
-    } catch (const json::exception& e) {
-        throw Error(name + ": unexpected value: " + e.what());
-    }
+    return root;
 }
 
 std::string line_and_column(std::string_view text, std::size_t byte) {
