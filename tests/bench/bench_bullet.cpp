@@ -3,7 +3,8 @@
 // generateBendingConstraints(2), held at two corners, piterations = 1. Its exact
 // nodes, masses, links (rest lengths) and faces are copied into a springkit
 // model; both step 1 ms per iteration (springkit: one substep, normals
-// included). tests/bench/run prints the ratio of the two times.
+// included). tests/bench/run prints the ratio of the two times. The
+// EqualQuality benchmarks below compare them at equal strain and shape.
 #include <BulletSoftBody/btDefaultSoftBodySolver.h>
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
@@ -11,7 +12,11 @@
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <algorithm>
+#include <cmath>
+#include <map>
 #include <memory>
+#include <vector>
 
 #include "springkit/springkit.hpp"
 
@@ -150,8 +155,176 @@ void BM_SpringkitClothOverSphere(benchmark::State& state) {
     state.counters["contacts"] = static_cast<double>(sim.contacts().size());
 }
 
+// Equal quality (issue #21): the same patch made the issue's cloth (2 m, 1 kg,
+// held at two corners), one step of each engine per 1/60 s frame, let to
+// settle for kSettleFrames with the same damping (velocity times 0.95 a frame:
+// Bullet's kDP, springkit's energy_loss), then timed frame by frame. Each
+// engine's stiffness settings are chosen to reach the same maximum edge strain
+// (|x_a - x_b| / rest - 1 over all links, bending links included) at rest:
+// Bullet by piterations, kLST and substeps (its links are position-based
+// constraints, Mueller et al. 2007: at one substep a frame even 150 iterations
+// leave 27% strain, so substeps are its cheaper knob), springkit's explicit
+// integrator by k (with the fewest stable substeps), its implicit one by
+// iterations, strain_limit and k. Counters: max_strain at rest, peak_strain
+// over the fall, max_speed at the end (m/s, 0 when settled) and for springkit
+// rms_to_bullet, the RMS distance (m) between its nodes and Bullet's at rest.
+constexpr float kFrame = 1.0f / 60.0f;
+constexpr int kSettleFrames = 300;   // 5 s
+constexpr float kVelocityKept = 0.95f;  // per frame
+
+// Bullet's settings per strain level: piterations and kLST in percent.
+struct BulletQuality {
+    int piterations;
+    int klst_percent;
+    int substeps;  // per frame
+};
+constexpr BulletQuality kBulletLevels[] = {{1, 100, 22}, {1, 100, 41}, {2, 100, 48}};  // about 10%, 3%, 1%
+
+struct Settled {
+    std::vector<btVector3> shape;
+    double max_strain = 0.0, peak_strain = 0.0, max_speed = 0.0;
+};
+
+template <class Position>
+double link_strain(const std::vector<springkit::Spring>& springs, Position position) {
+    double worst = 0.0;
+    for (const springkit::Spring& s : springs)
+        worst = std::max(worst, static_cast<double>((position(s.a) - position(s.b)).length()) / s.rest - 1.0);
+    return worst;
+}
+
+struct ClothPatch : BulletPatch {
+    std::vector<springkit::Spring> links;
+    int substeps = 1;
+    void frame() { world.stepSimulation(kFrame, substeps, kFrame / static_cast<float>(substeps)); }
+    explicit ClothPatch(BulletQuality q) {
+        body->setTotalMass(1.0f);
+        body->m_cfg.piterations = q.piterations;
+        substeps = q.substeps;
+        // v = (x - x_n) / h (1 - kDP) each substep
+        body->m_cfg.kDP = 1.0f - std::pow(kVelocityKept, 1.0f / static_cast<float>(substeps));
+        body->m_materials[0]->m_kLST = static_cast<float>(q.klst_percent) / 100.0f;
+        links = copy_patch(*body).springs;
+    }
+    double strain() const {
+        return link_strain(links, [&](std::uint32_t i) { return body->m_nodes[static_cast<int>(i)].m_x; });
+    }
+    Settled settle() {
+        Settled out;
+        for (int f = 0; f < kSettleFrames; ++f) {
+            out.shape.clear();
+            for (int i = 0; i < body->m_nodes.size(); ++i) out.shape.push_back(body->m_nodes[i].m_x);
+            frame();
+            out.peak_strain = std::max(out.peak_strain, strain());
+        }
+        out.max_strain = strain();
+        for (int i = 0; i < body->m_nodes.size(); ++i) {  // the last frame's displacement / frame
+            out.max_speed = std::max(out.max_speed, static_cast<double>((body->m_nodes[i].m_x - out.shape[static_cast<std::size_t>(i)]).length()) / kFrame);
+            out.shape[static_cast<std::size_t>(i)] = body->m_nodes[i].m_x;
+        }
+        return out;
+    }
+};
+
+const Settled& bullet_settled(int level) {
+    static std::map<int, Settled> cache;
+    auto found = cache.find(level);
+    if (found == cache.end()) {
+        ClothPatch patch(kBulletLevels[level]);
+        found = cache.emplace(level, patch.settle()).first;
+    }
+    return found->second;
+}
+
+void report_quality(benchmark::State& state, const Settled& s) {
+    state.counters["max_strain"] = s.max_strain;
+    state.counters["peak_strain"] = s.peak_strain;
+    state.counters["max_speed"] = s.max_speed;
+}
+
+// Arg: the strain level (index into kBulletLevels).
+void BM_BulletEqualQuality(benchmark::State& state) {
+    ClothPatch patch(kBulletLevels[state.range(0)]);
+    const Settled settled = patch.settle();
+    for (auto _ : state) {
+        patch.frame();
+        benchmark::DoNotOptimize(&patch.body->m_nodes[0].m_x);
+    }
+    report_quality(state, settled);
+    state.counters["substeps"] = patch.substeps;
+    state.counters["piterations"] = patch.body->m_cfg.piterations;
+}
+
+void run_springkit_equal_quality(benchmark::State& state, springkit::Parameters params) {
+    BulletPatch patch;  // only to build the topology
+    patch.body->setTotalMass(1.0f);
+    springkit::Model model = copy_patch(*patch.body);
+    params.energy_loss = kVelocityKept;
+    model.params = params;
+    if (params.integrator != springkit::Integrator::implicit) {
+        // The fewest substeps a frame that keep dt times the highest natural
+        // frequency 10% under the integrator's bound (frequency_stability()).
+        model.params.max_substep = kFrame;
+        const springkit::FrequencyStability f = springkit::frequency_stability(model);
+        const double substeps = std::ceil(f.omega_dt / (0.9 * f.limit));
+        model.params.max_substep = kFrame / static_cast<float>(substeps);
+        state.counters["substeps"] = substeps;
+    }
+    springkit::Simulation sim(model, {.threads = 1});
+    const auto at = [&](std::uint32_t i) {
+        const springkit::Vec3 x = sim.positions()[i];
+        return btVector3(x.x, x.y, x.z);
+    };
+    Settled s;
+    for (int f = 0; f < kSettleFrames; ++f) {
+        const std::vector<springkit::Vec3> before(sim.positions().begin(), sim.positions().end());
+        sim.step(kFrame);
+        s.peak_strain = std::max(s.peak_strain, link_strain(model.springs, at));
+        if (f == kSettleFrames - 1)
+            for (std::size_t i = 0; i < before.size(); ++i)
+                s.max_speed = std::max(s.max_speed, static_cast<double>(length(sim.positions()[i] - before[i])) / kFrame);
+    }
+    s.max_strain = link_strain(model.springs, at);
+    const Settled& bullet = bullet_settled(static_cast<int>(state.range(0)));
+    double sum = 0.0;
+    for (std::size_t i = 0; i < bullet.shape.size(); ++i)
+        sum += static_cast<double>((at(static_cast<std::uint32_t>(i)) - bullet.shape[i]).length2());
+    for (auto _ : state) {
+        sim.step(kFrame);
+        benchmark::DoNotOptimize(sim.positions().data());
+    }
+    report_quality(state, s);
+    state.counters["rms_to_bullet"] = std::sqrt(sum / static_cast<double>(bullet.shape.size()));
+}
+
+// Args: level, k in N/m (symplectic Euler, the fewest stable substeps).
+void BM_SpringkitExplicitEqualQuality(benchmark::State& state) {
+    springkit::Parameters p;
+    p.k = static_cast<float>(state.range(1));
+    run_springkit_equal_quality(state, p);
+}
+
+// Args: level, iterations, strain_limit in 1/1000, k in N/m (one step a frame).
+void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
+    springkit::Parameters p;
+    p.integrator = springkit::Integrator::implicit;
+    p.max_substep = kFrame;
+    p.implicit_iterations = static_cast<int>(state.range(1));
+    p.strain_limit = static_cast<float>(state.range(2)) / 1000.0f;
+    p.k = static_cast<float>(state.range(3));
+    run_springkit_equal_quality(state, p);
+}
+
 }  // namespace
 
+BENCHMARK(BM_BulletEqualQuality)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SpringkitExplicitEqualQuality)
+    ->Args({0, 350})->Args({1, 1150})->Args({2, 3500})
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SpringkitImplicitEqualQuality)
+    ->Args({0, 5, 100, 300})->Args({1, 5, 30, 300})
+    ->Args({2, 5, 10, 300})->Args({2, 5, 7, 300})
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BulletSoftBodyPatch)->UseRealTime()->Unit(benchmark::kMicrosecond);
