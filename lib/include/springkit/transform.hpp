@@ -20,6 +20,16 @@ struct Quat {
     friend constexpr bool operator==(const Quat&, const Quat&) = default;
 };
 
+/// |q|^2.
+constexpr float squared_norm(const Quat& q) { return q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z; }
+
+/// How far |q|^2 may lie from 1 for q to count as a unit quaternion: a rotation
+/// given to teleport(), a collider's pose, a scene file's rotation.
+inline constexpr float kUnitQuaternionTolerance = 1e-4f;
+
+/// q is a unit quaternion within kUnitQuaternionTolerance (false for NaN or infinity).
+inline bool is_unit(const Quat& q) { return std::fabs(squared_norm(q) - 1.0f) <= kUnitQuaternionTolerance; }
+
 /// The rotation by `angle` rad around `axis` (any length > 0; normalised here),
 /// right-handed. A zero axis gives the identity.
 inline Quat quat_from_axis_angle(const Vec3& axis, float angle) {
@@ -30,7 +40,7 @@ inline Quat quat_from_axis_angle(const Vec3& axis, float angle) {
 
 /// q scaled to unit length (the identity for a zero q).
 inline Quat normalized(const Quat& q) {
-    const float n = std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    const float n = std::sqrt(squared_norm(q));
     if (!(n > 0.0f)) return {};
     const float s = 1.0f / n;
     return {q.w * s, q.x * s, q.y * s, q.z * s};

@@ -34,13 +34,8 @@ void check_positive(const Collider& c, std::size_t index, const char* what, floa
         collider_error(c, index, std::string(what) + " must be a finite number > 0 (got " + number(v) + ")");
 }
 
-bool unit_rotation(const Quat& q) {
-    const float n = q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z;
-    return std::isfinite(n) && std::abs(n - 1.0f) <= 1e-4f;
-}
-
 void check_pose(const Transform& pose, const std::string& who) {
-    if (!is_finite(pose.position) || !unit_rotation(pose.rotation))
+    if (!is_finite(pose.position) || !is_unit(pose.rotation))
         throw Error(who + ": the pose must be a finite position and a unit quaternion");
 }
 
@@ -120,7 +115,7 @@ void check_collider(const Collider& c, std::size_t index) {
             if (!c.mesh) collider_error(c, index, "no mesh");
             break;
     }
-    if (!is_finite(c.pose.position) || !unit_rotation(c.pose.rotation))
+    if (!is_finite(c.pose.position) || !is_unit(c.pose.rotation))
         collider_error(c, index, "the pose must be a finite position and a unit quaternion");
     auto check_surface = [&](const char* what, float v, float max) {
         if (!std::isfinite(v) || v < 0.0f || v > max)

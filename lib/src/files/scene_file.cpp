@@ -27,9 +27,6 @@ namespace {
 constexpr ColliderShape kShapes[] = {ColliderShape::plane, ColliderShape::sphere, ColliderShape::capsule,
                                      ColliderShape::box, ColliderShape::convex_hull, ColliderShape::triangle_mesh};
 
-// The largest deviation of |q|^2 from 1 a pose may have: check_collider's bound.
-constexpr float kUnitTolerance = 1e-4f;
-
 class SceneReader {
 public:
     explicit SceneReader(std::string name) : name_(std::move(name)) {}
@@ -80,7 +77,7 @@ public:
         t.rotation = {number(q[0], at + "/0"), number(q[1], at + "/1"), number(q[2], at + "/2"), number(q[3], at + "/3")};
         const double n = double(t.rotation.w) * t.rotation.w + double(t.rotation.x) * t.rotation.x +
                          double(t.rotation.y) * t.rotation.y + double(t.rotation.z) * t.rotation.z;
-        if (!(std::abs(n - 1.0) <= kUnitTolerance))
+        if (!(std::abs(n - 1.0) <= kUnitQuaternionTolerance))
             fail(at, "expected a unit quaternion [w, x, y, z] (its length is " + std::to_string(std::sqrt(n)) + ")");
         return t;
     }

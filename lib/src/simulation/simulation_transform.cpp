@@ -23,11 +23,9 @@ bool finite_transform(const Transform& t) {
 
 void detail::check_transform(const Transform& t, const char* who) {
     if (!finite_transform(t)) throw Error(std::string(who) + ": the transform is not finite");
-    const Quat& r = t.rotation;
-    const float norm2 = r.w * r.w + r.x * r.x + r.y * r.y + r.z * r.z;
-    if (!(std::fabs(norm2 - 1.0f) <= 1e-4f))
+    if (!is_unit(t.rotation))
         throw Error(std::string(who) + ": the rotation is not a unit quaternion (|q|^2 = " +
-                    std::to_string(norm2) + "); normalise it");
+                    std::to_string(squared_norm(t.rotation)) + "); normalise it");
 }
 
 void Simulation::Impl::teleport(const Transform& to, bool keep_velocity) {
