@@ -54,12 +54,17 @@ void fit_gust_overrides(ParameterOverrides& overrides, const Parameters& shown) 
     if (p.gust.duration != before) overrides.set(*find_parameter("gust/duration"), {.number = p.gust.duration});
 }
 
-// The implicit integrator's rows, under the mesh options (the physics column
-// is as tall as a laptop's screen allows).
+// The implicit integrator's and self-collision's rows, under the mesh
+// options (the physics column is as tall as a laptop's screen allows).
 void implicit_overrides(ImportOptions& o) {
     Parameters shown = parameter_defaults();
     if (ImGui::TreeNode("Implicit integrator")) {
         for (const ParameterWidget& w : physics_widgets(PhysicsGroup::implicit))
+            override_row(w, o.parameters, shown, true);
+        ImGui::TreePop();
+    }
+    if (ImGui::TreeNode("Self-collision")) {
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::self_collision))
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }

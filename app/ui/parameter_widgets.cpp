@@ -69,6 +69,8 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
                   ? PhysicsGroup::wind
               : row.key == "implicit_iterations" || row.key == "strain_limit" || row.key == "chebyshev_rho"
                   ? PhysicsGroup::implicit
+              : row.key == "self_collision_distance" || row.key == "self_friction"
+                  ? PhysicsGroup::self_collision
                   : PhysicsGroup::main;
 
     w.label = row.label;

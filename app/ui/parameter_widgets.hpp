@@ -25,7 +25,9 @@ enum class ParameterControl : std::uint8_t {
 /// rows: they only matter together with air friction).
 /// implicit: the rows that only the implicit integrator reads (under their own
 /// tree node, so that the panels stay within a laptop's screen).
-enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit };
+/// self_collision: the self-collision distance and friction, under their own
+/// tree node for the same reason.
+enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit, self_collision };
 
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;

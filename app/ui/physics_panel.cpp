@@ -97,6 +97,10 @@ void physics_section(Document& doc) {
         rows(PhysicsGroup::implicit);
         ImGui::TreePop();
     }
+    if (ImGui::TreeNode("Self-collision")) {
+        rows(PhysicsGroup::self_collision);
+        ImGui::TreePop();
+    }
     ImGui::PopItemWidth();
     ImGui::PopID();
 }

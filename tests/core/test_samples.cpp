@@ -366,7 +366,7 @@ TEST(SampleCatalogue, EveryNameIsUniqueBuildsAValidModelAndRunsASecond) {
         Simulation sim(m);
         EXPECT_NO_THROW(run(sim, 1.0f)) << info.name;
     }
-    EXPECT_EQ(names.size(), 14u);
+    EXPECT_EQ(names.size(), 15u);
 }
 
 TEST(LiuSamples, StiffClothAndRopeKeepTheirEdgesWithinOnePercentAtOneStepAFrame) {
@@ -399,4 +399,31 @@ TEST(SampleCatalogue, UnknownNameListsTheKnownOnes) {
         EXPECT_EQ(std::string(e.what()).rfind("unknown scene \"trampoline\" (known: string, cloth, jelly,", 0), 0u)
             << e.what();
     }
+}
+
+TEST(TowelSample, ItsHalvesHangFaceToFaceWithoutPassingThrough) {
+    // Held along its middle row 2 m up, each half 1.6 m long swings down; they
+    // meet below the rail and hang side by side: no two nodes that the stage
+    // may repel (no spring between them, at least d apart at rest) come closer
+    // than 0.98 d, and the free edges end up about 1.6 m below the rail.
+    const Model m = make_sample("towel");
+    const float d = m.params.self_collision_distance;
+    ASSERT_EQ(d, 0.1f);
+    const std::size_t n = m.node_count();
+    std::set<std::pair<std::uint32_t, std::uint32_t>> joined;
+    for (const Spring& s : m.springs) joined.insert(std::minmax(s.a, s.b));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;
+    for (std::uint32_t a = 0; a < n; ++a)
+        for (std::uint32_t b = a + 1; b < n; ++b)
+            if (!joined.count({a, b}) && length(m.positions[a] - m.positions[b]) >= d) pairs.emplace_back(a, b);
+    Simulation sim(m);
+    double nearest = 1e9;
+    for (int frame = 0; frame < 180; ++frame) {
+        sim.step(1.0f / 60.0f);
+        for (const auto& [a, b] : pairs)
+            nearest = std::min(nearest, static_cast<double>(length(sim.positions()[a] - sim.positions()[b])));
+    }
+    EXPECT_GT(nearest, 0.98 * d);
+    EXPECT_NEAR(sim.positions().front().y, 2.0f - 1.6f, 0.15f);
+    EXPECT_NEAR(sim.positions().back().y, 2.0f - 1.6f, 0.15f);
 }

@@ -57,6 +57,19 @@ struct ClothSpec {
 };
 Model make_cloth(const ClothSpec& spec = {}, const Parameters& params = {});
 
+/// A towel over a thin rail: a horizontal cloth (shear and bend springs) held
+/// along its middle row (row rows / 2), as if laid over a rail along x; its two
+/// halves fall and hang face to face. Without self-collision
+/// (Parameters::self_collision_distance) they swing through each other.
+struct TowelSpec {
+    int columns = 9;           ///< nodes along the rail (x)
+    int rows = 33;             ///< nodes across it (z)
+    float width = 0.8f;        ///< m along x
+    float length = 3.2f;       ///< m along z, both halves
+    Vec3 center{0, 2.0f, 0};   ///< m, the middle of the rail
+};
+Model make_towel(const TowelSpec& spec = {}, const Parameters& params = {});
+
 /// A box lattice of nodes in the stable arrangement of Oliveira's Figure 8: the
 /// cell edges plus both diagonals of every cell face plus the four body
 /// diagonals, so no cell can fold flat without stretching a spring (the plain

@@ -84,6 +84,8 @@ struct Parameters {
     float chebyshev_rho = 0.0f;   ///< Integrator::implicit: rho of Wang's Chebyshev weights, [0, 1); 0 = plain iterations
     float node_radius = 0.0f;     ///< m, collision radius of every node against colliders (colliders.hpp)
     float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
+    float self_collision_distance = 0.0f;  ///< m, nodes of the body kept this far apart (self-collision); 0 = off
+    float self_friction = 0.3f;   ///< Coulomb coefficient between nodes of the body in self-collision
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 

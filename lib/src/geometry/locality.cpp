@@ -7,22 +7,14 @@
 #include <string>
 #include <unordered_set>
 
+#include "geometry/spring_graph.hpp"
 #include "springkit/error.hpp"
 
 namespace springkit {
 
-namespace {
-
-// Neighbours of each node over the springs, as compressed rows.
-struct Graph {
-    std::vector<std::uint32_t> start;  ///< node i's neighbours are next[start[i] .. start[i + 1])
-    std::vector<std::uint32_t> next;
-    std::uint32_t degree(std::uint32_t v) const { return start[v + 1] - start[v]; }
-};
-
-Graph spring_graph(const Model& model) {
+detail::SpringGraph detail::spring_graph(const Model& model) {
     const std::size_t n = model.node_count();
-    Graph g;
+    SpringGraph g;
     g.start.assign(n + 1, 0);
     for (const Spring& s : model.springs) {
         ++g.start[s.a + 1];
@@ -37,6 +29,11 @@ Graph spring_graph(const Model& model) {
     }
     return g;
 }
+
+namespace {
+
+using Graph = detail::SpringGraph;
+using detail::spring_graph;
 
 // Breadth-first walk from `from` over unvisited nodes, appending to `order`;
 // each node's new neighbours in order of increasing degree (then index).

@@ -79,6 +79,12 @@ constexpr std::array kTable{
     ParameterInfo{"chebyshev_rho", S::main, "chebyshev rho", "--chebyshev-rho", "", T::number, at_least(0), above(1),
                   "implicit integrator: the spectral radius rho of Wang's Chebyshev weights on its iterations "
                   "(SIGGRAPH Asia 2015), [0, 1); 0 = plain iterations", false},
+    ParameterInfo{"self_collision_distance", S::main, "self-collision distance", "--self-collision", "m", T::number,
+                  at_least(0), at_most(10),
+                  "nodes of the body closer than this, joined by no spring and this far apart at rest, are pushed "
+                  "apart (spatial hash of Teschner et al. 2003); 0 = off", false},
+    ParameterInfo{"self_friction", S::main, "self friction", "--self-friction", "", T::number, at_least(0), kNoMax,
+                  "Coulomb coefficient between two nodes of the body in self-collision (Bridson et al. 2002)", false},
 };
 
 // Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
@@ -124,6 +130,8 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
             else if (k == "node_radius") f.number = &p.node_radius;
             else if (k == "pressure") f.number = &p.pressure;
+            else if (k == "self_collision_distance") f.number = &p.self_collision_distance;
+            else if (k == "self_friction") f.number = &p.self_friction;
             break;
         case S::ground:
             if (!p.ground) break;

@@ -141,6 +141,21 @@ Model make_cloth(const ClothSpec& spec, const Parameters& params) {
     return m;
 }
 
+Model make_towel(const TowelSpec& spec, const Parameters& params) {
+    require(spec.columns >= 2 && spec.rows >= 3, "towel: needs at least 2 x 3 nodes");
+    Model m = make_cloth({.columns = spec.columns,
+                          .rows = spec.rows,
+                          .width = spec.width,
+                          .height = spec.length,
+                          .origin = spec.center - Vec3{spec.width / 2, 0.0f, spec.length / 2},
+                          .anchors = ClothAnchors::none},
+                         params);
+    m.name = "towel";
+    const int held = spec.rows / 2;
+    for (int c = 0; c < spec.columns; ++c) anchor(m, static_cast<std::uint32_t>(held * spec.columns + c));
+    return m;
+}
+
 Model make_jelly(const JellySpec& spec, const Parameters& params) {
     require(spec.nx >= 2 && spec.ny >= 2 && spec.nz >= 2, "jelly: needs at least 2 nodes per axis");
     require(spec.size > 0.0f, "jelly: size must be > 0 m");

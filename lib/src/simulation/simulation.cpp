@@ -471,6 +471,8 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"tethers", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_tethers(a); }},
     // Beads slide along their ropes under gravity and friction.
     {"beads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_beads(a); }},
+    // Nodes of the body kept self_collision_distance apart, with friction.
+    {"self-collision", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_self_collision(a); }},
     // Nodes kept out of the colliders, with friction and restitution.
     {"contacts", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_contacts(a); }},
     // Anchored nodes set where their drives hold them (fixed, velocity, circle).

@@ -19,6 +19,7 @@
 
 #include "simulation/implicit_solver.hpp"
 #include "collision/collision_state.hpp"
+#include "collision/self_collision.hpp"
 #include "simulation/worker_pool.hpp"
 #include "springkit/simulation.hpp"
 
@@ -232,7 +233,7 @@ public:
         enum When : unsigned char { every_substep, every_frame } when;
         void (*run)(Impl&, const StageArgs&);
     };
-    static const Stage kStages[12];
+    static const Stage kStages[13];
     /// The position of the stage called `name` in kStages (fused passes say by
     /// name where the list goes on, so that inserting a stage cannot skew them).
     static std::size_t stage_index(std::string_view name);
@@ -250,6 +251,7 @@ public:
     void stage_normals(const StageArgs& args);
     // Colliders and pressure (lib/src/collision/).
     void stage_pressure(const StageArgs& args);
+    void stage_self_collision(const StageArgs& args);
     void stage_contacts(const StageArgs& args);
     void stage_contact_report(const StageArgs& args);
     void gather_candidates(const Collider& c, const Transform& pose, float margin, float dt);
@@ -370,6 +372,7 @@ public:
     double quiet_seconds_ = 0.0;         ///< s the body has been quiet
     mutable std::optional<std::uint64_t> body_hash_;  ///< of the body's model, for saved states
     detail::CollisionState collision_;   ///< colliders, contacts (lib/src/collision/)
+    detail::SelfCollisionState self_collision_;  ///< its springs per node and hash (self_collision.cpp)
 };
 
 }  // namespace springkit
