@@ -7,8 +7,8 @@
 namespace springkit::editor {
 
 std::size_t RunRecording::frame_bytes(const Frame& f) const {
-    return sizeof(Frame) + f.positions.capacity() * sizeof(Vec3) + f.forces.size() * sizeof(RecordedForce) +
-           f.state.size();
+    return sizeof(Frame) + f.positions.capacity() * sizeof(Vec3) +
+           f.forces.size() * sizeof(RecordedForce) + f.state.size();
 }
 
 void RunRecording::clear() {
@@ -29,7 +29,8 @@ void RunRecording::start(const Simulation& sim) {
     push(std::move(f));
 }
 
-void RunRecording::record(const Simulation& sim, float frame_dt, std::span<const RecordedForce> forces, bool save) {
+void RunRecording::record(const Simulation& sim, float frame_dt,
+                          std::span<const RecordedForce> forces, bool save) {
     if (empty()) {
         start(sim);
         return;
@@ -81,7 +82,8 @@ std::vector<float> RunRecording::kinetic_energies() const {
     return out;
 }
 
-void RunRecording::rebuild(Simulation& sim, std::uint64_t frame, std::optional<std::uint64_t> from) const {
+void RunRecording::rebuild(Simulation& sim, std::uint64_t frame,
+                           std::optional<std::uint64_t> from) const {
     if (!has(frame)) return;
     std::uint64_t saved = frame;
     while (at(saved).state.empty()) --saved;  // the first frame kept has its state
@@ -98,7 +100,8 @@ void RunRecording::rebuild(Simulation& sim, std::uint64_t frame, std::optional<s
     }
 }
 
-std::vector<std::uint32_t> springs_of_selection(const Model& model, std::span<const std::uint32_t> nodes,
+std::vector<std::uint32_t> springs_of_selection(const Model& model,
+                                                std::span<const std::uint32_t> nodes,
                                                 std::span<const std::uint32_t> springs) {
     std::vector<std::uint8_t> mark(model.node_count(), 0);
     for (std::uint32_t n : nodes)
@@ -108,12 +111,15 @@ std::vector<std::uint32_t> springs_of_selection(const Model& model, std::span<co
         if (s < chosen.size()) chosen[s] = 1;
     std::vector<std::uint32_t> out;
     for (std::uint32_t i = 0; i < model.springs.size(); ++i)
-        if (chosen[i] || (nodes.size() > 1 && mark[model.springs[i].a] && mark[model.springs[i].b])) out.push_back(i);
+        if (chosen[i] || (nodes.size() > 1 && mark[model.springs[i].a] && mark[model.springs[i].b]))
+            out.push_back(i);
     return out;
 }
 
-void StrainHistory::update(const RunRecording& recording, const Model& model, std::span<const std::uint32_t> springs) {
-    const bool same = model_ == &model && recording_ == &recording && generation_ == recording.generation() &&
+void StrainHistory::update(const RunRecording& recording, const Model& model,
+                           std::span<const std::uint32_t> springs) {
+    const bool same = model_ == &model && recording_ == &recording &&
+                      generation_ == recording.generation() &&
                       std::equal(springs.begin(), springs.end(), springs_.begin(), springs_.end());
     if (!same || recording.empty() || recording.first_frame() < first_) {
         springs_.assign(springs.begin(), springs.end());
@@ -129,7 +135,8 @@ void StrainHistory::update(const RunRecording& recording, const Model& model, st
     }
     // Frames dropped from the front of the ring go from the front here too.
     if (recording.first_frame() > first_) {
-        const auto dropped = std::min<std::uint64_t>(recording.first_frame() - first_, values_.size());
+        const auto dropped =
+            std::min<std::uint64_t>(recording.first_frame() - first_, values_.size());
         values_.erase(values_.begin(), values_.begin() + static_cast<std::ptrdiff_t>(dropped));
         first_ = recording.first_frame();
     }
@@ -138,7 +145,8 @@ void StrainHistory::update(const RunRecording& recording, const Model& model, st
         float largest = -1.0f;
         for (std::uint32_t i : springs_) {
             const Spring& s = model.springs[i];
-            largest = std::max(largest, (length(positions[s.b] - positions[s.a]) - s.rest) / s.rest);
+            largest =
+                std::max(largest, (length(positions[s.b] - positions[s.a]) - s.rest) / s.rest);
         }
         values_.push_back(largest);
     }

@@ -49,7 +49,8 @@ public:
     /// Appends the frame `sim` has just stepped, after `forces` were applied to it
     /// with `frame_dt`; `save` forces a saved state (set after input a replay
     /// cannot repeat). Drops the oldest frames past the caps.
-    void record(const Simulation& sim, float frame_dt, std::span<const RecordedForce> forces, bool save);
+    void record(const Simulation& sim, float frame_dt, std::span<const RecordedForce> forces,
+                bool save);
     /// Drops the frames after `frame` (a run resumed from there goes another way).
     void truncate_after(std::uint64_t frame);
 
@@ -57,7 +58,9 @@ public:
     /// The first and last frame kept (valid when not empty).
     std::uint64_t first_frame() const { return first_; }
     std::uint64_t last_frame() const { return first_ + frames_.size() - 1; }
-    bool has(std::uint64_t frame) const { return !empty() && frame >= first_ && frame <= last_frame(); }
+    bool has(std::uint64_t frame) const {
+        return !empty() && frame >= first_ && frame <= last_frame();
+    }
     std::size_t frame_count() const { return frames_.size(); }
     /// Bytes held: positions, forces and saved states.
     std::size_t bytes() const { return bytes_; }
@@ -99,7 +102,8 @@ private:
 
 /// The springs whose strain the timeline plots for a selection: the selected
 /// springs and every spring between two selected nodes, in index order.
-std::vector<std::uint32_t> springs_of_selection(const Model& model, std::span<const std::uint32_t> nodes,
+std::vector<std::uint32_t> springs_of_selection(const Model& model,
+                                                std::span<const std::uint32_t> nodes,
                                                 std::span<const std::uint32_t> springs);
 
 /// The largest strain ((length - rest) / rest) among `springs` at every recorded
@@ -108,7 +112,8 @@ std::vector<std::uint32_t> springs_of_selection(const Model& model, std::span<co
 class StrainHistory {
 public:
     /// Brings values() up to `recording`'s frames for `springs` of `model`.
-    void update(const RunRecording& recording, const Model& model, std::span<const std::uint32_t> springs);
+    void update(const RunRecording& recording, const Model& model,
+                std::span<const std::uint32_t> springs);
     /// One value per kept frame, first to last; empty without springs.
     const std::vector<float>& values() const { return values_; }
 

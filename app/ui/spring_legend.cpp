@@ -15,15 +15,21 @@ void spring_legend(const Viewport& viewport, ViewOptions& view,
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(8.0f, 8.0f));
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(8.0f, 4.0f));
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(4.0f, 3.0f));
-    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
-                                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
-                                        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    constexpr ImGuiWindowFlags kFlags =
+        ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+        ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
     if (ImGui::Begin("##spring legend", nullptr, kFlags)) {
         ImGui::Checkbox("colour by kind", &view.colour_by_class);
-        help_marker("Springs in the colour of their kind (the swatches below) instead of their strain. Kinds: edge "
-                    "(along a face's edge or a mesh line), shear (a quad's second diagonal), bend (across two "
-                    "faces), volume (through a closed mesh), rope (max-length constraint), added (by hand in the "
-                    "editor), other (no kind recorded: models built by springkit new or saved before kinds).");
+        help_marker(
+            "Springs in the colour of their kind (the swatches below) instead of their strain. "
+            "Kinds: edge "
+            "(along a face's edge or a mesh line), shear (a quad's second diagonal), bend (across "
+            "two "
+            "faces), volume (through a closed mesh), rope (max-length constraint), added (by hand "
+            "in the "
+            "editor), other (no kind recorded: models built by springkit new or saved before "
+            "kinds).");
         for (std::size_t c = 0; c < kSpringClasses; ++c) {
             const auto cls = static_cast<SpringClass>(c);
             ImGui::PushID(static_cast<int>(c));
@@ -41,8 +47,10 @@ void spring_legend(const Viewport& viewport, ViewOptions& view,
             ImGui::PopID();
         }
         ImGui::Checkbox("isolate selection", &view.isolate_selection);
-        help_marker("Draw only the selected nodes and springs, the springs and faces that join selected nodes, "
-                    "and the ends of selected springs.");
+        help_marker(
+            "Draw only the selected nodes and springs, the springs and faces that join selected "
+            "nodes, "
+            "and the ends of selected springs.");
         ImGui::Checkbox("x-ray", &view.xray);
         help_marker("Springs and nodes drawn through the surface.");
     }

@@ -28,13 +28,16 @@ enum class LegendRow : std::uint8_t {
 inline ScreenPoint legend_checkbox(const Viewport& viewport, std::size_t row) {
     constexpr float kMargin = 10.0f, kPadding = 8.0f, kFrame = 19.0f, kSpacing = 4.0f;
     return {viewport.x + kMargin + kPadding + 0.5f * kFrame,
-            viewport.y + kMargin + kPadding + static_cast<float>(row) * (kFrame + kSpacing) + 0.5f * kFrame, 0.0f};
+            viewport.y + kMargin + kPadding + static_cast<float>(row) * (kFrame + kSpacing) +
+                0.5f * kFrame,
+            0.0f};
 }
 inline ScreenPoint legend_checkbox(const Viewport& viewport, LegendRow row) {
     return legend_checkbox(viewport, static_cast<std::size_t>(row));
 }
 inline ScreenPoint legend_checkbox(const Viewport& viewport, SpringClass c) {
-    return legend_checkbox(viewport, static_cast<std::size_t>(LegendRow::first_class) + static_cast<std::size_t>(c));
+    return legend_checkbox(
+        viewport, static_cast<std::size_t>(LegendRow::first_class) + static_cast<std::size_t>(c));
 }
 
 /// Draws the legend and changes `view` as its checkboxes are clicked. `counts`:

@@ -10,8 +10,8 @@
 
 namespace springkit::editor {
 
-std::optional<std::uint64_t> timeline_section(const LiveSimulation& live, const Selection& selection,
-                                              TimelineState& state) {
+std::optional<std::uint64_t> timeline_section(const LiveSimulation& live,
+                                              const Selection& selection, TimelineState& state) {
     std::optional<std::uint64_t> chosen;
     const RunRecording& rec = live.recording();
     if (!live.running() || rec.empty()) return chosen;
@@ -20,11 +20,16 @@ std::optional<std::uint64_t> timeline_section(const LiveSimulation& live, const 
     const std::uint64_t now = live.frame().value_or(last);
     ImGui::Text("Timeline: frame %llu of %llu..%llu", static_cast<unsigned long long>(now),
                 static_cast<unsigned long long>(first), static_cast<unsigned long long>(last));
-    help_marker("The run is recorded frame by frame (node positions, kinetic energy, and every 30th frame the "
-                "whole state) in a ring of at most 256 MiB or 10 minutes; the oldest frames go first. Drag the "
-                "slider (or Ctrl+Left / Ctrl+Right, one frame; with Shift, ten) to go back: the simulation pauses "
-                "there, exactly as it was. Play goes on from the frame shown and drops the frames after it. An "
-                "edit of the model starts a new recording.");
+    help_marker(
+        "The run is recorded frame by frame (node positions, kinetic energy, and every 30th frame "
+        "the "
+        "whole state) in a ring of at most 256 MiB or 10 minutes; the oldest frames go first. Drag "
+        "the "
+        "slider (or Ctrl+Left / Ctrl+Right, one frame; with Shift, ten) to go back: the simulation "
+        "pauses "
+        "there, exactly as it was. Play goes on from the frame shown and drops the frames after "
+        "it. An "
+        "edit of the model starts a new recording.");
     int frame = static_cast<int>(now);
     ImGui::SetNextItemWidth(-1.0f);
     if (ImGui::SliderInt("##frame", &frame, static_cast<int>(first), static_cast<int>(last), "%d",
@@ -38,8 +43,8 @@ std::optional<std::uint64_t> timeline_section(const LiveSimulation& live, const 
     const float peak = std::max(*std::max_element(energy.begin(), energy.end()), 1e-9f);
     char overlay[64];
     std::snprintf(overlay, sizeof overlay, "kinetic %.4g J", rec.kinetic_energy(now));
-    ImGui::PlotLines("##recorded energy", energy.data(), static_cast<int>(energy.size()), 0, overlay, 0.0f,
-                     peak * 1.05f, ImVec2(ImGui::GetContentRegionAvail().x, 60));
+    ImGui::PlotLines("##recorded energy", energy.data(), static_cast<int>(energy.size()), 0,
+                     overlay, 0.0f, peak * 1.05f, ImVec2(ImGui::GetContentRegionAvail().x, 60));
 
     if (selection.nodes() != state.seen_nodes || selection.springs() != state.seen_springs) {
         state.seen_nodes = selection.nodes();
@@ -54,8 +59,9 @@ std::optional<std::uint64_t> timeline_section(const LiveSimulation& live, const 
         const auto [low, high] = std::minmax_element(strain.begin(), strain.end());
         std::snprintf(overlay, sizeof overlay, "largest strain %+.2f%%",
                       100.0 * static_cast<double>(strain[now - first]));
-        ImGui::PlotLines("##selection strain", strain.data(), static_cast<int>(strain.size()), 0, overlay,
-                         std::min(*low, 0.0f), std::max(*high, 1e-6f), ImVec2(ImGui::GetContentRegionAvail().x, 60));
+        ImGui::PlotLines("##selection strain", strain.data(), static_cast<int>(strain.size()), 0,
+                         overlay, std::min(*low, 0.0f), std::max(*high, 1e-6f),
+                         ImVec2(ImGui::GetContentRegionAvail().x, 60));
         ImGui::TextDisabled("%zu springs of the selection", state.springs.size());
     }
     return chosen;

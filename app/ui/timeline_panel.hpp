@@ -21,7 +21,7 @@ struct TimelineState {
 
 /// Draws the timeline inside the current window; returns the frame to show when
 /// the slider moved (the editor pauses and calls LiveSimulation::show_frame).
-std::optional<std::uint64_t> timeline_section(const LiveSimulation& live, const Selection& selection,
-                                              TimelineState& state);
+std::optional<std::uint64_t> timeline_section(const LiveSimulation& live,
+                                              const Selection& selection, TimelineState& state);
 
 }  // namespace springkit::editor

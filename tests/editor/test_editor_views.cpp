@@ -11,6 +11,7 @@
 #include <string>
 
 #include "editor_process.hpp"
+#include "editor_view.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
 #include "support/test_files.hpp"
@@ -27,9 +28,21 @@ using namespace springkit::test::editor;
 namespace {
 
 constexpr int kWidth = 1280, kHeight = 720;
-constexpr float kBarHeight = 19.0f;  // Dear ImGui's default frame height: menu and status bars
 
-std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
+std::string size_args() {
+    return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight);
+}
+
+// Runs the editor on `model_file` with `options`, replaying `script` (written next
+// to it) at this file's window size.
+EditorRun run_script(const fs::path& model_file, const std::string& options,
+                     const std::string& script, const fs::path& dir) {
+    const fs::path script_file = dir / "script.txt";
+    std::ofstream(script_file) << script;
+    return run_editor("'" + model_file.string() + "' " + options + " --input-script '" +
+                          script_file.string() + "'" + size_args(),
+                      dir);
+}
 
 // A 6 x 6 cloth whose springs say what they are, told apart by rest length:
 // along rows and columns (edge), diagonals (shear), skipping a node (bend).
@@ -40,29 +53,15 @@ Model cloth_with_kinds() {
     Model m = make_cloth(spec);
     const float d = spec.width / static_cast<float>(spec.columns - 1);
     for (Spring& s : m.springs)
-        s.role = std::abs(s.rest - d) < 1e-4f            ? SpringRole::edge
-                 : std::abs(s.rest - 2 * d) < 1e-4f      ? SpringRole::bend
+        s.role = std::abs(s.rest - d) < 1e-4f                     ? SpringRole::edge
+                 : std::abs(s.rest - 2 * d) < 1e-4f               ? SpringRole::bend
                  : std::abs(s.rest - d * std::sqrt(2.0f)) < 1e-4f ? SpringRole::shear
                                                                   : SpringRole::unspecified;
     return m;
 }
 
-struct OpeningView {
-    Viewport viewport = scene_viewport(kWidth, kHeight, kBarHeight, kToolsWidth, kInsightWidth);
-    Mat4 matrix;
-    explicit OpeningView(const Model& model) {
-        OrbitCamera camera;
-        camera.frame(framing_bounds(model));
-        matrix = camera.view_projection(viewport);
-    }
-    ScreenPoint at(Vec3 p) const { return project(matrix, viewport, p).value_or(ScreenPoint{0, 0, 0}); }
-};
-
-std::string xy(ScreenPoint p) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.1f %.1f", static_cast<double>(p.x), static_cast<double>(p.y));
-    return text;
-}
+// The view the editor opens a model with, in this file's window.
+OpeningView opening_view(const Model& model) { return OpeningView(model, kWidth, kHeight); }
 
 // Pixels of the viewport right of the legend (which shows every colour as a swatch)
 // that `match` accepts.
@@ -79,7 +78,9 @@ int count_right_of_legend(const Image& image, const Viewport& vp, Match match) {
 auto class_colour(SpringClass c) {
     const Rgb rgb = spring_class_rgb(c);
     return [rgb](const unsigned char* p) {
-        auto near = [](unsigned char v, float f) { return std::abs(static_cast<int>(v) - static_cast<int>(f * 255.0f + 0.5f)) <= 12; };
+        auto near = [](unsigned char v, float f) {
+            return std::abs(static_cast<int>(v) - static_cast<int>(f * 255.0f + 0.5f)) <= 12;
+        };
         return near(p[0], rgb.r) && near(p[1], rgb.g) && near(p[2], rgb.b);
     };
 }
@@ -99,20 +100,19 @@ TEST(EditorViews, aKindTurnedOffInTheLegendDisappears) {
     const Model model = cloth_with_kinds();
     const fs::path file = dir.path() / "cloth.json";
     save_model(model, file);
-    const OpeningView view(model);
+    const OpeningView view = opening_view(model);
     const fs::path all = dir.path() / "all.png", no_bend = dir.path() / "no-bend.png";
     const fs::path strain = dir.path() / "strain.png";
     std::ostringstream script;
     script << "wait 2\nscreenshot " << strain.string() << "\n"
-           << "click left " << xy(legend_checkbox(view.viewport, LegendRow::colour_by_class)) << "\n"
+           << "click left " << xy(legend_checkbox(view.viewport, LegendRow::colour_by_class))
+           << "\n"
            << "wait 1\nscreenshot " << all.string() << "\n"
            << "click left " << xy(legend_checkbox(view.viewport, SpringClass::bend)) << "\n"
            << "wait 1\nscreenshot " << no_bend.string() << "\n";
-    const fs::path script_file = dir.path() / "legend.txt";
-    std::ofstream(script_file) << script.str();
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --show legend --hide surface,ground,shadow,nodes,anchors "
-                                     "--input-script '" + script_file.string() + "'" + size_args(),
-                                     dir.path());
+    const EditorRun run =
+        run_script(file, "--paused --show legend --hide surface,ground,shadow,nodes,anchors",
+                   script.str(), dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
 
     const Image by_strain = load_png(strain), by_kind = load_png(all), filtered = load_png(no_bend);
@@ -128,7 +128,8 @@ TEST(EditorViews, aKindTurnedOffInTheLegendDisappears) {
     EXPECT_GT(count_right_of_legend(by_kind, view.viewport, edge), 200);
     EXPECT_GT(count_right_of_legend(by_kind, view.viewport, shear), 200);
     EXPECT_EQ(count_right_of_legend(filtered, view.viewport, bend), 0);
-    EXPECT_GE(count_right_of_legend(filtered, view.viewport, edge), count_right_of_legend(by_kind, view.viewport, edge));
+    EXPECT_GE(count_right_of_legend(filtered, view.viewport, edge),
+              count_right_of_legend(by_kind, view.viewport, edge));
 }
 
 TEST(EditorViews, isolatingTheSelectionHidesTheRest) {
@@ -136,21 +137,20 @@ TEST(EditorViews, isolatingTheSelectionHidesTheRest) {
     const Model model = cloth_with_kinds();
     const fs::path file = dir.path() / "cloth.json";
     save_model(model, file);
-    const OpeningView view(model);
+    const OpeningView view = opening_view(model);
     // Two neighbours on the right of the cloth (clear of the legend): 10 and 11.
     const ScreenPoint a = view.at(model.positions[10]), b = view.at(model.positions[11]);
     ASSERT_GT(std::min(a.x, b.x), view.viewport.x + 260);
     const fs::path before = dir.path() / "before.png", isolated = dir.path() / "isolated.png";
     std::ostringstream script;
-    script << "wait 2\nclick left " << xy(a) << "\nkeydown shift\nclick left " << xy(b) << "\nkeyup shift\n"
+    script << "wait 2\nclick left " << xy(a) << "\nkeydown shift\nclick left " << xy(b)
+           << "\nkeyup shift\n"
            << "wait 1\nscreenshot " << before.string() << "\n"
-           << "click left " << xy(legend_checkbox(view.viewport, LegendRow::isolate_selection)) << "\n"
+           << "click left " << xy(legend_checkbox(view.viewport, LegendRow::isolate_selection))
+           << "\n"
            << "wait 1\nscreenshot " << isolated.string() << "\n";
-    const fs::path script_file = dir.path() / "isolate.txt";
-    std::ofstream(script_file) << script.str();
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --show legend --hide ground,shadow "
-                                     "--input-script '" + script_file.string() + "'" + size_args(),
-                                     dir.path());
+    const EditorRun run =
+        run_script(file, "--paused --show legend --hide ground,shadow", script.str(), dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const Image all = load_png(before), only = load_png(isolated);
     ASSERT_EQ(only.width, kWidth);
@@ -173,18 +173,17 @@ TEST(EditorViews, xrayShowsTheSpringsBehindTheSurface) {
     for (Spring& s : jelly.springs) s.role = SpringRole::volume;
     const fs::path file = dir.path() / "jelly.json";
     save_model(jelly, file);
-    const OpeningView view(jelly);
+    const OpeningView view = opening_view(jelly);
     const fs::path plain = dir.path() / "plain.png", xray = dir.path() / "xray.png";
     std::ostringstream script;
-    script << "wait 2\nclick left " << xy(legend_checkbox(view.viewport, LegendRow::colour_by_class)) << "\n"
+    script << "wait 2\nclick left "
+           << xy(legend_checkbox(view.viewport, LegendRow::colour_by_class)) << "\n"
            << "wait 1\nscreenshot " << plain.string() << "\n"
            << "click left " << xy(legend_checkbox(view.viewport, LegendRow::xray)) << "\n"
            << "wait 1\nscreenshot " << xray.string() << "\n";
-    const fs::path script_file = dir.path() / "xray.txt";
-    std::ofstream(script_file) << script.str();
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --show legend,springs --hide ground,shadow,nodes "
-                                     "--input-script '" + script_file.string() + "'" + size_args(),
-                                     dir.path());
+    const EditorRun run =
+        run_script(file, "--paused --show legend,springs --hide ground,shadow,nodes", script.str(),
+                   dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto green = class_colour(SpringClass::volume);
     const int hidden = count_right_of_legend(load_png(plain), view.viewport, green);
@@ -209,21 +208,17 @@ TEST(EditorViews, scrubbingBackAndOnShowsTheRecordedFramesExactly) {
     std::ostringstream script;
     script << "wait 40\nscreenshot " << png("live41") << "\n"  // frame 40: recorded 41
            << "wait 10\nscreenshot " << png("live51") << "\n"  // frame 50: recorded 51
-           << "wait 9\n"                                        // frames 50..58: at 59
-           << "key ctrl+shift+left\n"                           // frame 59: to 49, paused
-           << "key ctrl+shift+left\n"                           // to 39
-           << "key ctrl+right\nkey ctrl+right\n"                // to 41
+           << "wait 9\n"                                       // frames 50..58: at 59
+           << "key ctrl+shift+left\n"                          // frame 59: to 49, paused
+           << "key ctrl+shift+left\n"                          // to 39
+           << "key ctrl+right\nkey ctrl+right\n"               // to 41
            << "wait 1\nscreenshot " << png("scrubbed41") << "\nwait 1\n"
-           << "key ctrl+shift+right\n"                          // to 51
+           << "key ctrl+shift+right\n"  // to 51
            << "wait 1\nscreenshot " << png("scrubbed51") << "\nwait 1\n"
-           << "key ctrl+shift+left\n"                           // to 41 again
-           << "key space\n"                                     // play on: a step in each of its 2 frames
+           << "key ctrl+shift+left\n"  // to 41 again
+           << "key space\n"            // play on: a step in each of its 2 frames
            << "wait 7\nscreenshot " << png("resumed51") << "\n";  // 41 + 2 + 7 + 1 steps
-    const fs::path script_file = dir.path() / "scrub.txt";
-    std::ofstream(script_file) << script.str();
-    const EditorRun run = run_editor("'" + file.string() + "' --hide ui --input-script '" + script_file.string() + "'" +
-                                         size_args(),
-                                     dir.path());
+    const EditorRun run = run_script(file, "--hide ui", script.str(), dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const Image live41 = load_png(png("live41")), live51 = load_png(png("live51"));
     ASSERT_EQ(live41.width, kWidth);

@@ -38,7 +38,8 @@ TEST(RunRecording, GoingBackAndOnShowsExactlyTheRecordedPositions) {
     // 100 frames: a pull on a free node for frames 20 to 49 (forces a replay must
     // apply again), an anchor moved by hand at frame 61 (which a replay cannot
     // repeat, so that frame saves its state).
-    std::vector<std::vector<Vec3>> seen{{live.simulation().positions().begin(), live.simulation().positions().end()}};
+    std::vector<std::vector<Vec3>> seen{
+        {live.simulation().positions().begin(), live.simulation().positions().end()}};
     const std::uint32_t corner = model.anchors[0].node;
     for (int f = 1; f <= 100; ++f) {
         if (f >= 20 && f < 50) live.pull_node(40, {0.3f, 0.5f, 0.4f}, {}, kDt);
@@ -46,14 +47,16 @@ TEST(RunRecording, GoingBackAndOnShowsExactlyTheRecordedPositions) {
             ASSERT_TRUE(live.move_anchor(corner, {0.05f, 0.0f, 0.0f}));
         }
         live.step(kDt);
-        seen.emplace_back(live.simulation().positions().begin(), live.simulation().positions().end());
+        seen.emplace_back(live.simulation().positions().begin(),
+                          live.simulation().positions().end());
     }
     const RunRecording& rec = live.recording();
     ASSERT_EQ(rec.first_frame(), 0u);
     ASSERT_EQ(rec.last_frame(), 100u);
     for (std::uint64_t f = 0; f <= 100; ++f) ASSERT_TRUE(same_bits(rec.positions(f), seen[f])) << f;
     // Back to frames across both inputs, in both directions, jumping and stepping.
-    for (std::uint64_t f : {35ull, 10ull, 11ull, 12ull, 62ull, 59ull, 60ull, 61ull, 99ull, 0ull, 100ull, 45ull}) {
+    for (std::uint64_t f :
+         {35ull, 10ull, 11ull, 12ull, 62ull, 59ull, 60ull, 61ull, 99ull, 0ull, 100ull, 45ull}) {
         ASSERT_TRUE(live.show_frame(f));
         EXPECT_EQ(live.frame(), f);
         EXPECT_TRUE(same_bits(live.simulation().positions(), seen[f])) << "frame " << f;
@@ -129,7 +132,8 @@ TEST(RunRecording, PlotSeriesFollowTheFrames) {
     const std::vector<float> energy = rec.kinetic_energies();
     ASSERT_EQ(energy.size(), 31u);
     EXPECT_EQ(energy[0], 0.0f);  // from rest
-    for (std::uint64_t f = 0; f <= 30; ++f) EXPECT_EQ(energy[f], static_cast<float>(rec.kinetic_energy(f)));
+    for (std::uint64_t f = 0; f <= 30; ++f)
+        EXPECT_EQ(energy[f], static_cast<float>(rec.kinetic_energy(f)));
     EXPECT_GT(energy[30], 0.0f);  // it falls and swings
 
     // Strain of two selected nodes' spring and of a selected spring, per frame,

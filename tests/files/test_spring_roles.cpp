@@ -27,7 +27,8 @@ Model cloth_with_roles() {
     return m;
 }
 
-const char* kTwoSprings = R"({"format": "springkit", "version": 1, "positions": [0,0,0, 1,0,0, 0,1,0],
+const char* kTwoSprings =
+    R"({"format": "springkit", "version": 1, "positions": [0,0,0, 1,0,0, 0,1,0],
   "springs": {"pairs": [0, 1, 1, 2], "rest": [1, 1.5], "role": ROLES}})";
 
 std::string with_roles(const std::string& roles) {
@@ -41,10 +42,12 @@ std::string with_roles(const std::string& roles) {
 TEST(SpringRoles, JsonRoundTripKeepsEveryRole) {
     const Model m = cloth_with_roles();
     const std::string text = model_to_json(m);
-    ASSERT_NE(text.find("\"role\": [0, 1, 2, 3, 4, 5, 0"), std::string::npos) << text.substr(0, 400);
+    ASSERT_NE(text.find("\"role\": [0, 1, 2, 3, 4, 5, 0"), std::string::npos)
+        << text.substr(0, 400);
     const Model back = model_from_json(text);
     EXPECT_TRUE(back == m);
-    for (std::size_t i = 0; i < m.springs.size(); ++i) ASSERT_EQ(back.springs[i].role, m.springs[i].role) << i;
+    for (std::size_t i = 0; i < m.springs.size(); ++i)
+        ASSERT_EQ(back.springs[i].role, m.springs[i].role) << i;
     EXPECT_EQ(model_to_json(back), text);
 }
 
@@ -83,7 +86,8 @@ TEST(SpringRoles, ThePhysicsIgnoresThem) {
     const Model plain = make_cloth({.columns = 5, .rows = 4, .anchors = ClothAnchors::top_corners});
     const Model tagged = cloth_with_roles();
     Model same_physics = tagged;
-    for (std::size_t i = 0; i < plain.springs.size(); ++i) same_physics.springs[i].role = SpringRole::volume;
+    for (std::size_t i = 0; i < plain.springs.size(); ++i)
+        same_physics.springs[i].role = SpringRole::volume;
     EXPECT_EQ(model_hash(tagged, HashScope::physics), model_hash(same_physics, HashScope::physics));
     EXPECT_NE(model_hash(tagged), model_hash(same_physics));  // the whole model does see them
     // Two runs, with and without roles, step to the same bits.
@@ -95,31 +99,40 @@ TEST(SpringRoles, ThePhysicsIgnoresThem) {
         b.step(1.0f / 60.0f);
     }
     ASSERT_EQ(a.positions().size(), b.positions().size());
-    EXPECT_EQ(std::memcmp(a.positions().data(), b.positions().data(), a.positions().size_bytes()), 0);
+    EXPECT_EQ(std::memcmp(a.positions().data(), b.positions().data(), a.positions().size_bytes()),
+              0);
 }
 
 TEST(SpringRoles, BadRolesAreClearErrors) {
     EXPECT_TRUE(model_from_json(with_roles("[1, 5]")).springs[1].role == SpringRole::user);
     EXPECT_EQ(load_error(with_roles("[1, 6]")),
-              "bad.json: /springs/role/1: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), 4 (volume) or 5 "
+              "bad.json: /springs/role/1: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), "
+              "4 (volume) or 5 "
               "(user)");
     EXPECT_EQ(load_error(with_roles("[1, -1]")),
-              "bad.json: /springs/role/1: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), 4 (volume) or 5 "
+              "bad.json: /springs/role/1: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), "
+              "4 (volume) or 5 "
               "(user)");
     EXPECT_EQ(load_error(with_roles("[\"edge\", 1]")),
-              "bad.json: /springs/role/0: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), 4 (volume) or 5 "
+              "bad.json: /springs/role/0: expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), "
+              "4 (volume) or 5 "
               "(user)");
-    EXPECT_EQ(load_error(with_roles("[1]")), "bad.json: /springs/role: must be an array with one role per spring (2)");
-    EXPECT_EQ(load_error(with_roles("3")), "bad.json: /springs/role: must be an array with one role per spring (2)");
+    EXPECT_EQ(load_error(with_roles("[1]")),
+              "bad.json: /springs/role: must be an array with one role per spring (2)");
+    EXPECT_EQ(load_error(with_roles("3")),
+              "bad.json: /springs/role: must be an array with one role per spring (2)");
     // A model built in code with a role past the last is refused by validate().
     Model m = model_from_json(with_roles("[1, 2]"));
     m.springs[1].role = static_cast<SpringRole>(9);
-    EXPECT_EQ(error_of([&] { validate(m, "m.json"); }), "m.json: /springs/1/role: unknown spring role 9 (expected 0 to 5)");
+    EXPECT_EQ(error_of([&] { validate(m, "m.json"); }),
+              "m.json: /springs/1/role: unknown spring role 9 (expected 0 to 5)");
     // The binary form: a role byte past the last.
     m.springs[1].role = SpringRole::bend;
     std::string bytes = model_to_binary(m);
-    // The roles are the last spring array: 2 bytes, 2 of padding, then the faces (none) and texcoords (none).
+    // The roles are the last spring array: 2 bytes, 2 of padding, then the faces (none) and
+    // texcoords (none).
     ASSERT_EQ(bytes[bytes.size() - 3], static_cast<char>(SpringRole::bend));
     bytes[bytes.size() - 3] = 7;
-    EXPECT_EQ(error_of([&] { model_from_binary(bytes, "m.skb"); }), "m.skb: spring 1: role 7 (expected 0 to 5)");
+    EXPECT_EQ(error_of([&] { model_from_binary(bytes, "m.skb"); }),
+              "m.skb: spring 1: role 7 (expected 0 to 5)");
 }
