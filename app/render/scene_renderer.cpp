@@ -383,10 +383,10 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
-    // X-ray: the springs and nodes show through the surface.
+    if (view.ropes) draw_ropes(view_projection, identity, view, false);
+    // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
     if (view.xray) glDisable(GL_DEPTH_TEST);
     if (view.springs) draw_springs(view_projection, identity, false);
-    if (view.ropes) draw_ropes(view_projection, identity, view, false);
 
     if (view.nodes && isolating_) {
         draw_points(view_projection, isolated_nodes_, 4.0f, kNodeColor);
