@@ -18,6 +18,8 @@
 #include "ui/dialogs.hpp"
 #include "ui/overlays.hpp"
 #include "ui/physics_panel.hpp"
+#include "ui/spring_legend.hpp"
+#include "ui/timeline_panel.hpp"
 #include "ui/tools_panel.hpp"
 #include "ui/widgets.hpp"
 
@@ -161,6 +163,7 @@ void EditorApp::adopt(Document doc) {
     doc_ = std::move(doc);
     seen_revision_ = doc_.revision();
     frequency_.reset();  // another document: its revisions count anew
+    class_counts_revision_ = ~std::uint64_t{0};
     selection_.clear();
     selection_.fit(doc_.model());
     live_.restart(doc_.model());
@@ -177,6 +180,8 @@ void EditorApp::adopt(Document doc) {
     for (const std::string& part : options_.show) {
         if (part == "springs") view_.springs = true;
         if (part == "nodes") view_.nodes = true;
+        if (part == "legend") view_.legend = true;
+        if (part == "xray") view_.xray = true;
     }
     for (const std::string& part : options_.hide) {
         if (part == "surface") view_.surface = false;
@@ -377,6 +382,12 @@ void EditorApp::frame_view() {
     camera_.frame(merged(framing_bounds(doc_.model()), live_.motion_bounds()));
 }
 
+void EditorApp::show_frame(std::uint64_t frame) {
+    playback_.playing = false;  // scrubbing holds the run where it is shown
+    drag_.kind = drag_.kind == ViewportDrag::Kind::node ? ViewportDrag::Kind::none : drag_.kind;
+    live_.show_frame(frame);
+}
+
 void EditorApp::undo() {
     const char* name = doc_.undo_name();
     if (doc_.undo()) set_status(std::string("Undo ") + name);
@@ -421,6 +432,13 @@ void EditorApp::shortcut(const KeyPress& press, bool text_field) {
     }
     const bool ctrl = (press.mods & GLFW_MOD_CONTROL) != 0, shift = (press.mods & GLFW_MOD_SHIFT) != 0;
     if (ctrl) {
+        // The timeline: a recorded frame back or on (ten with Shift).
+        if ((key == GLFW_KEY_LEFT || key == GLFW_KEY_RIGHT) && live_.running() && live_.frame()) {
+            const std::uint64_t step = shift ? 10 : 1, now = *live_.frame();
+            const RunRecording& rec = live_.recording();
+            show_frame(key == GLFW_KEY_LEFT ? (now >= rec.first_frame() + step ? now - step : rec.first_frame())
+                                            : std::min(now + step, rec.last_frame()));
+        }
         if (key == GLFW_KEY_Z) perform(shift ? Command::redo : Command::undo);
         if (key == GLFW_KEY_Y) perform(Command::redo);
         if (key == GLFW_KEY_S) perform(shift || doc_.path().empty() ? Command::show_save_as : Command::save);
@@ -460,8 +478,9 @@ void EditorApp::move_anchor_with_keys(float dt) {
     const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
     const Vec3 right = cross(forward, {0, 1, 0});
     Vec3 direction{};
-    if (io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
-    if (io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
+    const bool arrows = !io.KeyCtrl;  // Ctrl+Left/Right step the timeline
+    if (arrows && io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
+    if (arrows && io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
     if (io.KeysDown[GLFW_KEY_UP]) direction += forward;
     if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
     if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
@@ -498,10 +517,23 @@ void EditorApp::handle_viewport_mouse() {
             // Nothing happens until the button is let go (a click) or the mouse
             // moves past the threshold (a drag): a click never moves the model.
             drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
-            // Hidden springs cannot be clicked.
-            const std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
-                                                                  : std::span<const Spring>();
+            // Hidden springs cannot be clicked: those of a class the legend hides
+            // are left out, and the hit's index mapped back.
+            std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
+                                                            : std::span<const Spring>();
+            std::vector<Spring> shown;
+            std::vector<std::uint32_t> shown_index;
+            if (std::find(view_.show_class.begin(), view_.show_class.end(), false) != view_.show_class.end()) {
+                for (std::uint32_t i = 0; i < springs.size(); ++i)
+                    if (view_.shows(springs[i])) {
+                        shown.push_back(springs[i]);
+                        shown_index.push_back(i);
+                    }
+                springs = shown;
+            }
             drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
+            if (drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::spring && !shown_index.empty())
+                drag_.pressed_on->index = shown_index[drag_.pressed_on->index];
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
             drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
@@ -596,7 +628,20 @@ void EditorApp::draw_ui() {
     end_side_panel();
 
     perform(insight_panel(doc_, live_, frequency_));
-    if (view_.springs && !doc_.model().springs.empty()) strain_legend(viewport(), view_.strain_full);
+    // The timeline goes on at the bottom of the insight panel (its window again).
+    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - kInsightWidth, kInsightWidth);
+    if (auto frame = timeline_section(live_, selection_, timeline_)) show_frame(*frame);
+    end_side_panel();
+    if (view_.springs && !view_.colour_by_class && !doc_.model().springs.empty())
+        strain_legend(viewport(), view_.strain_full);
+    if (view_.legend && live_.running()) {
+        if (class_counts_revision_ != doc_.revision() || class_counts_model_ != &live_.model()) {
+            class_counts_ = count_spring_classes(live_.model().springs);
+            class_counts_revision_ = doc_.revision();
+            class_counts_model_ = &live_.model();
+        }
+        spring_legend(viewport(), view_, class_counts_);
+    }
     if (live_.running() && !selection_.springs().empty())
         selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),
                                  camera_.view_projection(viewport()), viewport());
@@ -722,7 +767,10 @@ void EditorApp::frame(bool fixed_step) {
     if (options_.stats && live_.running()) {
         stats_.last_kinetic_j = live_.simulation().kinetic_energy();
         stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
-        stats_.last_max_stretch = live_.health().max_strain;
+        // The stretch of every spring, for the report: once, on the last frame of
+        // a headless run, so the frames measured do not pay for it.
+        const bool last = options_.frames > 0 && static_cast<int>(stats_.frame_ms.size()) + 1 >= options_.frames;
+        if (options_.frames == 0 || last) stats_.last_max_stretch = live_.health().max_strain;
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());

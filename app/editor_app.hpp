@@ -5,6 +5,7 @@
 // main.cpp is the thin GLFW/ImGui shell around it.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -21,6 +22,7 @@
 #include "ui/actions.hpp"
 #include "ui/file_dialog.hpp"
 #include "ui/insight_panel.hpp"
+#include "ui/timeline_panel.hpp"
 #include "ui/menus.hpp"
 #include "view/camera.hpp"
 #include "view/picking.hpp"
@@ -41,7 +43,7 @@ struct EditorOptions {
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
-    std::vector<std::string> show; ///< parts a dense model hides at first, to draw anyway: springs, nodes
+    std::vector<std::string> show; ///< parts hidden at first, to draw anyway: springs, nodes (a dense model hides them), legend, xray
 };
 
 /// Milliseconds per frame, for --stats.
@@ -161,6 +163,8 @@ private:
     void frame_view();
     void undo();
     void redo();
+    /// The timeline: pauses and puts the simulation at a recorded frame.
+    void show_frame(std::uint64_t frame);
 
     // The panels (app/ui) in their places, and the answers of the questions.
     void draw_ui();
@@ -174,11 +178,15 @@ private:
     Document doc_;
     std::uint64_t seen_revision_ = 0;
     FrequencyCache frequency_;
+    TimelineState timeline_;
     Selection selection_;
     LiveSimulation live_;
     SceneRenderer renderer_;
     OrbitCamera camera_;
     ViewOptions view_;
+    std::array<std::size_t, kSpringClasses> class_counts_{};  ///< springs per class, for the legend
+    std::uint64_t class_counts_revision_ = ~std::uint64_t{0};  ///< of the document they were counted at
+    const Model* class_counts_model_ = nullptr;                ///< and of the running model
     UnsavedChangesGuard guard_;
     Autosaver autosaver_;
     RecentFiles recent_;

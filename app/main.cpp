@@ -98,9 +98,10 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
                                "shadow", "ropes"}));
     cli.add_option("--show", options.show,
-                   "Parts to draw that a dense model hides at first, comma separated: springs, nodes (--hide wins)")
+                   "Parts to draw that are hidden at first, comma separated: springs, nodes (which a dense model "
+                   "hides), legend (the spring kinds), xray (--hide wins)")
         ->delimiter(',')
-        ->check(CLI::IsMember({"springs", "nodes"}));
+        ->check(CLI::IsMember({"springs", "nodes", "legend", "xray"}));
     try {
         cli.parse(argc, argv);
         if (shot->count() > 0 && options.frames == 0)

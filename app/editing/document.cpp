@@ -82,7 +82,8 @@ bool Document::add_spring(std::uint32_t a, std::uint32_t b) {
     // springkit::add_spring refuses a == b and duplicates; take its spring back out
     // so that the edit itself is what applies it.
     if (!springkit::add_spring(model_, a, b)) return false;
-    const Spring spring = model_.springs.back();
+    Spring spring = model_.springs.back();
+    spring.role = SpringRole::user;  // the editor's legend shows and filters these apart
     model_.springs.pop_back();
     if (!(spring.rest > 0.0f) || !std::isfinite(spring.rest)) return false;  // coincident nodes
     push(AddSpring{spring}, false);

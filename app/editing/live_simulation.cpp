@@ -18,6 +18,14 @@ void LiveSimulation::restart(const Model& model) {
     error_.clear();
     energy_.clear();
     record_energy();
+    start_recording();
+}
+
+void LiveSimulation::start_recording() {
+    pending_forces_.clear();
+    unreplayable_ = false;
+    recording_.start(*sim_);
+    frame_ = 0;
 }
 
 void LiveSimulation::update_model(const Model& model) {
@@ -35,6 +43,7 @@ void LiveSimulation::update_model(const Model& model) {
         if (same_params == *model_) {
             sim_->set_parameters(model.params);  // validates; may throw, changing nothing
             model_->params = model.params;
+            start_recording();
             return;
         }
     }
@@ -43,17 +52,25 @@ void LiveSimulation::update_model(const Model& model) {
     next_sim->carry_state_from(*sim_);
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
+    start_recording();
 }
 
 void LiveSimulation::step(float frame_dt) {
     if (!sim_ || !error_.empty()) return;
+    // Resumed from an earlier frame: the run goes another way from there.
+    if (frame_) recording_.truncate_after(*frame_);
     try {
         sim_->step(frame_dt);
     } catch (const SimulationError& e) {
         error_ = e.what();
+        frame_.reset();
         return;
     }
     record_energy();
+    recording_.record(*sim_, frame_dt, pending_forces_, unreplayable_ || !frame_);
+    pending_forces_.clear();
+    unreplayable_ = false;
+    frame_ = recording_.last_frame();
 }
 
 void LiveSimulation::reset() {
@@ -62,6 +79,23 @@ void LiveSimulation::reset() {
     error_.clear();
     energy_.clear();
     record_energy();
+    start_recording();
+}
+
+bool LiveSimulation::show_frame(std::uint64_t frame) {
+    if (!sim_ || !error_.empty() || !recording_.has(frame)) return false;
+    if (frame_ == frame) return true;
+    try {
+        recording_.rebuild(*sim_, frame, frame_);
+    } catch (const Error& e) {  // a replayed step failed as it did not when recorded: a bug guard
+        error_ = e.what();
+        frame_.reset();
+        return false;
+    }
+    pending_forces_.clear();
+    unreplayable_ = false;
+    frame_ = frame;
+    return true;
 }
 
 Alarm frequency_alarm(const FrequencyStability& f) {
@@ -149,6 +183,7 @@ void LiveSimulation::pull_node(std::uint32_t node, Vec3 target, Vec3 target_velo
     if (!sim_ || !error_.empty() || node >= model_->node_count() || !(frame_dt > 0.0f)) return;
     if (auto anchor = anchor_of(node)) {
         sim_->set_anchor_position(*anchor, target);
+        unreplayable_ = true;
         return;
     }
     const float m = model_->node_mass(node);
@@ -159,6 +194,7 @@ void LiveSimulation::pull_node(std::uint32_t node, Vec3 target, Vec3 target_velo
     const float size = length(force);
     if (size > limit) force = force * (limit / size);
     sim_->apply_force(node, force);
+    pending_forces_.push_back({node, force});
 }
 
 double LiveSimulation::max_pull_force() const {
@@ -170,6 +206,7 @@ bool LiveSimulation::move_anchor(std::uint32_t node, Vec3 delta) {
     auto anchor = anchor_of(node);
     if (!anchor) return false;
     sim_->set_anchor_position(*anchor, sim_->positions()[node] + delta);
+    unreplayable_ = true;
     return true;
 }
 
@@ -189,6 +226,7 @@ bool LiveSimulation::drive_anchor(std::size_t anchor, Vec3 velocity) {
         model_->anchors[anchor].drive != AnchorDrive::velocity)
         return false;
     sim_->set_anchor_velocity(anchor, velocity);
+    unreplayable_ = true;
     return true;
 }
 
@@ -203,6 +241,7 @@ bool LiveSimulation::set_circle_drives(float radius, float angular_speed) {
     if (!sim_ || !error_.empty() || !first_circle_anchor()) return false;
     for (std::size_t a = 0; a < model_->anchors.size(); ++a)
         if (model_->anchors[a].drive == AnchorDrive::circle) sim_->set_anchor_circle(a, radius, angular_speed);
+    unreplayable_ = true;
     return true;
 }
 

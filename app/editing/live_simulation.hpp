@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "editing/run_recording.hpp"
 #include "springkit/model.hpp"
 #include "springkit/simulation.hpp"
 
@@ -53,10 +54,23 @@ public:
     void update_model(const Model& model);
 
     /// Advances one frame; an explosion is caught and kept in error() (the state
-    /// stays at the last good frame until reset()).
+    /// stays at the last good frame until reset()). The frame is recorded
+    /// (recording()). Stepped from a recorded frame before the last (after
+    /// show_frame), the run goes on from there: the later frames are dropped.
     void step(float frame_dt);
     /// Back to the rest positions; clears the error and the energy history.
     void reset();
+
+    /// The run so far, frame by frame (the timeline). Starting, resetting or
+    /// changing the model starts it anew at the current state: the frames
+    /// recorded belong to the model as it was.
+    const RunRecording& recording() const { return recording_; }
+    /// The recorded frame the simulation is at: the last one while it runs.
+    std::optional<std::uint64_t> frame() const { return frame_; }
+    /// Puts the simulation at a recorded frame (the timeline's scrubbing), exactly
+    /// as it was then: positions, velocities, drives, time. False when the frame
+    /// is not kept or the simulation failed.
+    bool show_frame(std::uint64_t frame);
 
     /// The energy a calm run of the model can have, J: M (|g| L + v^2 / 2), M its
     /// mass, L its rest size (bounds' diagonal) and v the fastest thing driving it
@@ -123,12 +137,18 @@ public:
 
 private:
     void record_energy();
+    /// Starts the recording at the current state.
+    void start_recording();
 
     std::unique_ptr<Model> model_;
     std::unique_ptr<Simulation> sim_;
     std::string error_;
     std::deque<float> energy_;
     Bounds motion_{};
+    RunRecording recording_;
+    std::optional<std::uint64_t> frame_;
+    std::vector<RecordedForce> pending_forces_;  ///< pulls applied since the last step
+    bool unreplayable_ = false;  ///< an anchor was moved or driven since the last step
 };
 
 }  // namespace springkit::editor

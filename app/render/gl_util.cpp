@@ -74,4 +74,14 @@ void upload(GLenum target, GLuint buffer, const void* data, std::size_t bytes) {
     if (bytes > 0) glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
 }
 
+void update(GLenum target, GLuint buffer, const void* data, std::size_t bytes) {
+    glBindBuffer(target, buffer);
+    GLint size = 0;
+    glGetBufferParameteriv(target, GL_BUFFER_SIZE, &size);
+    if (static_cast<std::size_t>(size) < bytes)
+        glBufferData(target, static_cast<GLsizeiptr>(bytes), data, GL_DYNAMIC_DRAW);
+    else if (bytes > 0)
+        glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
+}
+
 }  // namespace springkit::editor::gl

@@ -54,5 +54,10 @@ VertexArray make_vertex_array();
 
 /// Replaces a buffer's contents (orphaning the old storage so the driver need not wait).
 void upload(GLenum target, GLuint buffer, const void* data, std::size_t bytes);
+/// Like upload(), for a buffer written once a frame: the data goes into the
+/// buffer's storage when it is big enough, instead of new storage each time.
+/// (Mesa's llvmpipe allocates new storage with fresh pages, which the kernel
+/// zeroes; in place, the draw that read it last frame has finished with it.)
+void update(GLenum target, GLuint buffer, const void* data, std::size_t bytes);
 
 }  // namespace springkit::editor::gl

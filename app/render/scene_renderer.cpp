@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "render/texture.hpp"
@@ -75,21 +76,35 @@ out vec4 v_color;
 void main() {
     v_color = a_color;
     gl_PointSize = u_point_size;
-    gl_Position = u_view_projection * u_model * vec4(a_position, 1.0);
+    // Two matrix-vector products, not a matrix product per vertex.
+    gl_Position = u_view_projection * (u_model * vec4(a_position, 1.0));
 }
 )";
 
+// Lines and the floor: the colour as it comes. Points (nodes, anchors, beads):
+// round, the square's corners discarded. Apart, so that the lines and the floor,
+// which cover most of the viewport, run a shader without discard (a software
+// rasteriser can then test depth before shading and skip the per-pixel branch).
 constexpr const char* kLineFragment = R"(#version 330 core
 in vec4 v_color;
-uniform int u_round;
 out vec4 frag;
 void main() {
-    if (u_round == 1 && length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
+    frag = v_color;
+}
+)";
+
+constexpr const char* kPointFragment = R"(#version 330 core
+in vec4 v_color;
+out vec4 frag;
+void main() {
+    if (length(gl_PointCoord - vec2(0.5)) > 0.5) discard;
     frag = v_color;
 }
 )";
 
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
+// Surfaces with more triangles than this cast an ellipse (draw_blob_shadow).
+constexpr std::size_t kFlatShadowTriangles = 20000;
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
 constexpr float kStrainViewSurface[4] = {0.42f, 0.43f, 0.45f, 1.0f};  // grey under the strain colours
 constexpr float kTileColor[3] = {0.34f, 0.35f, 0.37f};   // the floor
@@ -157,6 +172,7 @@ Vec3 light_direction(const ViewOptions& view) {
 SceneRenderer::SceneRenderer()
     : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
+      point_program_(gl::make_program("points", kLineVertex, kPointFragment)),
       surface_vao_(gl::make_vertex_array()),
       line_vao_(gl::make_vertex_array()),
       point_vao_(gl::make_vertex_array()),
@@ -167,6 +183,10 @@ SceneRenderer::SceneRenderer()
       point_positions_(gl::make_buffer()),
       point_indices_(gl::make_buffer()),
       ground_vertices_(gl::make_buffer()),
+      blob_vao_(gl::make_vertex_array()),
+      blob_vertices_(gl::make_buffer()),
+      isolated_vao_(gl::make_vertex_array()),
+      isolated_indices_(gl::make_buffer()),
       rope_vao_(gl::make_vertex_array()),
       bead_vao_(gl::make_vertex_array()),
       rope_vertices_(gl::make_buffer()),
@@ -175,6 +195,8 @@ SceneRenderer::SceneRenderer()
     // Surface and rope tubes: position, normal, uv interleaved (8 floats).
     bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
     bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
+    bind_surface_layout(isolated_vao_.get(), surface_vertices_.get(), isolated_indices_.get());
+    bind_surface_layout(blob_vao_.get(), blob_vertices_.get(), 0);
     // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
     bind_line_layout(line_vao_.get(), line_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
     bind_line_layout(ground_vao_.get(), ground_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
@@ -225,7 +247,26 @@ void SceneRenderer::set_model(const Model& model, const std::filesystem::path& m
     }
 }
 
-void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection) {
+void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& view_projection,
+                                  const Viewport& viewport) {
+    screen_.resize(positions.size());
+    const float* m = view_projection.m;
+    const float sx = 0.5f * viewport.width, sy = 0.5f * viewport.height;
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const Vec3 p = positions[i];
+        const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
+        if (!(w > 1e-6f)) {
+            screen_[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
+            continue;
+        }
+        const float inv = 1.0f / w;
+        screen_[i] = {(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv * sx,
+                      (m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv * sy};
+    }
+}
+
+void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
+                                 const Mat4& view_projection, const Viewport& viewport) {
     const auto positions = sim.positions();
     const auto normals = sim.normals();
     surface_scratch_.resize(vertex_node_.size() * 8);
@@ -237,7 +278,7 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
         out[3] = n.x, out[4] = n.y, out[5] = n.z;
         out[6] = vertex_uv_[v].u, out[7] = vertex_uv_[v].v;
     }
-    gl::upload(GL_ARRAY_BUFFER, surface_vertices_.get(), surface_scratch_.data(),
+    gl::update(GL_ARRAY_BUFFER, surface_vertices_.get(), surface_scratch_.data(),
                surface_scratch_.size() * sizeof(float));
 
     const Model& model = sim.model();
@@ -245,10 +286,28 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
     const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
     if (view.springs || springs_cast_shadow) {
         line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
-        for (const Spring& s : model.springs) {
-            const std::uint32_t color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
-                                            ? strain_color(0, view.strain_full)  // slack rope
-                                            : strain_color(spring_strain(s, positions), view.strain_full);
+        std::uint32_t class_color[kSpringClasses];
+        for (std::size_t c = 0; c < kSpringClasses; ++c) {
+            const Rgb rgb = spring_class_rgb(static_cast<SpringClass>(c));
+            class_color[c] = pack_rgba(rgb.r, rgb.g, rgb.b, 1.0f);
+        }
+        // Level of detail: a spring whose two ends fall within a pixel of each
+        // other covers at most the pixel its nodes do, and a dense mesh seen whole
+        // has many; they are left out (NaN, behind the camera, never compares
+        // below 1, so those are drawn and clipped).
+        project_nodes(positions, view_projection, viewport);
+        for (std::uint32_t i = 0; i < model.springs.size(); ++i) {
+            const Spring& s = model.springs[i];
+            if (!drawn(s, i, view)) continue;
+            const Pixel pa = screen_[s.a], pb = screen_[s.b];
+            if (std::abs(pa.x - pb.x) < 1.0f && std::abs(pa.y - pb.y) < 1.0f) continue;
+            std::uint32_t color;
+            if (view.colour_by_class)
+                color = class_color[static_cast<std::size_t>(spring_class(s))];
+            else
+                color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
+                            ? strain_color(0, view.strain_full)  // slack rope
+                            : strain_color(spring_strain(s, positions), view.strain_full);
             line_scratch_.push_back({positions[s.a], color});
             line_scratch_.push_back({positions[s.b], color});
         }
@@ -260,8 +319,10 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
         line_scratch_.push_back({positions[model.springs[si].a], selected});
         line_scratch_.push_back({positions[model.springs[si].b], selected});
     }
-    gl::upload(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
-    gl::upload(GL_ARRAY_BUFFER, point_positions_.get(), positions.data(), positions.size() * sizeof(Vec3));
+    gl::update(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
+    // The points' positions, when some point is drawn.
+    if (view.nodes || isolating_ || !selection.nodes().empty() || (view.anchors && !model.anchors.empty()))
+        gl::update(GL_ARRAY_BUFFER, point_positions_.get(), positions.data(), positions.size() * sizeof(Vec3));
 }
 
 void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
@@ -279,14 +340,17 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glDisable(GL_SCISSOR_TEST);
     if (model.node_count() == 0) return;
 
-    upload_frame(sim, view, selection);
-    if (view.ropes) upload_ropes(sim);
+    isolating_ = view.isolate_selection;
+    if (isolating_) isolate(model, selection);
     const Mat4 view_projection = camera.view_projection(viewport);
+    upload_frame(sim, view, selection, view_projection, viewport);
+    if (view.ropes) upload_ropes(sim);
     const Mat4 identity;
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    // Everything the scene draws is opaque: no blending, which a software
+    // rasteriser (llvmpipe) pays for with a read and a mix of every pixel.
+    glDisable(GL_BLEND);
     glEnable(GL_PROGRAM_POINT_SIZE);
 
     const Bounds box = bounds(model);
@@ -298,15 +362,16 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         if (view.shadow) {
             // Flatten the model onto the floor along the light (Tunca's rope demo).
             const Mat4 shadow = planar_shadow({0, ground_y + 0.002f * diagonal, 0}, {0, 1, 0}, light_direction(view));
-            glDisable(GL_BLEND);
             glDepthMask(GL_FALSE);
-            if (has_surface)
+            const std::size_t triangles = isolating_ ? isolated_triangles_.size() / 3 : triangle_indices_.size() / 3;
+            if (has_surface && triangles > kFlatShadowTriangles)
+                draw_blob_shadow(view_projection, shadow, sim.bounds(), view);
+            else if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
             else
                 draw_springs(view_projection, shadow, true);
             if (view.ropes) draw_ropes(view_projection, shadow, view, true);
             glDepthMask(GL_TRUE);
-            glEnable(GL_BLEND);
         }
     }
 
@@ -317,16 +382,20 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         draw_surface(view_projection, identity, view, false);
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
-    if (view.springs) draw_springs(view_projection, identity, false);
-    if (view.ropes) draw_ropes(view_projection, identity, view, false);
 
-    if (view.nodes) {
+    if (view.ropes) draw_ropes(view_projection, identity, view, false);
+    // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
+    if (view.xray) glDisable(GL_DEPTH_TEST);
+    if (view.springs) draw_springs(view_projection, identity, false);
+
+    if (view.nodes && isolating_) {
+        draw_points(view_projection, isolated_nodes_, 4.0f, kNodeColor);
+    } else if (view.nodes) {
         glBindVertexArray(point_vao_.get());
-        glUseProgram(line_program_.get());
-        set_matrix(line_program_.get(), "u_view_projection", view_projection);
-        set_matrix(line_program_.get(), "u_model", identity);
-        glUniform1i(glGetUniformLocation(line_program_.get(), "u_round"), 1);
-        glUniform1f(glGetUniformLocation(line_program_.get(), "u_point_size"), node_count_ > 20000 ? 2.0f : 4.0f);
+        glUseProgram(point_program_.get());
+        set_matrix(point_program_.get(), "u_view_projection", view_projection);
+        set_matrix(point_program_.get(), "u_model", identity);
+        glUniform1f(glGetUniformLocation(point_program_.get(), "u_point_size"), node_count_ > 20000 ? 2.0f : 4.0f);
         glVertexAttrib4fv(1, kNodeColor);
         glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(model.node_count()));
     }
@@ -338,7 +407,6 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         glUseProgram(line_program_.get());
         set_matrix(line_program_.get(), "u_view_projection", view_projection);
         set_matrix(line_program_.get(), "u_model", identity);
-        glUniform1i(glGetUniformLocation(line_program_.get(), "u_round"), 0);
         glDrawArrays(GL_LINES, static_cast<GLint>(line_vertex_count_),
                      static_cast<GLsizei>(line_scratch_.size() - line_vertex_count_));
     }
@@ -348,7 +416,8 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     draw_points(view_projection, selection.nodes(), 11.0f, kSelectedColor);
     index_scratch_.clear();
     if (view.anchors)
-        for (const Anchor& a : model.anchors) index_scratch_.push_back(a.node);
+        for (const Anchor& a : model.anchors)
+            if (!isolating_ || isolated_[a.node]) index_scratch_.push_back(a.node);
     draw_points(view_projection, index_scratch_, 8.0f, kAnchorColor);
     const auto is_anchor = [&](std::uint32_t n) {
         return std::find(index_scratch_.begin(), index_scratch_.end(), n) != index_scratch_.end();
@@ -417,17 +486,14 @@ void SceneRenderer::draw_ground(const Mat4& view_projection, const Model& model,
     }
     // Under everything, without depth: the floor never hides the model.
     glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
     glBindVertexArray(ground_vao_.get());
     const GLuint program = line_program_.get();
     glUseProgram(program);
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", Mat4{});
-    glUniform1i(glGetUniformLocation(program, "u_round"), 0);
     glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(ground_triangle_vertices_));
     glDrawArrays(GL_LINES, static_cast<GLint>(ground_triangle_vertices_),
                  static_cast<GLsizei>(ground_scratch_.size() - ground_triangle_vertices_));
-    glEnable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);
 }
 
@@ -438,12 +504,38 @@ void SceneRenderer::set_shadow_uniforms(GLuint program) const {
     glUniform1f(glGetUniformLocation(program, "u_floor_extent"), ground_extent_);
 }
 
+void SceneRenderer::isolate(const Model& model, const Selection& selection) {
+    isolated_.assign(model.node_count(), 0);
+    isolated_springs_.assign(model.springs.size(), 0);
+    for (std::uint32_t n : selection.nodes())
+        if (n < isolated_.size()) isolated_[n] = 1;
+    for (std::uint32_t i : selection.springs()) {
+        if (i >= model.springs.size()) continue;
+        isolated_springs_[i] = 1;
+        isolated_[model.springs[i].a] = isolated_[model.springs[i].b] = 1;
+    }
+    isolated_nodes_.clear();
+    for (std::uint32_t n = 0; n < isolated_.size(); ++n)
+        if (isolated_[n]) isolated_nodes_.push_back(n);
+    isolated_triangles_.clear();
+    for (std::size_t t = 0; t + 2 < triangle_indices_.size(); t += 3) {
+        const std::uint32_t* v = &triangle_indices_[t];
+        if (isolated_[vertex_node_[v[0]]] && isolated_[vertex_node_[v[1]]] && isolated_[vertex_node_[v[2]]])
+            isolated_triangles_.insert(isolated_triangles_.end(), v, v + 3);
+    }
+    glBindVertexArray(isolated_vao_.get());
+    gl::upload(GL_ELEMENT_ARRAY_BUFFER, isolated_indices_.get(), isolated_triangles_.data(),
+               isolated_triangles_.size() * sizeof(std::uint32_t));
+    glBindVertexArray(0);
+}
+
 void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
                                  bool shadow) {
-    if (triangle_indices_.empty()) return;
+    const std::size_t indices = isolating_ ? isolated_triangles_.size() : triangle_indices_.size();
+    if (indices == 0) return;
     const GLuint program = surface_program_.get();
     glUseProgram(program);
-    glBindVertexArray(surface_vao_.get());
+    glBindVertexArray(isolating_ ? isolated_vao_.get() : surface_vao_.get());
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
     const Vec3 light = light_direction(view);
@@ -459,7 +551,46 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
         glBindTexture(GL_TEXTURE_2D, texture_.get());
         glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
     }
-    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(triangle_indices_.size()), GL_UNSIGNED_INT, nullptr);
+    glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(indices), GL_UNSIGNED_INT, nullptr);
+}
+
+void SceneRenderer::draw_blob_shadow(const Mat4& view_projection, const Mat4& shadow, const Bounds& body,
+                                     const ViewOptions& view) {
+    // The box's corners flattened onto the floor; their extent in x and z.
+    float x0 = std::numeric_limits<float>::max(), x1 = -x0, z0 = x0, z1 = -x0, y = 0.0f;
+    for (int c = 0; c < 8; ++c) {
+        const Vec3 corner{c & 1 ? body.max.x : body.min.x, c & 2 ? body.max.y : body.min.y,
+                          c & 4 ? body.max.z : body.min.z};
+        float p[4];
+        transform(shadow, corner, p);
+        if (!(std::abs(p[3]) > 1e-12f)) return;
+        x0 = std::min(x0, p[0] / p[3]), x1 = std::max(x1, p[0] / p[3]);
+        z0 = std::min(z0, p[2] / p[3]), z1 = std::max(z1, p[2] / p[3]);
+        y = p[1] / p[3];
+    }
+    // A fan of triangles: position, normal, uv as the surface's vertices.
+    constexpr int kRim = 48;
+    const float cx = 0.5f * (x0 + x1), cz = 0.5f * (z0 + z1), rx = 0.5f * (x1 - x0), rz = 0.5f * (z1 - z0);
+    blob_scratch_.clear();
+    auto vertex = [&](float x, float z) { blob_scratch_.insert(blob_scratch_.end(), {x, y, z, 0, 1, 0, 0, 0}); };
+    for (int i = 0; i < kRim; ++i) {
+        const float a0 = 6.2831853f * static_cast<float>(i) / kRim, a1 = 6.2831853f * static_cast<float>(i + 1) / kRim;
+        vertex(cx, cz);
+        vertex(cx + rx * std::cos(a0), cz + rz * std::sin(a0));
+        vertex(cx + rx * std::cos(a1), cz + rz * std::sin(a1));
+    }
+    gl::update(GL_ARRAY_BUFFER, blob_vertices_.get(), blob_scratch_.data(), blob_scratch_.size() * sizeof(float));
+    const GLuint program = surface_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(blob_vao_.get());
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", Mat4{});
+    const Vec3 light = light_direction(view);
+    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
+    glUniform1i(glGetUniformLocation(program, "u_shadow"), 1);
+    set_shadow_uniforms(program);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(blob_scratch_.size() / 8));
 }
 
 void SceneRenderer::upload_ropes(const Simulation& sim) {
@@ -511,12 +642,11 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
     }
     if (bead_count_ > 0) {
-        const GLuint program = line_program_.get();
+        const GLuint program = point_program_.get();
         glUseProgram(program);
         glBindVertexArray(bead_vao_.get());
         set_matrix(program, "u_view_projection", view_projection);
         set_matrix(program, "u_model", model_matrix);
-        glUniform1i(glGetUniformLocation(program, "u_round"), 1);
         glUniform1f(glGetUniformLocation(program, "u_point_size"), 18.0f);
         glVertexAttrib4fv(1, shadow ? kShadowColor : kBeadColor);
         glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(bead_count_));
@@ -530,7 +660,6 @@ void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_
     glBindVertexArray(line_vao_.get());
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
-    glUniform1i(glGetUniformLocation(program, "u_round"), 0);
     if (shadow) {
         glDisableVertexAttribArray(1);
         glVertexAttrib4fv(1, kShadowColor);
@@ -542,12 +671,11 @@ void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_
 void SceneRenderer::draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                                 const float color[4]) {
     if (nodes.empty()) return;
-    const GLuint program = line_program_.get();
+    const GLuint program = point_program_.get();
     glUseProgram(program);
     glBindVertexArray(point_vao_.get());
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", Mat4{});
-    glUniform1i(glGetUniformLocation(program, "u_round"), 1);
     glUniform1f(glGetUniformLocation(program, "u_point_size"), size);
     glVertexAttrib4fv(1, color);
     gl::upload(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get(), nodes.data(), nodes.size() * sizeof(std::uint32_t));

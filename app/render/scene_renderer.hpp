@@ -44,7 +44,21 @@ public:
 private:
     void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
     void draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
+    /// With ViewOptions::isolate_selection: marks the selected nodes and the ends
+    /// of the selected springs in isolated_, and lists the faces whose corners are
+    /// all marked.
+    void isolate(const Model& model, const Selection& selection);
+    /// Whether spring `index` is drawn: its class is shown and, when isolating, it
+    /// is selected or joins two isolated nodes.
+    bool drawn(const Spring& s, std::uint32_t index, const ViewOptions& view) const {
+        return view.shows(s) && (!isolating_ || isolated_springs_[index] || (isolated_[s.a] && isolated_[s.b]));
+    }
     void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
+    /// The shadow of a dense surface (more than kFlatShadowTriangles): the ellipse
+    /// inscribed in the floor's extent of the body's box flattened along the light,
+    /// instead of every triangle flattened (the pass a software rasteriser spends
+    /// most on: many small, overlapping triangles).
+    void draw_blob_shadow(const Mat4& view_projection, const Mat4& shadow, const Bounds& body, const ViewOptions& view);
     void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                      const float color[4]);
     /// Builds this frame's rope tubes (make_tube over Model::tubes, plus a straight
@@ -53,12 +67,21 @@ private:
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
     /// The surface program's shadow pass paints the floor's colour darkened.
     void set_shadow_uniforms(GLuint program) const;
-    void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection);
+    void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
+                      const Mat4& view_projection, const Viewport& viewport);
+    /// Where each node falls on the screen this frame, in pixels (NaN behind the
+    /// camera), into screen_.
+    void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport);
 
-    gl::Program surface_program_, line_program_;
+    gl::Program surface_program_, line_program_, point_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
+    gl::VertexArray blob_vao_;  ///< draw_blob_shadow()'s triangles, in the surface's layout
+    gl::Buffer blob_vertices_;
+    std::vector<float> blob_scratch_;
+    gl::VertexArray isolated_vao_;  ///< the surface's vertices with the isolated faces' indices
+    gl::Buffer isolated_indices_;
     gl::VertexArray rope_vao_, bead_vao_;
     gl::Buffer rope_vertices_, rope_indices_, bead_positions_;
     gl::Texture texture_;
@@ -84,6 +107,15 @@ private:
     std::vector<std::uint32_t> rope_index_scratch_;
     std::size_t bead_count_ = 0;
     std::size_t node_count_ = 0;
+    bool isolating_ = false;                        ///< this frame draws the isolated selection
+    std::vector<std::uint8_t> isolated_;            ///< per node: 1 when isolate() kept it
+    std::vector<std::uint8_t> isolated_springs_;    ///< per spring: 1 when selected
+    std::vector<std::uint32_t> isolated_nodes_;     ///< those nodes
+    std::vector<std::uint32_t> isolated_triangles_; ///< the surface indices of the faces kept
+    struct Pixel {
+        float x, y;
+    };
+    std::vector<Pixel> screen_;  ///< project_nodes()
 };
 
 }  // namespace springkit::editor

@@ -56,6 +56,7 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
 
     if (!frequency.value || (frequency.revision != doc.revision() && !ImGui::IsAnyItemActive())) {
         frequency.value = frequency_stability(m);
+        frequency.rule_of_thumb = stability_estimate(m);
         frequency.revision = doc.revision();
     }
     const FrequencyStability& f = *frequency.value;
@@ -68,7 +69,7 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
                 "model will explode. Symplectic Euler and Verlet explode at 2; explicit Euler wherever the energy "
                 "loss per substep no longer takes back its growth. Rope constraints have no frequency.");
     // Garrido's rule of thumb, for reference only: it sees one spring at a time.
-    const Stability stability = stability_estimate(m);
+    const Stability& stability = *frequency.rule_of_thumb;
     ImGui::TextDisabled("k dt^2/m: %.3f (spring %zu)", stability.worst, stability.worst_spring);
     help_marker("Largest k dt^2 / m over the springs, dt = max substep, m = the lighter node (Garrido's rule of "
                 "thumb: keep it well below 0.5). Not a verdict: a chain of springs runs calm up to 1 with "

@@ -18,8 +18,12 @@ namespace springkit::editor {
 /// revisions count anew.
 struct FrequencyCache {
     std::optional<FrequencyStability> value;
+    std::optional<Stability> rule_of_thumb;  ///< stability_estimate() at the same revision
     std::uint64_t revision = 0;
-    void reset() { value.reset(); }
+    void reset() {
+        value.reset();
+        rule_of_thumb.reset();
+    }
 };
 
 /// Draws the panel; asks for Command::reset_simulation when the simulation

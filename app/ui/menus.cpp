@@ -81,6 +81,7 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     ImGui::MenuItem("Lighting", nullptr, &view.lighting);
     ImGui::MenuItem("Texture", nullptr, &view.texture, has_texture);
     ImGui::MenuItem("Springs (strain colours)", nullptr, &view.springs);
+    ImGui::MenuItem("Spring kinds legend", nullptr, &view.legend);
     ImGui::MenuItem("Strain view (grey surface)", nullptr, &view.strain_view);
     ImGui::MenuItem("Nodes", nullptr, &view.nodes);
     ImGui::MenuItem("Anchors", nullptr, &view.anchors);

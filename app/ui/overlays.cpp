@@ -69,6 +69,7 @@ constexpr Shortcut kShortcuts[] = {
     {"A / Alt+A, Esc", "select all / none"},
     {"[ ]", "previous / next node"},
     {"arrows, Page Up / Down", "move the selected anchor (or a rope's driven end)"},
+    {"Ctrl+Left / Ctrl+Right", "timeline: a recorded frame back / on, pausing (with Shift, ten)"},
     {"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo"},
     {"Ctrl+S / Ctrl+Shift+S", "save / save as"},
     {"Ctrl+O", "open"},

@@ -138,6 +138,8 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::SameLine(220);
     ImGui::Checkbox("ropes", &view.ropes);
     ImGui::Checkbox("strain view", &view.strain_view);
+    ImGui::SameLine(110);
+    ImGui::Checkbox("kinds", &view.legend);
     ImGui::SameLine(220);
     ImGui::Checkbox("follow", &view.follow);
     help_marker("The surface in plain grey, without its texture, so the springs' strain colours (red stretched, "

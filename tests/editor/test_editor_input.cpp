@@ -13,6 +13,7 @@
 #include <string>
 
 #include "editor_process.hpp"
+#include "editor_view.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
 #include "support/test_files.hpp"
@@ -29,37 +30,13 @@ using namespace springkit::test::editor;
 namespace {
 
 constexpr int kWidth = 960, kHeight = 600;
-// Dear ImGui's default frame height: the 13 px font and 3 px of padding above
-// and below; the menu bar and the status bar are one frame high.
-constexpr float kBarHeight = 19.0f;
 // The Physics panel's k field with nothing selected (its row in the tools panel).
 constexpr float kFieldX = 83.0f, kFieldY = 231.0f;
 
 std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
 
-// The view the editor opens a model with.
-struct OpeningView {
-    Viewport viewport;
-    Mat4 matrix;
-
-    explicit OpeningView(const Model& model) {
-        OrbitCamera camera;
-        camera.frame(framing_bounds(model));
-        viewport = scene_viewport(kWidth, kHeight, kBarHeight, kToolsWidth, kInsightWidth);
-        matrix = camera.view_projection(viewport);
-    }
-    ScreenPoint at(Vec3 p) const {
-        const auto s = project(matrix, viewport, p);
-        EXPECT_TRUE(s);
-        return s.value_or(ScreenPoint{0, 0, 0});
-    }
-};
-
-std::string xy(ScreenPoint p) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.1f %.1f", static_cast<double>(p.x), static_cast<double>(p.y));
-    return text;
-}
+// The view the editor opens a model with, in this file's window.
+OpeningView opening_view(const Model& model) { return OpeningView(model, kWidth, kHeight); }
 
 // A horizontal 5 x 5 cloth held at nodes 0 and 4.
 Model small_cloth() {
@@ -107,7 +84,7 @@ TEST(EditorInput, clickBoxSelectAddDeleteAnchorTypeUndoSaveAndReopen) {
     const Model original = small_cloth();
     const fs::path file = dir.path() / "cloth.json";
     save_model(original, file);
-    const OpeningView view(original);
+    const OpeningView view = opening_view(original);
     auto node = [&](std::uint32_t i) { return view.at(original.positions[i]); };
 
     // Preconditions of the script: each click lands where it means to.
@@ -260,7 +237,7 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     TempDir dir;
     const fs::path file = dir.path() / "cloth.json";
     const Model cloth = saved_hanging_cloth(file);
-    const OpeningView view(cloth);
+    const OpeningView view = opening_view(cloth);
     const std::uint32_t corner = 99;
     const ScreenPoint start = view.at(cloth.positions[corner]);
     ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
@@ -308,7 +285,7 @@ TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     TempDir dir;
     const fs::path file = dir.path() / "cloth.json";
     const Model cloth = saved_hanging_cloth(file);
-    const ScreenPoint corner = OpeningView(cloth).at(cloth.positions[99]);
+    const ScreenPoint corner = opening_view(cloth).at(cloth.positions[99]);
     const fs::path click = dir.path() / "click.txt", none = dir.path() / "none.txt";
     std::ofstream(click) << "press left " << xy(corner) << "\nwait 2\nmove " << corner.x + 3.0f << " " << corner.y
                          << "\nwait 2\nrelease left\nwait 30\n";

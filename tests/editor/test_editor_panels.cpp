@@ -314,7 +314,7 @@ TEST(PanelsHeadless, helpListsEveryShortcutKeyOfTheEditor) {
     for (const Shortcut& s : shortcuts()) keys += std::string(s.keys) + "\n";
     for (const char* key : {"F1", "Space", ".", "R", "Home", "F", "Delete", "X", "P", "A", "Alt+A", "Esc", "[ ]",
                             "Page Up", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+O",
-                            "Ctrl+Q", "wheel", "Ctrl+click"})
+                            "Ctrl+Q", "wheel", "Ctrl+click", "Ctrl+Left", "Ctrl+Right"})
         EXPECT_NE(keys.find(key), std::string::npos) << key;
     HeadlessImGui imgui;
     bool open = true;

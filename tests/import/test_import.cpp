@@ -141,6 +141,7 @@ TEST(Import, EdgeSpringsAreTheFacesUniqueEdgesInOrderOfFirstUse) {
     SpringSet springs(expected);
     for (const Face& f : expected.faces)
         for (int e = 0; e < 3; ++e) springs.add(f.node[e], f.node[(e + 1) % 3]);
+    for (Spring& s : expected.springs) s.role = SpringRole::edge;
     EXPECT_EQ(m.springs, expected.springs);
     EXPECT_EQ(report.edge_springs, 80u + 9u);  // 40 spokes + 40 rim; the strip: 7 sides + 2 diagonals
     EXPECT_EQ(m.texcoords.size(), 42u);  // the fan's 41, and {0, 0} for the strip without UVs
@@ -403,4 +404,32 @@ TEST(Import, ConcavePolygonsAreTriangulatedWithoutOverlap) {
         area += 0.5 * length(n);
     }
     EXPECT_NEAR(area, 3.0, 1e-6);
+}
+
+TEST(Import, EachSpringKeepsWhatItStandsFor) {
+    // The cube's 6 quads with every extra spring: each spring's role is the step
+    // that made it, so the counts per role are the report's.
+    ImportOptions o;
+    o.shear = true;
+    o.bend = true;
+    o.volume = true;
+    ImportReport report;
+    const Model m = import_mesh(write("cube.obj", kCubeObj), o, report);
+    std::size_t count[kMaxSpringRole + 1] = {};
+    for (const Spring& s : m.springs) ++count[static_cast<int>(s.role)];
+    EXPECT_EQ(count[static_cast<int>(SpringRole::unspecified)], 0u);
+    EXPECT_EQ(count[static_cast<int>(SpringRole::edge)], report.edge_springs);
+    EXPECT_EQ(count[static_cast<int>(SpringRole::shear)], report.shear_springs);
+    EXPECT_EQ(count[static_cast<int>(SpringRole::bend)], report.bend_springs);
+    EXPECT_EQ(count[static_cast<int>(SpringRole::volume)], report.volume_springs);
+    EXPECT_EQ(count[static_cast<int>(SpringRole::user)], 0u);
+    EXPECT_EQ(report.shear_springs, 6u);
+    EXPECT_GT(report.volume_springs, 0u);
+    // The edge springs are exactly the faces' edges.
+    std::set<std::pair<std::uint32_t, std::uint32_t>> edges;
+    for (const Face& f : m.faces)
+        for (int e = 0; e < 3; ++e)
+            edges.insert(std::minmax(f.node[e], f.node[(e + 1) % 3]));
+    for (const Spring& s : m.springs)
+        EXPECT_EQ(edges.count(std::minmax(s.a, s.b)) == 1, s.role == SpringRole::edge) << s.a << "-" << s.b;
 }

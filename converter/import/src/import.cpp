@@ -775,12 +775,20 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         report.warnings.push_back(std::to_string(degenerate) +
                                   " degenerate triangles (corners welded together) were dropped");
 
+    // Each spring keeps what it stands for (Spring::role), so the editor can show
+    // and filter edge, shear, bend and volume springs apart.
+    std::size_t untagged = model.springs.size();
+    auto tag_new_springs = [&](SpringRole role) {
+        for (std::size_t i = untagged; i < model.springs.size(); ++i) model.springs[i].role = role;
+        untagged = model.springs.size();
+    };
     // One spring per unique edge, then the lines of line sets (strings).
     report.edge_springs = add_edge_springs(model);
     std::optional<SpringSet> springs;  // the pairs of the springs so far, when more may come
     if (!soup.lines.empty() || options.shear) springs.emplace(model);
     for (const auto& line : soup.lines)
         if (springs->add(node_of[line[0]], node_of[line[1]])) ++report.line_springs;
+    tag_new_springs(SpringRole::edge);
 
     const float extra_k =
         options.extra_spring_k_factor == 1.0f ? 0.0f : options.extra_spring_k_factor * model.params.k;
@@ -789,8 +797,11 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             if (springs->add(q[0], q[2], extra_k)) ++report.shear_springs;
             if (springs->add(q[1], q[3], extra_k)) ++report.shear_springs;
         }
+    tag_new_springs(SpringRole::shear);
     if (options.bend) report.bend_springs = add_bend_springs(model, extra_k);
+    tag_new_springs(SpringRole::bend);
     if (options.volume) report.volume_springs = add_volume_springs(model, options.volume_springs, extra_k);
+    tag_new_springs(SpringRole::volume);
 
     report.welded_vertices = report.input_vertices - model.positions.size();
 

@@ -104,12 +104,32 @@ enum class SpringKind : std::uint8_t {
     rope,
 };
 
+/// What a spring stands for in the body it was built from, so that tools can show
+/// and filter the springs by it (Houdini Vellum's constraint types). Drawing and
+/// editing only: the physics ignores it, and saved states and the physics hash do
+/// not cover it. `unspecified` for springs whose origin nobody recorded.
+enum class SpringRole : std::uint8_t {
+    unspecified,  ///< not recorded (files written before roles, builders)
+    edge,         ///< along an edge of a face or a mesh line
+    shear,        ///< the second diagonal of a quad
+    bend,         ///< across two faces that share an edge, resisting folding
+    volume,       ///< through the inside of a closed mesh (a volume spring)
+    user,         ///< added by hand in the editor
+};
+
+/// The largest SpringRole value; files with a larger one are refused.
+inline constexpr std::uint8_t kMaxSpringRole = static_cast<std::uint8_t>(SpringRole::user);
+
+/// The name of a role as tools show it ("edge", "shear", ...).
+const char* spring_role_name(SpringRole role);
+
 struct Spring {
     std::uint32_t a = 0;   ///< first node index
     std::uint32_t b = 0;   ///< second node index
     float rest = 0.0f;     ///< m, rest length (hooke) or maximum length (rope)
     float k = 0.0f;        ///< N/m, own stiffness; 0 = use Parameters::k
     SpringKind kind = SpringKind::hooke;
+    SpringRole role = SpringRole::unspecified;  ///< where it came from; drawing only
     friend bool operator==(const Spring&, const Spring&) = default;
 };
 

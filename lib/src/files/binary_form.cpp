@@ -17,7 +17,7 @@ namespace springkit {
 namespace {
 
 constexpr std::uint32_t kBinaryVersion = 1;
-constexpr std::uint64_t kHasK = 1, kHasKind = 2;  // spring flags
+constexpr std::uint64_t kHasK = 1, kHasKind = 2, kHasRole = 4;  // spring flags
 
 // The fixed part after the magic: version, header length, then six counts.
 struct Counts {
@@ -152,11 +152,14 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
     const bool has_k = std::any_of(model.springs.begin(), model.springs.end(), [](const Spring& x) { return x.k != 0.0f; });
     const bool has_kind = std::any_of(model.springs.begin(), model.springs.end(),
                                       [](const Spring& x) { return x.kind != SpringKind::hooke; });
+    const bool has_role = std::any_of(model.springs.begin(), model.springs.end(),
+                                      [](const Spring& x) { return x.role != SpringRole::unspecified; });
     static_assert(sizeof(Vec3) == 12 && sizeof(TexCoord) == 8 && sizeof(Face) == 24);
     std::size_t size = sizeof kBinaryMagic + 8 + header.size();
     size += Out::padding(size, 8) + 6 * 8 + 12 * model.positions.size() + 4 * model.masses.size() + 12 * s +
             (has_k ? 4 * s : 0);
     if (has_kind) size += s + Out::padding(size + s, 4);
+    if (has_role) size += s + Out::padding(size + s, 4);
     size += 24 * model.faces.size() + 8 * model.texcoords.size();
     Out out(place(size), size);
     out.raw(std::string_view(kBinaryMagic, sizeof kBinaryMagic));
@@ -167,7 +170,7 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
     out.put(std::uint64_t{model.positions.size()});
     out.put(std::uint64_t{model.masses.size()});
     out.put(std::uint64_t{s});
-    out.put(std::uint64_t{(has_k ? kHasK : 0) | (has_kind ? kHasKind : 0)});
+    out.put(std::uint64_t{(has_k ? kHasK : 0) | (has_kind ? kHasKind : 0) | (has_role ? kHasRole : 0)});
     out.put(std::uint64_t{model.faces.size()});
     out.put(std::uint64_t{model.texcoords.size()});
     out.put_array(reinterpret_cast<const float*>(model.positions.data()), 3 * model.positions.size());
@@ -178,6 +181,10 @@ void model_to_binary(const Model& model, Check check, const std::function<char*(
     if (has_k) out.put_each<float>(s, [&](std::size_t i) { return springs[i].k; });
     if (has_kind) {
         out.put_each<std::uint8_t>(s, [&](std::size_t i) { return static_cast<std::uint8_t>(springs[i].kind); });
+        out.pad_to(4);
+    }
+    if (has_role) {
+        out.put_each<std::uint8_t>(s, [&](std::size_t i) { return static_cast<std::uint8_t>(springs[i].role); });
         out.pad_to(4);
     }
     out.put_array(reinterpret_cast<const std::uint32_t*>(model.faces.data()), 6 * model.faces.size());
@@ -210,7 +217,7 @@ Model model_from_binary(std::string_view bytes, const std::string& name) {
     c.texcoords = in.get<std::uint64_t>("the texcoord count");
     if (c.masses != 0 && c.masses != c.nodes)
         in.fail("has " + std::to_string(c.masses) + " masses for " + std::to_string(c.nodes) + " nodes");
-    if (c.spring_flags > (kHasK | kHasKind)) in.fail("unknown spring flags " + std::to_string(c.spring_flags));
+    if (c.spring_flags > (kHasK | kHasKind | kHasRole)) in.fail("unknown spring flags " + std::to_string(c.spring_flags));
     // Every count is checked against the bytes left before anything is allocated.
     in.need(c.nodes, 12, "positions");
     m.positions.resize(c.nodes);
@@ -240,6 +247,17 @@ Model model_from_binary(std::string_view bytes, const std::string& name) {
             m.springs[i].kind = static_cast<SpringKind>(kind);
         }
         in.skip_to(4, "the padding after the spring kinds");
+    }
+    if (c.spring_flags & kHasRole) {
+        const std::string_view roles = in.take(c.springs, "spring roles");
+        for (std::size_t i = 0; i < c.springs; ++i) {
+            const auto role = static_cast<unsigned char>(roles[i]);
+            if (role > kMaxSpringRole)
+                in.fail("spring " + std::to_string(i) + ": role " + std::to_string(role) + " (expected 0 to " +
+                        std::to_string(kMaxSpringRole) + ")");
+            m.springs[i].role = static_cast<SpringRole>(role);
+        }
+        in.skip_to(4, "the padding after the spring roles");
     }
     in.need(c.faces, 24, "faces");
     m.faces.resize(c.faces);

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "files/json_fast_parser.hpp"
+#include "springkit/model.hpp"
 
 namespace springkit::detail {
 
@@ -51,7 +52,7 @@ private:
         return true;
     }
 
-    // "springs": {"pairs": [...], "rest": [...], "k": [...], "kind": [...]}; other
+    // "springs": {"pairs": [...], "rest": [...], "k": [...], "kind": [...], "role": [...]}; other
     // members go to the DOM.
     bool springs(json& out, BigArrays& big) {
         return members(out, [&](const std::string& key) {
@@ -59,7 +60,8 @@ private:
             if (key == "pairs") read = indices(big.pairs);
             else if (key == "rest") read = floats(big.rest);
             else if (key == "k") read = floats(big.k);
-            else if (key == "kind") read = kinds(big.kind);
+            else if (key == "kind") read = small_integers(big.kind, 1);
+            else if (key == "role") read = small_integers(big.role, kMaxSpringRole);
             else return value(out[key], 1);
             if (read) out[key] = json::array();  // placeholder for the Reader
             return read;
@@ -179,10 +181,11 @@ private:
             return true;
         });
     }
-    bool kinds(std::optional<std::vector<std::uint8_t>>& out) {
+    // Spring kinds and roles: integers from 0 to `max`.
+    bool small_integers(std::optional<std::vector<std::uint8_t>>& out, std::uint8_t max) {
         return numbers(out, [&](std::uint8_t& v) {
             std::uint64_t u = 0;
-            if (!unsigned_integer(u) || u > 1) return false;
+            if (!unsigned_integer(u) || u > max) return false;
             v = static_cast<std::uint8_t>(u);
             return true;
         });

@@ -14,14 +14,14 @@ namespace springkit::detail {
 struct BigArrays {
     std::optional<std::vector<float>> positions, masses, rest, k, texcoords;
     std::optional<std::vector<std::uint32_t>> pairs, faces;
-    std::optional<std::vector<std::uint8_t>> kind;
+    std::optional<std::vector<std::uint8_t>> kind, role;
 };
 
 /// A direct parser for well-formed model files: the big arrays go straight to
 /// `big` with std::from_chars (no DOM node per number), everything else into a
 /// small nlohmann DOM in `root`. It accepts only plain valid JSON whose big
 /// arrays hold what the reader accepts (numbers; node indices as integers in
-/// range; kinds 0 or 1) and gives up on anything else (returns false): the
+/// range; kinds 0 or 1, roles 0 to kMaxSpringRole) and gives up on anything else (returns false): the
 /// caller then parses with nlohmann, whose messages name the problem. So both
 /// paths read the same model from the same text, and only valid files take the
 /// fast one.

@@ -202,6 +202,7 @@ public:
             const auto* fast_rest = side(&BigArrays::rest);
             const auto* fast_k = side(&BigArrays::k);
             const auto* fast_kind = side(&BigArrays::kind);
+            const auto* fast_role = side(&BigArrays::role);
             if (fast_pairs) check_stride(fast_pairs->size(), "/springs/pairs", 2);
             const std::size_t count = (fast_pairs ? fast_pairs->size() : pairs.size()) / 2;
             const std::size_t rest_count = fast_rest ? fast_rest->size() : rest.size();
@@ -214,8 +215,12 @@ public:
             const json* kind = present(*x, "kind");
             if (kind && (!kind->is_array() || (fast_kind ? fast_kind->size() : kind->size()) != count))
                 fail("/springs/kind", "must be an array with one kind per spring (" + std::to_string(count) + ")");
+            const json* role = present(*x, "role");
+            if (role && (!role->is_array() || (fast_role ? fast_role->size() : role->size()) != count))
+                fail("/springs/role", "must be an array with one role per spring (" + std::to_string(count) + ")");
             m.springs.resize(count);
-            const bool filled = fast_pairs && fast_rest && (!k || fast_k) && (!kind || fast_kind);
+            const bool filled =
+                fast_pairs && fast_rest && (!k || fast_k) && (!kind || fast_kind) && (!role || fast_role);
             if (filled) {
                 for (std::size_t i = 0; i < count; ++i) {
                     Spring& s = m.springs[i];
@@ -224,6 +229,7 @@ public:
                     s.rest = (*fast_rest)[i];
                     if (fast_k) s.k = (*fast_k)[i];
                     if (fast_kind) s.kind = static_cast<SpringKind>((*fast_kind)[i]);
+                    if (fast_role) s.role = static_cast<SpringRole>((*fast_role)[i]);
                 }
             }
             for (std::size_t i = 0; !filled && i < count; ++i) {
@@ -238,6 +244,13 @@ public:
                     if (!kv.is_number_integer() || kv.get<std::int64_t>() < 0 || kv.get<std::int64_t>() > 1)
                         fail("/springs/kind/" + idx, "expected 0 (Hooke spring) or 1 (rope constraint)");
                     s.kind = static_cast<SpringKind>(kv.get<int>());
+                }
+                if (role) {
+                    const json& rv = (*role)[i];
+                    if (!rv.is_number_integer() || rv.get<std::int64_t>() < 0 || rv.get<std::int64_t>() > kMaxSpringRole)
+                        fail("/springs/role/" + idx,
+                             "expected 0 (unspecified), 1 (edge), 2 (shear), 3 (bend), 4 (volume) or 5 (user)");
+                    s.role = static_cast<SpringRole>(rv.get<int>());
                 }
             }
         }

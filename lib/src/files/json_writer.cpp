@@ -280,6 +280,14 @@ Pieces json_text(const Model& model, bool with_arrays) {
         w.raw(",\n    \"kind\": ");
         w.array(arrays.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.kind)); });
     }
+    // Roles are written only when some spring has one, so files without them
+    // keep their bytes.
+    const bool roles = std::any_of(arrays.springs.begin(), arrays.springs.end(),
+                                   [](const Spring& s) { return s.role != SpringRole::unspecified; });
+    if (roles) {
+        w.raw(",\n    \"role\": ");
+        w.array(arrays.springs, 24, [&](const Spring& s) { w.number(static_cast<std::uint64_t>(s.role)); });
+    }
     // The rest (anchors, faces, texcoords, attachments) is as big as the part
     // above for a mesh; big models write it on a second thread.
     auto write_rest = [&model, &arrays](Writer& v) {

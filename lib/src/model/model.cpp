@@ -35,6 +35,18 @@ std::optional<Integrator> integrator_from_name(std::string_view name) {
     return std::nullopt;
 }
 
+const char* spring_role_name(SpringRole role) {
+    switch (role) {
+        case SpringRole::unspecified: return "unspecified";
+        case SpringRole::edge: return "edge";
+        case SpringRole::shear: return "shear";
+        case SpringRole::bend: return "bend";
+        case SpringRole::volume: return "volume";
+        case SpringRole::user: return "user";
+    }
+    return "unknown";
+}
+
 void compute_rest_lengths(Model& model) {
     for (Spring& s : model.springs) {
         s.rest = length(model.positions[s.b] - model.positions[s.a]);
@@ -206,7 +218,7 @@ namespace {
 enum class PositionProblem : std::uint8_t { none, not_finite, too_far };
 enum class MassProblem : std::uint8_t { none, not_finite, not_positive };
 enum class SpringProblem : std::uint8_t {
-    none, node_out_of_range, to_itself, rest_not_finite, k_not_finite, rest_not_positive, k_negative
+    none, node_out_of_range, to_itself, rest_not_finite, k_not_finite, rest_not_positive, k_negative, unknown_role
 };
 enum class AnchorProblem : std::uint8_t {
     none, node_out_of_range, anchored_twice, velocity_not_finite, center_not_finite, axis_not_finite,
@@ -237,6 +249,7 @@ SpringProblem spring_problem(const Spring& s, std::size_t n) {
     if (!std::isfinite(s.k)) return SpringProblem::k_not_finite;
     if (s.rest <= 0) return SpringProblem::rest_not_positive;
     if (s.k < 0) return SpringProblem::k_negative;
+    if (static_cast<std::uint8_t>(s.role) > kMaxSpringRole) return SpringProblem::unknown_role;
     return SpringProblem::none;
 }
 
@@ -322,6 +335,10 @@ void validate_in_detail(const Model& model, const std::string& context) {
             case SpringProblem::rest_not_positive:
                 fail(context, at + "/rest", "rest length must be > 0 m (got " + str(s.rest) + ")");
             case SpringProblem::k_negative: fail(context, at + "/k", "stiffness must not be negative (got " + str(s.k) + ")");
+            case SpringProblem::unknown_role:
+                fail(context, at + "/role",
+                     "unknown spring role " + std::to_string(static_cast<unsigned>(s.role)) + " (expected 0 to " +
+                         std::to_string(kMaxSpringRole) + ")");
         }
         const std::uint64_t key = (std::uint64_t{std::min(s.a, s.b)} << 32) | std::max(s.a, s.b);
         auto [it, inserted] = seen.emplace(key, i);

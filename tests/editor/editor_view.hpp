@@ -1,0 +1,50 @@
+// Test support for input scripts that click the editor's viewport: where the
+// editor's camera puts a point when it opens a model (its own camera and layout,
+// app/view and ui/widgets.hpp), and points written as script coordinates.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "springkit/model.hpp"
+#include "ui/widgets.hpp"
+#include "view/camera.hpp"
+
+namespace springkit::test::editor {
+
+/// Dear ImGui's default frame height: the 13 px font and 3 px of padding above
+/// and below; the menu bar and the status bar are one frame high.
+inline constexpr float kBarHeight = 19.0f;
+
+/// The view the editor opens `model` with in a window `width` x `height`.
+struct OpeningView {
+    springkit::editor::Viewport viewport;
+    springkit::editor::Mat4 matrix;
+
+    OpeningView(const Model& model, int width, int height)
+        : viewport(springkit::editor::scene_viewport(
+              static_cast<float>(width), static_cast<float>(height), kBarHeight,
+              springkit::editor::kToolsWidth, springkit::editor::kInsightWidth)) {
+        springkit::editor::OrbitCamera camera;
+        camera.frame(springkit::editor::framing_bounds(model));
+        matrix = camera.view_projection(viewport);
+    }
+    /// Where `p` is drawn, window pixels.
+    springkit::editor::ScreenPoint at(Vec3 p) const {
+        const auto s = springkit::editor::project(matrix, viewport, p);
+        EXPECT_TRUE(s);
+        return s.value_or(springkit::editor::ScreenPoint{0, 0, 0});
+    }
+};
+
+/// "X Y" as input scripts take a point.
+inline std::string xy(springkit::editor::ScreenPoint p) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f %.1f", static_cast<double>(p.x),
+                  static_cast<double>(p.y));
+    return text;
+}
+
+}  // namespace springkit::test::editor
