@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,11 +37,14 @@ namespace springkit::editor {
 /// What the command line asked for.
 struct EditorOptions {
     std::filesystem::path input;   ///< model or mesh to open; empty = an empty editor
+    /// scene file (colliders) to open with it; empty = the one beside the model
+    /// (companion_scene_path), if there is one
+    std::filesystem::path scene;
     int frames = 0;                ///< > 0: render this many frames (1/60 s each), then quit
     std::filesystem::path screenshot;  ///< with frames: write the last frame here
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
-    std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
+    std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, grid, shadow, ropes, colliders
     std::vector<std::string> show; ///< parts a dense model hides at first, to draw anyway: springs, nodes
 };
 
@@ -53,6 +57,8 @@ struct FrameStats {
     double peak_kinetic_j = 0;     ///< the largest kinetic energy after any frame, J
     double last_kinetic_j = 0;     ///< after the last frame
     double last_max_stretch = 0;   ///< the largest stretch of a spring after the last frame (RunHealth::max_strain)
+    Vec3 last_center_of_mass{};    ///< m, after the last frame
+    std::size_t last_contacts = 0; ///< node-collider contacts in the last step
 };
 
 /// A key that went down, as the GLFW key callback reported it (GLFW codes).
@@ -126,6 +132,11 @@ private:
     bool open_model(const std::filesystem::path& path);
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     bool import_now(const std::filesystem::path& path, const ImportOptions& options);
+    /// Converts for the preview (ImportRequest::preview): the viewport shows the
+    /// result until it is converted or dropped.
+    void start_preview(const std::filesystem::path& path, const ImportOptions& options);
+    /// Makes a converted mesh the document (untitled, unsaved).
+    void adopt_converted(const std::filesystem::path& path, Model model, const ImportReport& report);
 #endif
     /// Makes `doc` the document: restarts the simulation, the renderer (a relative
     /// texture is found from doc.folder()), the camera and the selection.
@@ -133,6 +144,16 @@ private:
     void new_model(const std::string& builder);
     bool save();
     bool save_as(const std::filesystem::path& path);
+    /// Opens a scene file: its colliders become the document's (one undo entry).
+    bool open_scene(const std::filesystem::path& path);
+    bool save_scene_as(const std::filesystem::path& path);
+    /// Adds a triangle mesh collider from a mesh file (through springkit::import).
+    void add_mesh_collider(const std::filesystem::path& path);
+    void add_hull_of_selection();
+    void delete_selected_collider();
+    /// Arrows and Page Up/Down move the selected collider (no node selected):
+    /// one undo entry per press-and-hold.
+    void move_collider_with_keys(float dt);
     void show_open_dialog();
     void report_error(const std::string& message);
     void set_status(std::string message);
@@ -185,8 +206,32 @@ private:
     std::filesystem::path recent_file_;
     FileDialog file_dialog_;
     bool saving_for_close_ = false;  ///< the Save As dialog answers "save changes before closing?"
+    /// What the file dialog is choosing.
+    enum class FilePurpose { model, scene, collider_mesh };
+    FilePurpose file_purpose_ = FilePurpose::model;
+    std::optional<std::size_t> selected_collider_;
+    std::uint64_t seen_scene_revision_ = 0;
+    bool nudging_collider_ = false;  ///< arrows are moving the selected collider
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     ImportDialogState import_;
+    /// A conversion shown before it is made: the model drawn (never stepped) in
+    /// place of the document's, with what the importer reported.
+    struct ImportPreview {
+        std::filesystem::path path;
+        ImportOptions options;
+        Model model;
+        ImportReport report;
+        std::unique_ptr<Simulation> shown;  ///< what the renderer draws
+        OrbitCamera camera_before;          ///< the view to go back to on Cancel
+    };
+    std::optional<ImportPreview> preview_;
+    /// What the last conversion made, shown until closed.
+    struct ConversionReport {
+        Model model;
+        ImportReport report;
+        bool open = false;
+    };
+    ConversionReport conversion_report_;
 #endif
     std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "editing/document.hpp"
 #include "springkit/error.hpp"
 #include "view/camera.hpp"
 
@@ -15,9 +16,38 @@ void LiveSimulation::restart(const Model& model) {
     auto next_sim = std::make_unique<Simulation>(*next_model);  // validates; may throw
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
+    attach_colliders();
     error_.clear();
     energy_.clear();
     record_energy();
+}
+
+void LiveSimulation::attach_colliders() {
+    if (sim_) sim_->set_colliders(colliders_ && colliders_->size() > 0 ? colliders_ : nullptr);
+}
+
+void LiveSimulation::set_colliders(const std::vector<Collider>& colliders, float seconds) {
+    // Only poses changed: move the set's colliders (the simulation shares it).
+    bool poses_only = colliders_ && colliders_->size() == colliders.size() && seconds > 0.0f;
+    for (std::size_t i = 0; poses_only && i < colliders.size(); ++i) {
+        Collider posed = (*colliders_)[static_cast<ColliderId>(i)];
+        posed.pose = colliders[i].pose;
+        poses_only = same_collider(posed, colliders[i]);
+    }
+    if (poses_only) {
+        for (std::size_t i = 0; i < colliders.size(); ++i) {
+            const auto id = static_cast<ColliderId>(i);
+            if ((*colliders_)[id].pose == colliders[i].pose) continue;
+            colliders_->move_to(id, colliders[i].pose, seconds);
+            colliders_moving_ = true;
+        }
+        return;
+    }
+    auto set = std::make_shared<ColliderSet>();
+    for (const Collider& c : colliders) set->add(c);
+    colliders_ = std::move(set);
+    colliders_moving_ = false;
+    attach_colliders();
 }
 
 void LiveSimulation::update_model(const Model& model) {
@@ -43,6 +73,7 @@ void LiveSimulation::update_model(const Model& model) {
     next_sim->carry_state_from(*sim_);
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
+    attach_colliders();
 }
 
 void LiveSimulation::step(float frame_dt) {
@@ -52,6 +83,11 @@ void LiveSimulation::step(float frame_dt) {
     } catch (const SimulationError& e) {
         error_ = e.what();
         return;
+    }
+    if (colliders_moving_) {
+        // The sweep was this step's; the colliders stand still at its end.
+        for (ColliderId id = 0; id < colliders_->size(); ++id) colliders_->set_transform(id, (*colliders_)[id].pose);
+        colliders_moving_ = false;
     }
     record_energy();
 }

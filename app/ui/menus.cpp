@@ -47,6 +47,12 @@ Action file_menu(const MenuState& state) {
     if (ImGui::MenuItem("Save", "Ctrl+S")) action = Command::save;
     if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) action = Command::show_save_as;
     ImGui::Separator();
+    // The colliders live in a scene file of their own (springkit simulate --scene).
+    if (ImGui::MenuItem("Open scene...")) action = Command::show_open_scene;
+    if (ImGui::MenuItem("Save scene", nullptr, false, state.doc.scene_dirty() || !state.doc.scene_path().empty()))
+        action = Command::save_scene;
+    if (ImGui::MenuItem("Save scene as...")) action = Command::show_save_scene_as;
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) action = Command::quit;
     ImGui::EndMenu();
     return action;
@@ -65,6 +71,7 @@ Action edit_menu(const Document& doc) {
     if (ImGui::MenuItem("Toggle anchor", "P")) action = Command::toggle_anchors;
     if (ImGui::MenuItem("Anchor selected nodes")) action = Command::anchor_selection;
     if (ImGui::MenuItem("Free selected nodes")) action = Command::free_selection;
+    if (ImGui::MenuItem("Delete selected collider", "Del")) action = Command::delete_collider;
     ImGui::Separator();
     if (ImGui::MenuItem("Select all nodes", "A")) action = Command::select_all;
     if (ImGui::MenuItem("Select none", "Alt+A / Esc")) action = Command::select_none;
@@ -84,9 +91,11 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     ImGui::MenuItem("Strain view (grey surface)", nullptr, &view.strain_view);
     ImGui::MenuItem("Nodes", nullptr, &view.nodes);
     ImGui::MenuItem("Anchors", nullptr, &view.anchors);
-    ImGui::MenuItem("Ground", nullptr, &view.ground);
+    ImGui::MenuItem("Floor grid", nullptr, &view.ground);
     ImGui::MenuItem("Shadow", nullptr, &view.shadow);
     ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view.ropes);
+    ImGui::MenuItem("Colliders", nullptr, &view.colliders);
+    if (ImGui::MenuItem(view.surface ? "Spring view" : "Mesh view", "V")) action = Command::toggle_mesh_view;
     ImGui::Separator();
     if (ImGui::MenuItem("Frame selection or motion", "Home")) action = Command::frame_model;
     ImGui::MenuItem("Follow the body", nullptr, &view.follow);

@@ -53,7 +53,8 @@ namespace {
 
 constexpr Shortcut kShortcuts[] = {
     {"F1", "show or hide this help"},
-    {"click", "select a node or spring (Shift toggles, Ctrl removes); empty space clears"},
+    {"click", "select a node or spring (Shift toggles, Ctrl removes); a collider where there is neither; empty "
+              "space clears"},
     {"drag a node", "pull it with a soft spring (an anchor moves with the mouse)"},
     {"drag on empty space", "box selection; Shift+drag adds, Ctrl+drag removes, anywhere"},
     {"right / middle drag, Alt+drag", "orbit the camera"},
@@ -64,11 +65,13 @@ constexpr Shortcut kShortcuts[] = {
     {".", "one step"},
     {"R", "reset the simulation"},
     {"F", "spring between the last two selected nodes (it becomes selected)"},
-    {"Delete, X", "delete the selected springs"},
+    {"Delete, X", "delete the selected springs (or else the selected collider)"},
     {"P", "anchor or free the selected nodes"},
     {"A / Alt+A, Esc", "select all / none"},
     {"[ ]", "previous / next node"},
-    {"arrows, Page Up / Down", "move the selected anchor (or a rope's driven end)"},
+    {"arrows, Page Up / Down", "move the selected collider (no node selected), the selected anchor, or a rope's "
+                               "driven end"},
+    {"V", "mesh view (surface) / spring view (springs and nodes)"},
     {"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo"},
     {"Ctrl+S / Ctrl+Shift+S", "save / save as"},
     {"Ctrl+O", "open"},
