@@ -244,6 +244,14 @@ void EditorApp::add_mesh_collider(const fs::path& path) {
     sync_with_document();
 }
 
+void EditorApp::add_collider(ColliderShape shape) {
+    if (doc_.add_collider(default_collider(shape, bounds(doc_.model()), doc_.colliders().size()))) {
+        selected_collider_ = doc_.colliders().size() - 1;
+        set_status("Added " + doc_.colliders().back().name + " (Ctrl+Z takes it back)");
+    }
+    sync_with_document();
+}
+
 void EditorApp::add_hull_of_selection() {
     if (!live_.running()) return;
     try {
@@ -436,6 +444,7 @@ void EditorApp::perform(const Action& action) {
             file_purpose_ = FilePurpose::collider_mesh;
             file_dialog_.show(FileDialog::Mode::open, doc_.folder().empty() ? fs::current_path() : doc_.folder(), {});
             break;
+        case Command::add_collider: add_collider(action.shape); break;
         case Command::add_hull_of_selection: add_hull_of_selection(); break;
         case Command::delete_collider: delete_selected_collider(); break;
         case Command::toggle_mesh_view: {

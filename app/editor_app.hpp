@@ -150,6 +150,8 @@ private:
     /// Adds a triangle mesh collider from a mesh file (through springkit::import).
     void add_mesh_collider(const std::filesystem::path& path);
     void add_hull_of_selection();
+    /// A collider of `shape` sized and placed under the model (default_collider), selected.
+    void add_collider(ColliderShape shape);
     void delete_selected_collider();
     /// Arrows and Page Up/Down move the selected collider (no node selected):
     /// one undo entry per press-and-hold.

@@ -105,9 +105,10 @@ Action colliders_section(Document& doc, std::optional<std::size_t>& selected, co
     ImGui::TextUnformatted("Add");
     for (const auto& [shape, label] : kKinds) {
         ImGui::SameLine();
-        if (ImGui::SmallButton(label) &&
-            doc.add_collider(default_collider(shape, bounds(doc.model()), doc.colliders().size())))
-            selected = doc.colliders().size() - 1;
+        if (ImGui::SmallButton(label)) {
+            action = Command::add_collider;
+            action.shape = shape;
+        }
     }
     if (ImGui::SmallButton("Mesh file...")) action = Command::show_add_mesh_collider;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A static triangle mesh from a mesh file (OBJ, FBX, glTF, ...)");

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 
 #include "editing/scene_menu.hpp"
 
@@ -71,7 +72,6 @@ Action edit_menu(const Document& doc) {
     if (ImGui::MenuItem("Toggle anchor", "P")) action = Command::toggle_anchors;
     if (ImGui::MenuItem("Anchor selected nodes")) action = Command::anchor_selection;
     if (ImGui::MenuItem("Free selected nodes")) action = Command::free_selection;
-    if (ImGui::MenuItem("Delete selected collider", "Del")) action = Command::delete_collider;
     ImGui::Separator();
     if (ImGui::MenuItem("Select all nodes", "A")) action = Command::select_all;
     if (ImGui::MenuItem("Select none", "Alt+A / Esc")) action = Command::select_none;
@@ -103,6 +103,29 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     return action;
 }
 
+// What the Colliders panel adds and deletes, from the menu bar (always in
+// reach, whatever the tools panel is scrolled to).
+Action colliders_menu() {
+    Action action;
+    if (!ImGui::BeginMenu("Colliders")) return action;
+    constexpr std::pair<ColliderShape, const char*> kKinds[] = {
+        {ColliderShape::plane, "Add plane"}, {ColliderShape::sphere, "Add sphere"},
+        {ColliderShape::capsule, "Add capsule"}, {ColliderShape::box, "Add box"},
+        {ColliderShape::convex_hull, "Add hull"},
+    };
+    for (const auto& [shape, label] : kKinds)
+        if (ImGui::MenuItem(label)) {
+            action = Command::add_collider;
+            action.shape = shape;
+        }
+    if (ImGui::MenuItem("Add hull of selected nodes")) action = Command::add_hull_of_selection;
+    if (ImGui::MenuItem("Add mesh from file...")) action = Command::show_add_mesh_collider;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Delete selected collider", "Del")) action = Command::delete_collider;
+    ImGui::EndMenu();
+    return action;
+}
+
 Action simulation_menu(bool playing) {
     Action action;
     if (!ImGui::BeginMenu("Simulation")) return action;
@@ -129,6 +152,7 @@ Action menu_bar(const MenuState& state, ViewOptions& view) {
     Action action = file_menu(state);
     if (Action a = edit_menu(state.doc)) action = std::move(a);
     if (Action a = view_menu(state.has_texture, view)) action = std::move(a);
+    if (Action a = colliders_menu()) action = std::move(a);
     if (Action a = simulation_menu(state.playing)) action = std::move(a);
     if (Action a = help_menu()) action = std::move(a);
     ImGui::EndMainMenuBar();

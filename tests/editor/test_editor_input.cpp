@@ -8,13 +8,18 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "editor_process.hpp"
 #include "springkit/builders.hpp"
+#include "springkit/import.hpp"
 #include "springkit/io.hpp"
+#include "springkit/scene_file.hpp"
+#include "springkit/simulation.hpp"
 #include "support/test_files.hpp"
 #include "ui/widgets.hpp"
 #include "view/camera.hpp"
@@ -322,4 +327,133 @@ TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     EXPECT_EQ(a.peak, b.peak);
     EXPECT_EQ(a.last, b.last);
     EXPECT_EQ(a.strain, b.strain);
+}
+
+namespace {
+
+// The menu bar's Colliders menu and its "Add sphere" entry (960 px wide window,
+// Dear ImGui's default font: File, Edit, View, Colliders, ...).
+constexpr float kCollidersMenuX = 190.0f, kCollidersMenuY = 9.0f;
+constexpr float kAddSphereX = 175.0f, kAddSphereY = 50.0f;
+
+// Opens the Colliders menu (it opens on the press) and adds a sphere.
+std::string add_sphere_commands() {
+    std::ostringstream s;
+    s << "move " << kCollidersMenuX << " " << kCollidersMenuY << "\nwait 1\npress left\nwait 2\nrelease left\nwait 2\n"
+      << "click left " << kAddSphereX << " " << kAddSphereY << "\nwait 2\n";
+    return s.str();
+}
+
+// "centre of mass m: X Y Z; collider contacts last step N" of --stats.
+struct CentreLine {
+    Vec3 centre{};
+    int contacts = -1;
+};
+CentreLine centre_line(const std::string& out) {
+    CentreLine r;
+    const std::size_t at = out.find("centre of mass m:");
+    if (at == std::string::npos) return r;
+    std::sscanf(out.c_str() + at, "centre of mass m: %f %f %f; collider contacts last step %d", &r.centre.x,
+                &r.centre.y, &r.centre.z, &r.contacts);
+    return r;
+}
+
+// The colliders' blue-grey (scene_renderer.cpp kColliderColor, lit): blue above red.
+// Its green and blue stand to its red as 0.56 and 0.72 to 0.42 however it is lit; the
+// springs' compression blue has green and red nearly equal.
+bool collider_blue(const unsigned char* p) { return p[2] > 60 && p[1] * 4 > p[0] * 5 && p[2] * 2 > p[0] * 3; }
+
+}  // namespace
+
+TEST(EditorInput, aSphereUnderAHangingClothHoldsItUpIsUndoneSavedBesideTheModelAndReopened) {
+    TempDir dir;
+    // A 9 x 9 cloth, 2 m square, hanging from its four corners: it sags in the middle.
+    ClothSpec spec;
+    spec.columns = spec.rows = 9;
+    spec.anchors = ClothAnchors::none;
+    Model cloth = make_cloth(spec);
+    for (std::uint32_t corner : {0u, 8u, 72u, 80u}) cloth.anchors.push_back(Anchor{.node = corner});
+    const std::uint32_t middle = 40;
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    const OpeningView view(cloth);
+    const fs::path added = dir.path() / "added.png", undone = dir.path() / "undone.png";
+    // A screenshot shows its frame after the commands that start on it: each is
+    // followed by a wait before the next key.
+    std::ostringstream script;
+    script << "# add two spheres from the Colliders menu, take the second back\n"
+           << add_sphere_commands() << add_sphere_commands() << "key ctrl+z\nwait 1\n"
+           << "screenshot " << added.string() << "\nwait 1\n"
+           << "# run a second and a half, take the sphere back too: the cloth sags through\n"
+           << "key space\nwait 90\nkey ctrl+z\nwait 30\nscreenshot " << undone.string() << "\nwait 1\n"
+           << "# redo it, start over and save: the model and the scene beside it\n"
+           << "key r\nkey ctrl+shift+z\nkey ctrl+s\nwait 2\n";
+    const fs::path script_file = dir.path() / "colliders.txt";
+    std::ofstream(script_file) << script.str();
+    // The surface hidden: the sphere under the cloth shows between its nodes.
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide surface,springs --input-script '" +
+                                         script_file.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+
+    // The scene file beside the model: one sphere (the second was undone), a
+    // quarter of the cloth's side across, its top at the cloth.
+    const fs::path scene_file = dir.path() / "cloth.scene.json";
+    ASSERT_TRUE(fs::exists(scene_file));
+    const ColliderSet scene = load_scene(scene_file);
+    ASSERT_EQ(scene.size(), 1u);
+    EXPECT_EQ(scene[0].shape, ColliderShape::sphere);
+    EXPECT_FLOAT_EQ(scene[0].radius, 0.125f * spec.width);
+    EXPECT_FLOAT_EQ(scene[0].pose.position.y + scene[0].radius, spec.origin.y);
+    EXPECT_EQ(load_model(file), cloth) << "the model itself is unchanged";
+    const std::string schema_check =
+        "/usr/bin/python3 -c 'import json, sys; sys.path.insert(0, sys.argv[1]); import schema_checks; "
+        "errors = list(schema_checks.load_validator(sys.argv[2]).iter_errors(json.load(open(sys.argv[3])))); "
+        "print(*errors); sys.exit(1 if errors else 0)' '" SPRINGKIT_SOURCE_DIR "/tests/files' '" SPRINGKIT_SOURCE_DIR
+        "/schema/springkit-scene.schema.json' '" +
+        scene_file.string() + "'";
+    EXPECT_EQ(std::system(schema_check.c_str()), 0) << "the scene schema accepts the saved scene";
+
+    // Drawn: the sphere's blue-grey where it stands, between the cloth's nodes;
+    // once undone, none anywhere near.
+    const ScreenPoint sphere = view.at(scene[0].pose.position);
+    EXPECT_GT(share_near(load_png(added), sphere, 6, collider_blue), 0.3);
+    EXPECT_EQ(share_near(load_png(undone), sphere, 20, collider_blue), 0.0);
+
+    // Reopened: the scene beside the model comes with it, and the editor runs
+    // exactly what a game runs with load_scene and set_colliders.
+    const EditorRun reopened = run_editor("'" + file.string() + "' --frames 90 --stats" + size_args(), dir.path());
+    ASSERT_EQ(reopened.exit_code, 0) << reopened.err;
+    const CentreLine with_sphere = centre_line(reopened.out);
+    ASSERT_GE(with_sphere.contacts, 0) << reopened.out;
+    Simulation sim(cloth);
+    sim.set_colliders(std::make_shared<ColliderSet>(load_scene(scene_file)));
+    Simulation hanging(cloth);
+    for (int frame = 0; frame < 90; ++frame) {
+        sim.step(1.0f / 60.0f);
+        hanging.step(1.0f / 60.0f);
+    }
+    EXPECT_NEAR(with_sphere.centre.y, sim.center_of_mass().y, 1e-5f);
+    EXPECT_EQ(with_sphere.contacts, static_cast<int>(sim.contacts().size()));
+    EXPECT_GT(with_sphere.contacts, 0) << "the cloth rests on the sphere";
+    // The middle node lies on top of the sphere (node radius 0); hanging free it sags below it.
+    EXPECT_NEAR(sim.positions()[middle].y, spec.origin.y, 0.01f);
+    EXPECT_LT(hanging.positions()[middle].y, spec.origin.y - 0.05f);
+}
+
+TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
+    TempDir dir;
+    const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
+    const EditorRun run = run_editor("'" + mesh.string() + "' --paused --frames 2 --stats" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    ImportReport report;
+    const Model model = import_mesh(mesh, ImportOptions{}, report);
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear %zu "
+                  "volume; %zu anchors",
+                  report.unit.c_str(), model.node_count(), model.faces.size(), report.islands.size(),
+                  report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
+                  model.anchors.size());
+    EXPECT_NE(run.out.find(line), std::string::npos) << run.out << "\nexpected: " << line;
 }
