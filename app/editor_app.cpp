@@ -99,8 +99,9 @@ void EditorApp::new_model(const std::string& builder) {
 bool EditorApp::open_now(const fs::path& path) {
     if (is_mesh(path)) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-        // Headless runs take the converter's default options; people get the dialog.
-        if (options_.frames > 0) return import_now(path, import_.options);
+        // Headless runs take the converter's default options; people (and
+        // scripts recording them) get the dialog.
+        if (options_.frames > 0 && !options_.scripted) return import_now(path, import_.options);
         import_.path = path;
         return true;
 #else
@@ -168,11 +169,13 @@ void EditorApp::adopt_converted(const fs::path& path, Model model, const ImportR
     set_status("Converted " + path.string() + " (unsaved: Save As to keep it as a model)");
     if (options_.stats) {
         const Bounds box = bounds(doc_.model());
+        const auto& ground = doc_.model().params.ground;
         std::printf("converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear "
-                    "%zu volume; %zu anchors; bottom y %.6g\n",
+                    "%zu volume; %zu anchors; bottom y %.6g; ground %s\n",
                     report.unit.c_str(), doc_.model().node_count(), doc_.model().faces.size(), report.islands.size(),
                     report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
-                    doc_.model().anchors.size(), static_cast<double>(box.min.y));
+                    doc_.model().anchors.size(), static_cast<double>(box.min.y),
+                    ground ? ("y " + std::to_string(ground->height)).c_str() : "none");
     }
 }
 #endif
@@ -200,12 +203,7 @@ bool EditorApp::open_model(const fs::path& path) {
 }
 
 bool EditorApp::open_scene(const fs::path& path) {
-    try {
-        doc_.open_scene(path);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.open_scene(path); })) return false;
     selected_collider_.reset();
     sync_with_document();
     set_status("Opened scene " + path.string() + " (" + std::to_string(doc_.colliders().size()) + " colliders)");
@@ -213,19 +211,14 @@ bool EditorApp::open_scene(const fs::path& path) {
 }
 
 bool EditorApp::save_scene_as(const fs::path& path) {
-    try {
-        doc_.save_scene_as(path);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.save_scene_as(path); })) return false;
     set_status("Saved scene " + path.string());
     return true;
 }
 
 void EditorApp::add_mesh_collider(const fs::path& path) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-    try {
+    reporting([&] {
         // Isolated like any mesh (import_now): Assimp may hang or crash on a bad file.
         ImportOptions options;
         options.fast_obj = import_.options.fast_obj;
@@ -235,9 +228,7 @@ void EditorApp::add_mesh_collider(const fs::path& path) {
             selected_collider_ = doc_.colliders().size() - 1;
             set_status("Added a mesh collider from " + path.string());
         }
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
+    });
 #else
     report_error(path.string() + ": mesh colliders need springkit::import");
 #endif
@@ -254,14 +245,12 @@ void EditorApp::add_collider(ColliderShape shape) {
 
 void EditorApp::add_hull_of_selection() {
     if (!live_.running()) return;
-    try {
+    reporting([&] {
         if (doc_.add_collider(hull_around_nodes(live_.simulation().positions(), selection_.nodes()))) {
             selected_collider_ = doc_.colliders().size() - 1;
             set_status("Added a hull around " + std::to_string(selection_.nodes().size()) + " nodes");
         }
-    } catch (const std::exception& e) {
-        report_error(e.what());
-    }
+    });
     sync_with_document();
 }
 
@@ -318,12 +307,7 @@ bool EditorApp::save() {
         file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
         return false;
     }
-    try {
-        doc_.save();
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.save(); })) return false;
     autosaver_.discard(doc_);
     recent_.add(doc_.path());
     recent_.save(recent_file_);
@@ -333,12 +317,7 @@ bool EditorApp::save() {
 
 bool EditorApp::save_as(const fs::path& path) {
     const fs::path old = doc_.path();
-    try {
-        doc_.save_as(path);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.save_as(path); })) return false;
     // The autosave of the old name (or of the untitled document) is stale now.
     std::error_code ec;
     fs::remove(autosave_path(old, autosaver_.state_dir()), ec);
@@ -395,13 +374,10 @@ void EditorApp::sync_with_document() {
     if (doc_.scene_revision() != seen_scene_revision_) {
         seen_scene_revision_ = doc_.scene_revision();
         if (selected_collider_ && *selected_collider_ >= doc_.colliders().size()) selected_collider_.reset();
-        try {
-            // Moved while it runs: the collider sweeps there over the next frame
-            // and pushes what it meets (LiveSimulation::set_colliders).
-            live_.set_colliders(doc_.colliders(), playback_.playing ? kFrameDt : 0.0f);
-        } catch (const std::exception& e) {
-            report_error(e.what());  // an edit never makes an invalid collider; this is a bug guard
-        }
+        // Moved while it runs: the collider sweeps there over the next frame and
+        // pushes what it meets (LiveSimulation::set_colliders). An edit never makes
+        // an invalid collider; reporting is a bug guard.
+        reporting([&] { live_.set_colliders(doc_.colliders(), playback_.playing ? kFrameDt : 0.0f); });
     }
     if (doc_.revision() == seen_revision_) return;
     seen_revision_ = doc_.revision();

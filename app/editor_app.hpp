@@ -44,6 +44,7 @@ struct EditorOptions {
     std::filesystem::path screenshot;  ///< with frames: write the last frame here
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
+    bool scripted = false;         ///< input comes from --input-script: a mesh still gets its dialog
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, grid, shadow, ropes, colliders
     std::vector<std::string> show; ///< parts a dense model hides at first, to draw anyway: springs, nodes
 };
@@ -158,6 +159,17 @@ private:
     void move_collider_with_keys(float dt);
     void show_open_dialog();
     void report_error(const std::string& message);
+    /// Runs `f`; what it throws is reported (report_error) and gives false.
+    template <class F>
+    bool reporting(F&& f) {
+        try {
+            f();
+            return true;
+        } catch (const std::exception& e) {
+            report_error(e.what());
+            return false;
+        }
+    }
     void set_status(std::string message);
     void sync_with_document();
 

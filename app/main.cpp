@@ -128,6 +128,7 @@ int main(int argc, char** argv) {
             return kExitFailure;
         }
         if (options.frames == 0) options.frames = script->frames;
+        options.scripted = true;
     }
 
     glfwSetErrorCallback(glfw_error);

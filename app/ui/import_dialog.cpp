@@ -77,7 +77,7 @@ void physics_overrides(ImportOptions& o) {
     ImGui::TextDisabled("(ticked rows replace the defaults)");
     for (const ParameterWidget& w : physics_widgets(PhysicsGroup::main)) override_row(w, overrides, shown, true);
 
-    ImGui::TextUnformatted("ground");
+    ImGui::TextUnformatted("Ground (collision)");
     ImGui::Indent();
     ImGui::Checkbox("collide with the ground under the model", &o.ground_at_bottom);
     help_marker("Adds a ground plane (Ground (collision)) at the converted model's lowest node, so that it stands "

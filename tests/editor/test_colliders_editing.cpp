@@ -25,13 +25,6 @@ using springkit::test::TempDir;
 
 namespace {
 
-Model small_cloth() {
-    ClothSpec spec;
-    spec.columns = 5;
-    spec.rows = 4;
-    return make_cloth(spec);
-}
-
 Collider sphere_at(Vec3 centre, float radius) {
     Collider c = sphere_collider(radius);
     c.pose.position = centre;
@@ -42,7 +35,7 @@ Collider sphere_at(Vec3 centre, float radius) {
 }  // namespace
 
 TEST(ColliderEdits, addMoveDeleteUndoRedoExactly) {
-    Document doc(small_cloth(), "cloth.json", false);
+    Document doc(make_cloth({.columns = 5, .rows = 4}), "cloth.json", false);
     ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
     EXPECT_STREQ(doc.undo_name(), "add collider");
     EXPECT_EQ(doc.revision(), 0u) << "the model did not change";
@@ -75,7 +68,7 @@ TEST(ColliderEdits, addMoveDeleteUndoRedoExactly) {
 }
 
 TEST(ColliderEdits, aDragIsOneUndoEntry) {
-    Document doc(small_cloth(), "cloth.json", false);
+    Document doc(make_cloth({.columns = 5, .rows = 4}), "cloth.json", false);
     ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
     Collider c = doc.colliders()[0];
     for (int i = 1; i <= 5; ++i) {
@@ -91,7 +84,7 @@ TEST(ColliderEdits, aDragIsOneUndoEntry) {
 TEST(ColliderEdits, modelAndSceneAreSavedApart) {
     TempDir dir;
     const fs::path model_file = dir.path() / "cloth.json";
-    save_model(small_cloth(), model_file);
+    save_model(make_cloth({.columns = 5, .rows = 4}), model_file);
     Document doc = Document::open(model_file);
     EXPECT_EQ(doc.suggested_scene_path(), dir.path() / "cloth.scene.json");
     EXPECT_EQ(companion_scene_path("a/b/jelly.skb"), fs::path("a/b/jelly.scene.json"));
@@ -128,7 +121,7 @@ TEST(ColliderEdits, modelAndSceneAreSavedApart) {
 
 TEST(ColliderEdits, openSceneIsOneUndoEntryAndBadFilesChangeNothing) {
     TempDir dir;
-    Document doc(small_cloth(), dir.path() / "cloth.json", false);
+    Document doc(make_cloth({.columns = 5, .rows = 4}), dir.path() / "cloth.json", false);
     ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
     doc.open_scene(fs::path(SPRINGKIT_SOURCE_DIR) / "samples/scenes/playground.scene.json");
     ASSERT_EQ(doc.colliders().size(), 6u) << "one collider of every kind";
@@ -148,7 +141,7 @@ TEST(ColliderEdits, openSceneIsOneUndoEntryAndBadFilesChangeNothing) {
 }
 
 TEST(NodeMassEdits, setsTheSelectedNodesAndUndoesToNoMasses) {
-    Document doc(small_cloth(), "cloth.json", false);
+    Document doc(make_cloth({.columns = 5, .rows = 4}), "cloth.json", false);
     ASSERT_TRUE(doc.model().masses.empty());
     const float model_mass = doc.model().params.mass;
     const std::uint32_t nodes[] = {3, 7};
@@ -196,7 +189,7 @@ TEST(LiveColliders, theClothComesToRestOnTheSphere) {
 
 TEST(LiveColliders, aMovedColliderSweepsForOneFrameThenStops) {
     LiveSimulation live;
-    live.restart(small_cloth());
+    live.restart(make_cloth({.columns = 5, .rows = 4}));
     std::vector<Collider> colliders{sphere_at({0, -1, 0}, 0.5f)};
     live.set_colliders(colliders, 0.0f);
     const ColliderSet* set = live.colliders();
@@ -214,7 +207,7 @@ TEST(LiveColliders, aMovedColliderSweepsForOneFrameThenStops) {
 }
 
 TEST(ColliderShapes, defaultsSitUnderTheModelAndAreValid) {
-    const Model cloth = small_cloth();
+    const Model cloth = make_cloth({.columns = 5, .rows = 4});
     const Bounds box = bounds(cloth);
     for (ColliderShape shape : {ColliderShape::plane, ColliderShape::sphere, ColliderShape::capsule, ColliderShape::box,
                                 ColliderShape::convex_hull}) {
@@ -294,7 +287,7 @@ TEST(ColliderShapes, hullAroundSelectedNodesAndMeshFromFaces) {
     const std::uint32_t three[] = {0, 1, 2};
     EXPECT_THROW(hull_around_nodes(jelly.positions, three), Error);
 
-    const Model cloth = small_cloth();
+    const Model cloth = make_cloth({.columns = 5, .rows = 4});
     const Collider mesh = mesh_collider_from_model(cloth);
     EXPECT_EQ(triangle_count(*mesh.mesh), cloth.faces.size());
     EXPECT_NEAR(distance(mesh, cloth.positions[7]).distance, 0.0f, 1e-6f);

@@ -441,6 +441,27 @@ TEST(EditorInput, aSphereUnderAHangingClothHoldsItUpIsUndoneSavedBesideTheModelA
     EXPECT_LT(hanging.positions()[middle].y, spec.origin.y - 0.05f);
 }
 
+namespace {
+
+// The line --stats prints after a conversion, for a model converted in this process.
+std::string converted_line(const Model& model, const ImportReport& report) {
+    const auto& ground = model.params.ground;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear %zu "
+                  "volume; %zu anchors; bottom y %.6g; ground %s",
+                  report.unit.c_str(), model.node_count(), model.faces.size(), report.islands.size(),
+                  report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
+                  model.anchors.size(), static_cast<double>(bounds(model).min.y),
+                  ground ? ("y " + std::to_string(ground->height)).c_str() : "none");
+    return line;
+}
+
+// The model's surface colour (scene_renderer.cpp kSurfaceColor 0.82, 0.58, 0.38, lit).
+bool surface_orange(const unsigned char* p) { return p[0] > 90 && p[0] > p[1] + 25 && p[1] > p[2] + 15; }
+
+}  // namespace
+
 TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
     TempDir dir;
     const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
@@ -448,12 +469,56 @@ TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
     ASSERT_EQ(run.exit_code, 0) << run.err;
     ImportReport report;
     const Model model = import_mesh(mesh, ImportOptions{}, report);
-    char line[512];
-    std::snprintf(line, sizeof line,
-                  "converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear %zu "
-                  "volume; %zu anchors",
-                  report.unit.c_str(), model.node_count(), model.faces.size(), report.islands.size(),
-                  report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
-                  model.anchors.size());
-    EXPECT_NE(run.out.find(line), std::string::npos) << run.out << "\nexpected: " << line;
+    EXPECT_NE(run.out.find(converted_line(model, report)), std::string::npos)
+        << run.out << "\nexpected: " << converted_line(model, report);
+}
+
+TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
+    TempDir dir;
+    const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
+    const fs::path preview = dir.path() / "preview.png", springs = dir.path() / "springs.png";
+    // Window pixels of a 1280 x 720 window: the "Convert mesh" dialog (centred),
+    // its ground checkbox, anchors field and Preview button (the ground's
+    // "sink at most" row moves the buttons down), then the preview window's
+    // Convert (top right).
+    std::ostringstream script;
+    script << "wait 3\n# collide with the ground under the model, anchor the top 10%\n"
+           << "click left 668 473\nclick left 375 400\ntype top:10%\nwait 1\n"
+           << "click left 355 632\nwait 3\nscreenshot " << preview.string() << "\nwait 1\n"
+           << "click left 929 256\nwait 2\n# the spring view\nkey v\nwait 1\nscreenshot " << springs.string()
+           << "\nwait 1\n";
+    const fs::path script_file = dir.path() / "convert.txt";
+    std::ofstream(script_file) << script.str();
+    const EditorRun run =
+        run_editor("'" + mesh.string() + "' --paused --stats --input-script '" + script_file.string() + "'", dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+
+    // What it converted is what springkit::import makes with those options.
+    ImportOptions options;
+    options.ground_at_bottom = true;
+    options.anchors = {"top:10%"};
+    ImportReport report;
+    const Model model = import_mesh(mesh, options, report);
+    ASSERT_TRUE(model.params.ground.has_value());
+    EXPECT_EQ(model.params.ground->height, bounds(model).min.y);
+    EXPECT_GT(model.anchors.size(), 0u);
+    EXPECT_NE(run.out.find(converted_line(model, report)), std::string::npos)
+        << run.out << "\nexpected: " << converted_line(model, report);
+
+    // The preview drew the mesh with the anchors the selector picked (orange, at
+    // the top); the spring view after converting hides the surface.
+    OrbitCamera camera;
+    camera.frame(framing_bounds(model));
+    const Viewport viewport = scene_viewport(1280, 720, kBarHeight, kToolsWidth, kInsightWidth);
+    const Mat4 matrix = camera.view_projection(viewport);
+    const auto centre = project(matrix, viewport, (bounds(model).min + bounds(model).max) * 0.5f);
+    ASSERT_TRUE(centre);
+    const Image shown = load_png(preview), after = load_png(springs);
+    EXPECT_GT(share_near(shown, *centre, 30, surface_orange), 0.8) << "the mesh's surface";
+    for (const Anchor& a : model.anchors) {
+        const auto at = project(matrix, viewport, model.positions[a.node]);
+        ASSERT_TRUE(at);
+        EXPECT_GT(share_near(shown, *at, 1, orange), 0.5) << "anchor on node " << a.node;
+    }
+    EXPECT_LT(share_near(after, *centre, 30, surface_orange), 0.05) << "springs and nodes only";
 }
