@@ -623,7 +623,8 @@ void EditorApp::move_collider_with_keys(float dt) {
     }
     const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
     Collider c = doc_.colliders()[*selected_collider_];
-    c.pose.position += normalized(direction) * (speed * std::max(dt, kFrameDt));
+    // Headless runs step 1/60 s a frame whatever the wall clock says.
+    c.pose.position += normalized(direction) * (speed * (options_.frames > 0 ? kFrameDt : dt));
     doc_.set_collider(*selected_collider_, c, true, "move collider");
     nudging_collider_ = true;
 }
@@ -688,6 +689,13 @@ void EditorApp::handle_viewport_mouse() {
             const std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
                                                                   : std::span<const Spring>();
             drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
+            drag_.collider.reset();
+            if (!drag_.pressed_on) {
+                if (auto hit = collider_under(camera_.ray(vp, mx, my))) {
+                    drag_.collider = hit->first;
+                    drag_.grabbed = hit->second;
+                }
+            }
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
             drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
@@ -713,6 +721,11 @@ void EditorApp::handle_viewport_mouse() {
                 drag_.target = positions[drag_.node];
                 drag_.target_velocity = {};
                 if (!selection_.has_node(drag_.node)) selection_.select_node(drag_.node, SelectMode::replace);
+            } else if (!modifier && drag_.collider) {
+                // A collider grabbed: it follows the mouse (one undo entry per drag).
+                drag_.kind = ViewportDrag::Kind::collider;
+                selected_collider_ = drag_.collider;
+                drag_.collider_start = doc_.colliders()[*drag_.collider].pose.position;
             } else {
                 drag_.kind = ViewportDrag::Kind::box;
             }
@@ -737,6 +750,22 @@ void EditorApp::handle_viewport_mouse() {
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_.kind = ViewportDrag::Kind::none;
             break;
         }
+        case ViewportDrag::Kind::collider: {
+            const Vec3 facing = normalized(camera_.eye() - camera_.target);
+            const std::size_t index = *drag_.collider;
+            if (index < doc_.colliders().size()) {
+                if (const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_.grabbed, facing)) {
+                    Collider c = doc_.colliders()[index];
+                    c.pose.position = drag_.collider_start + (*hit - drag_.grabbed);
+                    doc_.set_collider(index, c, true, "move collider");
+                }
+            }
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+                drag_.kind = ViewportDrag::Kind::none;
+                doc_.seal();
+            }
+            break;
+        }
         case ViewportDrag::Kind::box: {
             ImDrawList* draw = ImGui::GetForegroundDrawList();
             draw->AddRectFilled(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 30));
@@ -751,6 +780,18 @@ void EditorApp::handle_viewport_mouse() {
     }
 }
 
+std::optional<std::pair<std::size_t, Vec3>> EditorApp::collider_under(const Ray& ray) const {
+    if (!view_.colliders) return std::nullopt;
+    std::optional<std::pair<std::size_t, Vec3>> nearest;
+    float distance = 0.0f;
+    for (std::size_t i = 0; i < doc_.colliders().size(); ++i)
+        if (auto t = ray_collider(doc_.colliders()[i], ray.origin, ray.direction, 1e4f); t && (!nearest || *t < distance)) {
+            distance = *t;
+            nearest = {i, ray.origin + ray.direction * *t};
+        }
+    return nearest;
+}
+
 void EditorApp::click(const std::optional<PickHit>& hit) {
     const ImGuiIO& io = ImGui::GetIO();
     // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
@@ -758,16 +799,7 @@ void EditorApp::click(const std::optional<PickHit>& hit) {
     if (!hit) {
         if (mode == SelectMode::replace) selection_.clear();
         // Nothing of the model under the cursor: the nearest collider there, if any.
-        selected_collider_.reset();
-        if (view_.colliders) {
-            const Ray ray = camera_.ray(viewport(), drag_.press_x, drag_.press_y);
-            float nearest = 1e30f;
-            for (std::size_t i = 0; i < doc_.colliders().size(); ++i)
-                if (auto t = ray_collider(doc_.colliders()[i], ray.origin, ray.direction, 1e4f); t && *t < nearest) {
-                    nearest = *t;
-                    selected_collider_ = i;
-                }
-        }
+        selected_collider_ = drag_.collider;
     } else if (hit->kind == PickHit::Kind::node) {
         selection_.select_node(hit->index, mode);
     } else {

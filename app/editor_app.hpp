@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -90,13 +91,20 @@ struct Messages {
 struct ViewportDrag {
     /// press: the left button is down but has not moved past the drag threshold
     /// yet; let go there, it is a click.
-    enum class Kind { none, press, orbit, pan, box, node };
+    /// collider: a collider grabbed where no node or spring is under the cursor,
+    /// moved on the plane through the grabbed point facing the camera.
+    enum class Kind { none, press, orbit, pan, box, node, collider };
     Kind kind = Kind::none;
     float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
     std::optional<PickHit> pressed_on;  ///< Kind::press: what was under the cursor
     std::uint32_t node = 0;          ///< Kind::node: the grabbed node
     Vec3 target{};                   ///< Kind::node: where it is pulled to
     Vec3 target_velocity{};          ///< Kind::node: how fast that moves, m/s
+    /// Kind::press: the collider under the cursor (where no node or spring is), and
+    /// the point of it hit; Kind::collider: the one being moved.
+    std::optional<std::size_t> collider;
+    Vec3 grabbed{};                  ///< Kind::collider: the grabbed point where the drag started
+    Vec3 collider_start{};           ///< Kind::collider: the collider's position then
 };
 
 class EditorApp {
@@ -175,7 +183,9 @@ private:
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();
-    /// A left click (pressed and let go without moving) on `hit` or empty space.
+    /// The nearest collider the ray meets (drawn ones only) and where.
+    std::optional<std::pair<std::size_t, Vec3>> collider_under(const Ray& ray) const;
+        /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);

@@ -56,6 +56,7 @@ constexpr Shortcut kShortcuts[] = {
     {"click", "select a node or spring (Shift toggles, Ctrl removes); a collider where there is neither; empty "
               "space clears"},
     {"drag a node", "pull it with a soft spring (an anchor moves with the mouse)"},
+    {"drag a collider", "move it (where no node or spring is under the cursor)"},
     {"drag on empty space", "box selection; Shift+drag adds, Ctrl+drag removes, anywhere"},
     {"right / middle drag, Alt+drag", "orbit the camera"},
     {"Shift + right / middle drag", "pan"},

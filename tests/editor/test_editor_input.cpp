@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 
+#include "editing/collider_shapes.hpp"
 #include "editor_process.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/import.hpp"
@@ -521,4 +522,62 @@ TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
         EXPECT_GT(share_near(shown, *at, 1, orange), 0.5) << "anchor on node " << a.node;
     }
     EXPECT_LT(share_near(after, *centre, 30, surface_orange), 0.05) << "springs and nodes only";
+}
+
+TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
+    TempDir dir;
+    const Model cloth = small_cloth();
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "world.scene.json";
+    save_model(cloth, file);
+    // A ball a metre under the cloth: on screen below it, no node near.
+    ColliderSet world;
+    Collider ball = sphere_collider(0.25f);
+    ball.pose.position = {0.0f, 0.0f, 0.0f};
+    ball.name = "ball";
+    world.add(ball);
+    save_scene(world, scene_file);
+
+    const OpeningView view(cloth);
+    OrbitCamera camera;
+    camera.frame(framing_bounds(cloth));
+    const ScreenPoint from = view.at(ball.pose.position);
+    ASSERT_TRUE(from.x > view.viewport.x && from.x < view.viewport.x + view.viewport.width) << "in the viewport";
+    ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, from.x, from.y))
+        << "nothing of the cloth under the press";
+    const ScreenPoint to{from.x + 60.0f, from.y + 20.0f, 0.0f};
+    // Where the editor's drag puts it: the grabbed point of the sphere moves on the
+    // plane through it facing the camera.
+    const Ray press = camera.ray(view.viewport, from.x, from.y);
+    const auto t = ray_collider(ball, press.origin, press.direction, 1e4f);
+    ASSERT_TRUE(t);
+    const Vec3 grabbed = press.origin + press.direction * *t;
+    const auto hit = intersect_plane(camera.ray(view.viewport, to.x, to.y), grabbed,
+                                     normalized(camera.eye() - camera.target));
+    ASSERT_TRUE(hit);
+    const Vec3 dragged = ball.pose.position + (*hit - grabbed);
+
+    std::ostringstream script;
+    script << "drag left " << xy(from) << " " << xy(to) << " 6\nwait 1\n"
+           << "# arrows move the selected collider: 10 frames to the right, one undo entry\n"
+           << "keydown right\nwait 10\nkeyup right\nwait 1\nkey ctrl+z\nwait 1\nkey ctrl+shift+z\nwait 1\n"
+           << "key ctrl+s\nwait 2\n";
+    const fs::path script_file = dir.path() / "drag.txt";
+    std::ofstream(script_file) << script.str();
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --scene '" + scene_file.string() +
+                                         "' --input-script '" + script_file.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    // Ctrl+S saved the scene to the file it came from (--scene), the model as it was.
+    const ColliderSet after = load_scene(scene_file);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_EQ(load_model(file), cloth);
+    EXPECT_GT(dragged.x - ball.pose.position.x, 0.05f) << "the drag goes right with the mouse";
+    // The arrows slide it along the camera's right at half the model's size per
+    // second, 1/60 s a frame: what is left after the drag is that, for 10 frames.
+    const Vec3 forward = normalized(Vec3{camera.target.x - camera.eye().x, 0, camera.target.z - camera.eye().z});
+    const Vec3 right = cross(forward, {0, 1, 0});
+    const float per_frame = 0.5f * std::max(bounds(cloth).diagonal(), 0.5f) / 60.0f;
+    const Vec3 nudged = after[0].pose.position - dragged;
+    EXPECT_NEAR(dot(nudged, right) / per_frame, 10.0f, 1.01f) << "one undo entry for the whole press";
+    EXPECT_NEAR(length(nudged - right * dot(nudged, right)), 0.0f, 1e-5f) << "along the camera's right only";
 }
