@@ -14,6 +14,9 @@
 #include "springkit/builders.hpp"
 #include "springkit/collider_scenes.hpp"
 #include "springkit/error.hpp"
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+#include "springkit/import.hpp"
+#endif
 #include "springkit/io.hpp"
 #include "springkit/scene_file.hpp"
 #include "support/test_files.hpp"
@@ -295,3 +298,24 @@ TEST(ColliderShapes, hullAroundSelectedNodesAndMeshFromFaces) {
     rope.faces.clear();
     EXPECT_THROW(mesh_collider_from_model(rope), Error);
 }
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+TEST(ColliderShapes, aMeshFileBecomesATriangleMeshCollider) {
+    // What Colliders > Add mesh from file does with a mesh: springkit::import,
+    // then its faces as a static triangle mesh around their centre.
+    const fs::path cube = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/cube.obj";
+    const Model mesh = import_mesh(cube);
+    const Collider c = mesh_collider_from_model(mesh);
+    EXPECT_EQ(c.shape, ColliderShape::triangle_mesh);
+    EXPECT_EQ(triangle_count(*c.mesh), mesh.faces.size());
+    EXPECT_NO_THROW(check_collider(c, 0));
+    for (const Vec3& p : mesh.positions) EXPECT_NEAR(distance(c, p).distance, 0.0f, 1e-5f) << "its corners";
+    // It goes into a scene file and back bit for bit.
+    ColliderSet set;
+    set.add(c);
+    const ColliderSet back = scene_from_json(scene_to_json(set));
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(triangle_count(*back[0].mesh), triangle_count(*c.mesh));
+    EXPECT_EQ(back[0].pose, c.pose);
+}
+#endif

@@ -17,7 +17,9 @@
 #include "editing/collider_shapes.hpp"
 #include "editor_process.hpp"
 #include "springkit/builders.hpp"
+#if SPRINGKIT_EDITOR_HAS_IMPORT
 #include "springkit/import.hpp"
+#endif
 #include "springkit/io.hpp"
 #include "springkit/scene_file.hpp"
 #include "springkit/simulation.hpp"
@@ -442,6 +444,7 @@ TEST(EditorInput, aSphereUnderAHangingClothHoldsItUpIsUndoneSavedBesideTheModelA
     EXPECT_LT(hanging.positions()[middle].y, spec.origin.y - 0.05f);
 }
 
+#if SPRINGKIT_EDITOR_HAS_IMPORT
 namespace {
 
 // The line --stats prints after a conversion, for a model converted in this process.
@@ -523,6 +526,7 @@ TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
     }
     EXPECT_LT(share_near(after, *centre, 30, surface_orange), 0.05) << "springs and nodes only";
 }
+#endif
 
 TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
     TempDir dir;
