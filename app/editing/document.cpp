@@ -416,6 +416,9 @@ std::filesystem::path Document::folder() const {
 void Document::save_as(const std::filesystem::path& path) {
     if (path.empty()) throw Error("Save As: no file name given");
     namespace fs = std::filesystem;
+    // The scene beside the model (or none yet) goes with it to its new name.
+    const fs::path old_model = path_.empty() ? suggested_path_ : path_;
+    const bool beside = scene_path_.empty() || (!old_model.empty() && scene_path_ == companion_scene_path(old_model));
     const std::string texture = model_.texture;
     if (!texture.empty() && fs::path(texture).is_relative()) {
         const fs::path image = fs::absolute(folder() / texture).lexically_normal();
@@ -432,7 +435,10 @@ void Document::save_as(const std::filesystem::path& path) {
     suggested_path_ = path;
     saved_pos_ = undo_pos_;
     merge_open_ = false;
-    save_scene_if_changed();
+    if (beside && !colliders_.empty())
+        save_scene_as(companion_scene_path(path));
+    else
+        save_scene_if_changed();
 }
 
 void Document::recover(Model model) {

@@ -182,7 +182,9 @@ public:
     void save();
     /// Saves to `path` atomically and makes it the document's file. A relative
     /// texture path is rewritten to stay pointing at the same image from the new
-    /// folder.
+    /// folder. The colliders are saved as save() saves them, but a scene that was
+    /// beside the model (or had no file yet) goes beside the new file
+    /// (companion_scene_path), so the model and its scene keep together.
     void save_as(const std::filesystem::path& path);
     /// The folder a relative texture path is relative to: the file's, or for an
     /// untitled document the suggested file's.

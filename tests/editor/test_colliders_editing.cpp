@@ -122,6 +122,25 @@ TEST(ColliderEdits, modelAndSceneAreSavedApart) {
     EXPECT_TRUE(doc.model_dirty());
 }
 
+TEST(ColliderEdits, saveAsTakesTheSceneBesideTheModelAlong) {
+    TempDir dir;
+    const fs::path model_file = dir.path() / "cloth.json";
+    Document doc(make_cloth({.columns = 5, .rows = 4}), model_file, true);
+    ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
+    doc.save_as(model_file);
+    EXPECT_EQ(doc.scene_path(), dir.path() / "cloth.scene.json");
+    doc.save_as(dir.path() / "drape.json");
+    EXPECT_EQ(doc.scene_path(), dir.path() / "drape.scene.json") << "written beside the new name, though unchanged";
+    ASSERT_EQ(load_scene(dir.path() / "drape.scene.json").size(), 1u);
+    EXPECT_FALSE(doc.dirty());
+
+    // A scene of its own name stays where it is.
+    doc.save_scene_as(dir.path() / "world.scene.json");
+    doc.save_as(dir.path() / "third.json");
+    EXPECT_EQ(doc.scene_path(), dir.path() / "world.scene.json");
+    EXPECT_FALSE(fs::exists(dir.path() / "third.scene.json"));
+}
+
 TEST(ColliderEdits, openSceneIsOneUndoEntryAndBadFilesChangeNothing) {
     TempDir dir;
     Document doc(make_cloth({.columns = 5, .rows = 4}), dir.path() / "cloth.json", false);
