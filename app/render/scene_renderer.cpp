@@ -486,6 +486,10 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
     glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
     glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
     glUniform1i(glGetUniformLocation(program, "u_shadow"), 0);
+    // Pushed back further than the surface (draw()): a collider touching the model
+    // (a cloth lying on a box) shows the model where both are at one depth.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 2.0f);
     // Solids first; the see-through planes last, without writing depth.
     for (int pass = 0; pass < 2; ++pass) {
         if (pass == 1) glDepthMask(GL_FALSE);
@@ -502,6 +506,7 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
         }
     }
     glDepthMask(GL_TRUE);
+    glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
 void SceneRenderer::set_shadow_uniforms(GLuint program) const {

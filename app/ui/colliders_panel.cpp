@@ -138,7 +138,7 @@ Action colliders_section(Document& doc, std::optional<std::size_t>& selected, co
         ImGui::PopItemWidth();
         if (ImGui::Button("Delete collider")) action = Command::delete_collider;
         ImGui::SameLine();
-        ImGui::TextDisabled("Del; arrows, Page Up/Down move it");
+        ImGui::TextDisabled("or Del");
     }
     const std::string scene = doc.scene_path().empty() ? std::string("(no scene file yet)")
                                                        : doc.scene_path().filename().string();
