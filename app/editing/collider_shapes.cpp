@@ -3,7 +3,10 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <sstream>
+#include <system_error>
 #include <numbers>
 
 #include "springkit/error.hpp"
@@ -242,6 +245,47 @@ std::optional<float> ray_collider(const Collider& collider, Vec3 origin, Vec3 di
         t += d;
     }
     return std::nullopt;
+}
+
+std::string points_text(std::span<const Vec3> points) {
+    std::string text;
+    for (const Vec3& p : points) {
+        const float xyz[3] = {p.x, p.y, p.z};
+        for (int i = 0; i < 3; ++i) {
+            char number[32];
+            const auto end = std::to_chars(number, number + sizeof number, xyz[i]).ptr;
+            text.append(number, end);
+            text += i == 2 ? '\n' : ' ';
+        }
+    }
+    return text;
+}
+
+std::vector<Vec3> parse_points(const std::string& text) {
+    std::vector<Vec3> points;
+    std::size_t start = 0;
+    for (int line_number = 1; start < text.size(); ++line_number) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        const std::string line = text.substr(start, end - start);
+        start = end + 1;
+        std::string spaced = line;
+        std::replace(spaced.begin(), spaced.end(), ',', ' ');
+        std::istringstream in(spaced);
+        std::string word;
+        std::vector<float> numbers;
+        bool bad = false;
+        while (in >> word) {
+            float v = 0.0f;
+            const auto [ptr, ec] = std::from_chars(word.data(), word.data() + word.size(), v);
+            bad = bad || ec != std::errc{} || ptr != word.data() + word.size() || !std::isfinite(v);
+            numbers.push_back(v);
+        }
+        if (numbers.empty() && !bad) continue;  // a blank line
+        if (bad || numbers.size() != 3)
+            throw Error("line " + std::to_string(line_number) + ": expected x y z, got \"" + line + "\"");
+        points.push_back({numbers[0], numbers[1], numbers[2]});
+    }
+    return points;
 }
 
 Quat quat_from_euler_degrees(Vec3 degrees) {

@@ -50,6 +50,13 @@ ColliderMesh collider_mesh(const Collider& collider, Vec3 center, float extent);
 /// each step moves by the distance to the surface, which never oversteps it.
 std::optional<float> ray_collider(const Collider& collider, Vec3 origin, Vec3 direction, float max_distance);
 
+/// A hull's points as text, one "x y z" a line (each float's shortest exact
+/// text), and back: what the Colliders panel edits. parse_points also takes
+/// commas between the numbers and skips blank lines; it throws springkit::Error
+/// naming the line ("line 3: expected x y z, got \"1 2\"").
+std::string points_text(std::span<const Vec3> points);
+std::vector<Vec3> parse_points(const std::string& text);
+
 /// Euler angles (degrees, applied about x, then y, then z) to a unit quaternion
 /// and back: what the Colliders panel types.
 Quat quat_from_euler_degrees(Vec3 degrees);

@@ -5,7 +5,9 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "editing/collider_shapes.hpp"
 #include "ui/widgets.hpp"
@@ -66,9 +68,37 @@ void collider_fields(Document& doc, std::size_t index) {
             field(h, c.half_extents, "resize collider");
             break;
         }
-        case ColliderShape::convex_hull:
+        case ColliderShape::convex_hull: {
             ImGui::TextDisabled("convex hull of %zu points, %zu faces", c.points.size(), c.planes.size());
+            // The points as text to edit (in the collider's frame), applied as one edit.
+            static std::string text, error;
+            static std::vector<Vec3> shown;
+            if (shown != c.points) {
+                shown = c.points;
+                text = points_text(c.points);
+                error.clear();
+            }
+            ImGui::InputTextMultiline("points", &text, ImVec2(170, 70));
+            help_marker("One point a line, x y z in m in the collider's frame; 4 to 64 points spanning a volume.");
+            if (ImGui::SmallButton("Apply points")) {
+                error.clear();
+                {
+                    try {
+                        Collider reshaped = convex_hull_collider(parse_points(text));
+                        reshaped.name = c.name;
+                        reshaped.pose = c.pose;
+                        reshaped.static_friction = c.static_friction;
+                        reshaped.dynamic_friction = c.dynamic_friction;
+                        reshaped.restitution = c.restitution;
+                        doc.set_collider(index, reshaped, false, "reshape hull");
+                    } catch (const std::exception& e) {
+                        error = e.what();
+                    }
+                }
+            }
+            if (!error.empty()) ImGui::TextColored(kBad, "%s", error.c_str());
             break;
+        }
         case ColliderShape::triangle_mesh:
             ImGui::TextDisabled("triangle mesh of %zu triangles", c.mesh ? triangle_count(*c.mesh) : std::size_t{0});
             break;

@@ -297,6 +297,23 @@ TEST(ColliderShapes, eulerAnglesRoundTrip) {
     EXPECT_NEAR(v.z, 1.0f, 1e-6f);
 }
 
+TEST(ColliderShapes, hullPointsAsTextRoundTripExactly) {
+    const std::vector<Vec3> points{{0.1f, -2.0f, 0.1f}, {1.0f / 3.0f, 0.0f, -0.0f}, {1e-7f, 5.0f, 3.25f}};
+    const std::string text = points_text(points);
+    EXPECT_EQ(text.substr(0, text.find('\n')), "0.1 -2 0.1");
+    const std::vector<Vec3> back = parse_points(text);
+    ASSERT_EQ(back.size(), points.size());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        EXPECT_EQ(back[i].x, points[i].x);
+        EXPECT_EQ(back[i].y, points[i].y);
+        EXPECT_EQ(back[i].z, points[i].z);
+    }
+    EXPECT_EQ(parse_points("1, 2, 3\n\n  4 5 6  \n").size(), 2u) << "commas and blank lines";
+    EXPECT_EQ(springkit::test::error_of([] { parse_points("0 0 0\n1 2\n"); }), "line 2: expected x y z, got \"1 2\"");
+    EXPECT_EQ(springkit::test::error_of([] { parse_points("0 0 x"); }), "line 1: expected x y z, got \"0 0 x\"");
+    EXPECT_EQ(springkit::test::error_of([] { parse_points("1e99 0 0"); }), "line 1: expected x y z, got \"1e99 0 0\"");
+}
+
 TEST(ColliderShapes, hullAroundSelectedNodesAndMeshFromFaces) {
     JellySpec spec;
     spec.nx = spec.ny = spec.nz = 5;  // 125 nodes: more than a hull takes
