@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "editing/autosave.hpp"
 #include "editing/collider_shapes.hpp"
 #include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
@@ -355,3 +356,16 @@ TEST(ColliderShapes, aMeshFileBecomesATriangleMeshCollider) {
     EXPECT_EQ(back[0].pose, c.pose);
 }
 #endif
+
+TEST(ColliderEdits, aColliderEditAloneWritesNoModelAutosave) {
+    TempDir dir;
+    const fs::path model_file = dir.path() / "cloth.json";
+    save_model(make_cloth({.columns = 5, .rows = 4}), model_file);
+    Document doc = Document::open(model_file);
+    Autosaver autosaver(dir.path() / "state", 0.0);
+    ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
+    EXPECT_FALSE(autosaver.tick(doc, 100.0));
+    EXPECT_FALSE(autosaver.tick(doc, 200.0)) << "the model is as saved";
+    ASSERT_TRUE(doc.toggle_anchor(3));
+    EXPECT_TRUE(autosaver.tick(doc, 300.0) || autosaver.tick(doc, 400.0)) << "a model edit is autosaved";
+}
