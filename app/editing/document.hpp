@@ -1,9 +1,10 @@
 // springkit-editor — the document: one Model being edited, its file, and its undo
 // history. Plain C++ (no OpenGL) so tests drive it without a window.
 //
-// Every change of the model goes through an Edit that stores what it needs to go
-// both ways exactly, so any sequence of edits followed by as many undos gives back
-// the model bit for bit as it was loaded. Oliveira's tool (Figure 13) adds and
+// Every change of the model, and of the colliders of its scene, goes through an
+// Edit that stores what it needs to go both ways exactly, so any sequence of edits
+// followed by as many undos gives back the model and the colliders bit for bit as
+// they were loaded. Oliveira's tool (Figure 13) adds and
 // deletes springs, adds anchors and tunes the physics; those are the edits here.
 #pragma once
 
@@ -198,13 +199,14 @@ private:
     void apply(const Edit& edit, bool forward);
     void push(Edit edit, bool continuing);
 
-    Model model_;
-    std::filesystem::path path_;
-    std::filesystem::path suggested_path_;
     /// Whether some edit of the kind `scene` lies between history positions
     /// `saved` and undo_pos_ (either way round): the file then differs.
     bool differs_from(const std::optional<std::size_t>& saved, bool scene) const;
     void save_scene_if_changed();
+
+    Model model_;
+    std::filesystem::path path_;
+    std::filesystem::path suggested_path_;
 
     std::vector<Edit> history_;
     std::size_t undo_pos_ = 0;     ///< edits [0, undo_pos_) are applied
