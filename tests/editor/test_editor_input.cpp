@@ -585,3 +585,18 @@ TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
     EXPECT_NEAR(dot(nudged, right) / per_frame, 10.0f, 1.01f) << "one undo entry for the whole press";
     EXPECT_NEAR(length(nudged - right * dot(nudged, right)), 0.0f, 1e-5f) << "along the camera's right only";
 }
+
+TEST(EditorInput, aBrokenSceneFileFailsWithOneLineNamingItsPlace) {
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(small_cloth(), file);
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "sphere", "radius": 0}]})";
+    // Found beside the model or named with --scene: the same one line, exit 1.
+    for (const std::string& scene_option : {std::string(), " --scene '" + scene_file.string() + "'"}) {
+        const EditorRun run = run_editor("'" + file.string() + "'" + scene_option + " --frames 1" + size_args(), dir.path());
+        EXPECT_EQ(run.exit_code, 1);
+        EXPECT_EQ(run.err, "error: " + scene_file.string() +
+                               ": /colliders/0: radius must be a finite number > 0 (got 0)\n")
+            << run.err;
+    }
+}
