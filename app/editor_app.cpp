@@ -553,6 +553,9 @@ void EditorApp::handle_shortcuts() {
     // A text field, the file dialog or a question (unsaved changes, recovery) has the
     // keyboard: no shortcut may edit or close the document behind it.
     if (file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (preview_) return;  // the viewport shows the preview: no edit of the document behind it
+#endif
     for (const KeyPress& press : presses) shortcut(press, io.WantTextInput);
 }
 
