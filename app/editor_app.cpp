@@ -392,6 +392,12 @@ void EditorApp::sync_with_document() {
 // ---------------------------------------------------------------------------
 // Edits
 
+void EditorApp::show_file_dialog(FilePurpose purpose, FileDialog::Mode mode, const fs::path& start,
+                                 std::vector<std::string> extensions) {
+    file_purpose_ = purpose;
+    file_dialog_.show(mode, start, std::move(extensions));
+}
+
 void EditorApp::perform(const Action& action) {
     switch (action.command) {
         case Command::none: break;
@@ -399,12 +405,11 @@ void EditorApp::perform(const Action& action) {
         case Command::open: request({CloseRequest::Kind::open, action.path, {}}); break;
         case Command::show_open: show_open_dialog(); break;
         case Command::show_save_as:
-            file_purpose_ = FilePurpose::model;
-            file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
+            show_file_dialog(FilePurpose::model, FileDialog::Mode::save, doc_.suggested_path(), {".json"});
             break;
         case Command::show_open_scene:
-            file_purpose_ = FilePurpose::scene;
-            file_dialog_.show(FileDialog::Mode::open, doc_.suggested_scene_path().parent_path(), {".json"});
+            show_file_dialog(FilePurpose::scene, FileDialog::Mode::open, doc_.suggested_scene_path().parent_path(),
+                             {".json"});
             break;
         case Command::save_scene:
             if (!doc_.scene_path().empty())
@@ -413,12 +418,11 @@ void EditorApp::perform(const Action& action) {
                 perform(Command::show_save_scene_as);
             break;
         case Command::show_save_scene_as:
-            file_purpose_ = FilePurpose::scene;
-            file_dialog_.show(FileDialog::Mode::save, doc_.suggested_scene_path(), {".json"});
+            show_file_dialog(FilePurpose::scene, FileDialog::Mode::save, doc_.suggested_scene_path(), {".json"});
             break;
         case Command::show_add_mesh_collider:
-            file_purpose_ = FilePurpose::collider_mesh;
-            file_dialog_.show(FileDialog::Mode::open, doc_.folder().empty() ? fs::current_path() : doc_.folder(), {});
+            show_file_dialog(FilePurpose::collider_mesh, FileDialog::Mode::open,
+                             doc_.folder().empty() ? fs::current_path() : doc_.folder(), {});
             break;
         case Command::add_collider: add_collider(action.shape); break;
         case Command::add_hull_of_selection: add_hull_of_selection(); break;
@@ -601,24 +605,26 @@ void EditorApp::shortcut(const KeyPress& press, bool text_field) {
     }
 }
 
+Vec3 EditorApp::arrow_direction() const {
+    const ImGuiIO& io = ImGui::GetIO();
+    const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
+    const Vec3 right = cross(forward, {0, 1, 0});
+    Vec3 direction{};
+    if (io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
+    if (io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
+    if (io.KeysDown[GLFW_KEY_UP]) direction += forward;
+    if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
+    if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
+    if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
+    return direction;
+}
+
 void EditorApp::move_collider_with_keys(float dt) {
     const ImGuiIO& io = ImGui::GetIO();
     const bool active = selected_collider_ && selection_.nodes().empty() && !io.WantCaptureKeyboard &&
                         *selected_collider_ < doc_.colliders().size();
-    Vec3 direction{};
-    if (active) {
-        // As the anchor keys: arrows slide along the ground relative to the camera,
-        // Page Up/Down lift, at half the model's size a second.
-        const Vec3 forward =
-            normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
-        const Vec3 right = cross(forward, {0, 1, 0});
-        if (io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
-        if (io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
-        if (io.KeysDown[GLFW_KEY_UP]) direction += forward;
-        if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
-        if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
-        if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
-    }
+    // As the anchor keys, at half the model's size a second.
+    const Vec3 direction = active ? arrow_direction() : Vec3{};
     if (dot(direction, direction) == 0.0f) {
         if (nudging_collider_) doc_.seal();  // one undo entry per press-and-hold
         nudging_collider_ = false;
@@ -642,17 +648,8 @@ void EditorApp::move_anchor_with_keys(float dt) {
     std::optional<std::size_t> anchor = node ? live_.anchor_of(*node) : std::nullopt;
     if (!anchor) anchor = live_.sole_velocity_anchor();
     if (!anchor) return;
-    // Like the seed demos' keys (Tunca moves his rope's connection point with the
-    // arrows), but relative to the camera: arrows slide on the ground, Page Up/Down lift.
-    const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
-    const Vec3 right = cross(forward, {0, 1, 0});
-    Vec3 direction{};
-    if (io.KeysDown[GLFW_KEY_LEFT]) direction -= right;
-    if (io.KeysDown[GLFW_KEY_RIGHT]) direction += right;
-    if (io.KeysDown[GLFW_KEY_UP]) direction += forward;
-    if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
-    if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
-    if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
+    // Like the seed demos' keys (Tunca moves his rope's connection point with the arrows).
+    const Vec3 direction = arrow_direction();
     const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
     const bool keys = dot(direction, direction) > 0.0f;
     if (live_.model().anchors[*anchor].drive == AnchorDrive::velocity) {

@@ -191,6 +191,9 @@ private:
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
     void move_anchor_with_keys(float dt);
+    /// Where the held arrows point, relative to the camera: the arrows slide on the
+    /// ground, Page Up/Down lift (not normalised; zero when none is held).
+    Vec3 arrow_direction() const;
     Viewport viewport() const;
 
     /// Carries out what a panel, menu or key asked for.
@@ -233,6 +236,9 @@ private:
     /// What the file dialog is choosing.
     enum class FilePurpose { model, scene, collider_mesh };
     FilePurpose file_purpose_ = FilePurpose::model;
+    /// Shows the file dialog for `purpose` (what draw_modals() does with the choice).
+    void show_file_dialog(FilePurpose purpose, FileDialog::Mode mode, const std::filesystem::path& start,
+                          std::vector<std::string> extensions);
     std::optional<std::size_t> selected_collider_;
     std::uint64_t seen_scene_revision_ = 0;
     bool nudging_collider_ = false;  ///< arrows are moving the selected collider
