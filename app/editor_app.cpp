@@ -14,7 +14,9 @@
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "editing/collider_shapes.hpp"
 #include "editing/scene_menu.hpp"
+#include "ui/colliders_panel.hpp"
 #include "ui/dialogs.hpp"
 #include "ui/overlays.hpp"
 #include "ui/physics_panel.hpp"
@@ -99,8 +101,9 @@ void EditorApp::new_model(const std::string& builder) {
 bool EditorApp::open_now(const fs::path& path) {
     if (is_mesh(path)) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-        // Headless runs take the converter's default options; people get the dialog.
-        if (options_.frames > 0) return import_now(path, import_.options);
+        // Headless runs take the converter's default options; people (and
+        // scripts recording them) get the dialog.
+        if (options_.frames > 0 && !options_.scripted) return import_now(path, import_.options);
         import_.path = path;
         return true;
 #else
@@ -115,14 +118,41 @@ bool EditorApp::open_now(const fs::path& path) {
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 bool EditorApp::import_now(const fs::path& path, const ImportOptions& options) {
     Model model;
+    ImportReport report;
     try {
         // In a child process with a time and memory limit: Assimp can hang or crash
         // on a corrupt file, and that must not take the editor (and its edits) down.
-        model = import_mesh_isolated(path, options);
+        model = import_mesh_isolated(path, options, report);
     } catch (const std::exception& e) {
         report_error(e.what());
         return false;
     }
+    adopt_converted(path, std::move(model), report);
+    return true;
+}
+
+void EditorApp::start_preview(const fs::path& path, const ImportOptions& options) {
+    ImportPreview preview;
+    try {
+        // The conversion itself, isolated as import_now's: what it reports is
+        // exactly what Convert makes.
+        preview.model = import_mesh_isolated(path, options, preview.report);
+        preview.shown = std::make_unique<Simulation>(preview.model);
+    } catch (const std::exception& e) {
+        report_error(e.what());
+        import_.path = path;  // back to the options
+        return;
+    }
+    preview.path = path;
+    preview.options = options;
+    preview.camera_before = camera_;
+    camera_.frame(framing_bounds(preview.model));
+    renderer_.set_model(preview.model, path.parent_path());
+    preview_ = std::move(preview);
+    set_status("Preview of " + path.string() + ": nothing is converted until Convert");
+}
+
+void EditorApp::adopt_converted(const fs::path& path, Model model, const ImportReport& report) {
     fs::path suggested = path;
     suggested.replace_extension(".json");
     // The converter resolves the texture against the mesh's folder; the document
@@ -134,11 +164,21 @@ bool EditorApp::import_now(const fs::path& path, const ImportOptions& options) {
         if (!relative.empty()) model.texture = relative.generic_string();
     }
     model.name = path.stem().string();
+    conversion_report_ = {model, report, options_.frames == 0 || options_.stats};
     adopt(Document(std::move(model), suggested, true));
     recent_.add(path);
     recent_.save(recent_file_);
     set_status("Converted " + path.string() + " (unsaved: Save As to keep it as a model)");
-    return true;
+    if (options_.stats) {
+        const Bounds box = bounds(doc_.model());
+        const auto& ground = doc_.model().params.ground;
+        std::printf("converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear "
+                    "%zu volume; %zu anchors; bottom y %.6g; ground %s\n",
+                    report.unit.c_str(), doc_.model().node_count(), doc_.model().faces.size(), report.islands.size(),
+                    report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
+                    doc_.model().anchors.size(), static_cast<double>(box.min.y),
+                    ground ? ("y " + std::to_string(ground->height)).c_str() : "none");
+    }
 }
 #endif
 
@@ -156,12 +196,82 @@ bool EditorApp::open_model(const fs::path& path) {
     recent_.save(recent_file_);
     if (options_.frames == 0) recovery_ = find_recovery(path, autosaver_.state_dir());
     set_status("Opened " + path.string());
+    // The scene that goes with it: --scene the first time, else the one beside it.
+    fs::path scene = std::exchange(options_.scene, {});
+    std::error_code ec;
+    if (scene.empty() && fs::is_regular_file(companion_scene_path(path), ec)) scene = companion_scene_path(path);
+    if (!scene.empty()) return open_scene(scene);
     return true;
+}
+
+bool EditorApp::open_scene(const fs::path& path) {
+    if (!reporting([&] { doc_.open_scene(path); })) return false;
+    selected_collider_.reset();
+    sync_with_document();
+    set_status("Opened scene " + path.string() + " (" + std::to_string(doc_.colliders().size()) + " colliders)");
+    return true;
+}
+
+bool EditorApp::save_scene_as(const fs::path& path) {
+    if (!reporting([&] { doc_.save_scene_as(path); })) return false;
+    set_status("Saved scene " + path.string());
+    return true;
+}
+
+void EditorApp::add_mesh_collider(const fs::path& path) {
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    reporting([&] {
+        // Isolated like any mesh (import_now): Assimp may hang or crash on a bad file.
+        ImportOptions options;
+        options.fast_obj = import_.options.fast_obj;
+        Model mesh = import_mesh_isolated(path, options);
+        mesh.name = path.stem().string();
+        if (doc_.add_collider(mesh_collider_from_model(mesh))) {
+            selected_collider_ = doc_.colliders().size() - 1;
+            set_status("Added a mesh collider from " + path.string());
+        }
+    });
+#else
+    report_error(path.string() + ": mesh colliders need springkit::import");
+#endif
+    sync_with_document();
+}
+
+void EditorApp::add_collider(ColliderShape shape) {
+    if (doc_.add_collider(default_collider(shape, bounds(doc_.model()), doc_.colliders().size()))) {
+        selected_collider_ = doc_.colliders().size() - 1;
+        set_status("Added " + doc_.colliders().back().name + " (Ctrl+Z takes it back)");
+    }
+    sync_with_document();
+}
+
+void EditorApp::add_hull_of_selection() {
+    if (!live_.running()) return;
+    reporting([&] {
+        if (doc_.add_collider(hull_around_nodes(live_.simulation().positions(), selection_.nodes()))) {
+            selected_collider_ = doc_.colliders().size() - 1;
+            set_status("Added a hull around " + std::to_string(selection_.nodes().size()) + " nodes");
+        }
+    });
+    sync_with_document();
+}
+
+void EditorApp::delete_selected_collider() {
+    if (!selected_collider_) {
+        set_status("Select a collider first (Colliders panel, or click it)");
+        return;
+    }
+    if (doc_.remove_collider(*selected_collider_)) set_status("Deleted a collider");
+    selected_collider_.reset();
+    sync_with_document();
 }
 
 void EditorApp::adopt(Document doc) {
     doc_ = std::move(doc);
     seen_revision_ = doc_.revision();
+    seen_scene_revision_ = doc_.scene_revision();
+    selected_collider_.reset();
+    live_.set_colliders(doc_.colliders(), 0.0f);
     frequency_.reset();  // another document: its revisions count anew
     class_counts_revision_ = ~std::uint64_t{0};
     selection_.clear();
@@ -190,7 +300,8 @@ void EditorApp::adopt(Document doc) {
         if (part == "springs") view_.springs = false;
         if (part == "nodes") view_.nodes = false;
         if (part == "anchors") view_.anchors = false;
-        if (part == "ground") view_.ground = false;
+        if (part == "grid" || part == "ground") view_.ground = false;  // "ground": the old name
+        if (part == "colliders") view_.colliders = false;
         if (part == "shadow") view_.shadow = false;
         if (part == "ropes") view_.ropes = false;
     }
@@ -201,12 +312,7 @@ bool EditorApp::save() {
         file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"});
         return false;
     }
-    try {
-        doc_.save();
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.save(); })) return false;
     autosaver_.discard(doc_);
     recent_.add(doc_.path());
     recent_.save(recent_file_);
@@ -216,12 +322,7 @@ bool EditorApp::save() {
 
 bool EditorApp::save_as(const fs::path& path) {
     const fs::path old = doc_.path();
-    try {
-        doc_.save_as(path);
-    } catch (const std::exception& e) {
-        report_error(e.what());
-        return false;
-    }
+    if (!reporting([&] { doc_.save_as(path); })) return false;
     // The autosave of the old name (or of the untitled document) is stale now.
     std::error_code ec;
     fs::remove(autosave_path(old, autosaver_.state_dir()), ec);
@@ -233,6 +334,7 @@ bool EditorApp::save_as(const fs::path& path) {
 }
 
 void EditorApp::show_open_dialog() {
+    file_purpose_ = FilePurpose::model;
     file_dialog_.show(FileDialog::Mode::open, doc_.path().empty() ? fs::current_path() : doc_.path().parent_path(),
                       {}, recent_.paths());
 }
@@ -274,6 +376,14 @@ void EditorApp::set_status(std::string message) {
 }
 
 void EditorApp::sync_with_document() {
+    if (doc_.scene_revision() != seen_scene_revision_) {
+        seen_scene_revision_ = doc_.scene_revision();
+        if (selected_collider_ && *selected_collider_ >= doc_.colliders().size()) selected_collider_.reset();
+        // Moved while it runs: the collider sweeps there over the next frame and
+        // pushes what it meets (LiveSimulation::set_colliders). An edit never makes
+        // an invalid collider; reporting is a bug guard.
+        reporting([&] { live_.set_colliders(doc_.colliders(), playback_.playing ? kFrameDt : 0.0f); });
+    }
     if (doc_.revision() == seen_revision_) return;
     seen_revision_ = doc_.revision();
     selection_.fit(doc_.model());
@@ -287,13 +397,51 @@ void EditorApp::sync_with_document() {
 // ---------------------------------------------------------------------------
 // Edits
 
+void EditorApp::show_file_dialog(FilePurpose purpose, FileDialog::Mode mode, const fs::path& start,
+                                 std::vector<std::string> extensions) {
+    file_purpose_ = purpose;
+    file_dialog_.show(mode, start, std::move(extensions));
+}
+
 void EditorApp::perform(const Action& action) {
     switch (action.command) {
         case Command::none: break;
         case Command::new_model: request({CloseRequest::Kind::new_model, {}, action.builder}); break;
         case Command::open: request({CloseRequest::Kind::open, action.path, {}}); break;
         case Command::show_open: show_open_dialog(); break;
-        case Command::show_save_as: file_dialog_.show(FileDialog::Mode::save, doc_.suggested_path(), {".json"}); break;
+        case Command::show_save_as:
+            show_file_dialog(FilePurpose::model, FileDialog::Mode::save, doc_.suggested_path(), {".json"});
+            break;
+        case Command::show_open_scene:
+            show_file_dialog(FilePurpose::scene, FileDialog::Mode::open, doc_.suggested_scene_path().parent_path(),
+                             {".json"});
+            break;
+        case Command::save_scene:
+            if (!doc_.scene_path().empty())
+                save_scene_as(doc_.scene_path());
+            else
+                perform(Command::show_save_scene_as);
+            break;
+        case Command::show_save_scene_as:
+            show_file_dialog(FilePurpose::scene, FileDialog::Mode::save, doc_.suggested_scene_path(), {".json"});
+            break;
+        case Command::show_add_mesh_collider:
+            show_file_dialog(FilePurpose::collider_mesh, FileDialog::Mode::open,
+                             doc_.folder().empty() ? fs::current_path() : doc_.folder(), {});
+            break;
+        case Command::add_collider: add_collider(action.shape); break;
+        case Command::add_hull_of_selection: add_hull_of_selection(); break;
+        case Command::delete_collider: delete_selected_collider(); break;
+        case Command::toggle_mesh_view: {
+            // Mesh view: the surface alone; spring view: springs and nodes over a
+            // hidden surface (a model without faces has only the spring view).
+            const bool to_springs = view_.surface;
+            view_.surface = !to_springs;
+            view_.springs = to_springs;
+            view_.nodes = to_springs;
+            set_status(to_springs ? "Spring view (V: mesh view)" : "Mesh view (V: spring view)");
+            break;
+        }
         case Command::save: save(); break;
         case Command::quit: request_quit(); break;
         case Command::undo: undo(); break;
@@ -420,6 +568,9 @@ void EditorApp::handle_shortcuts() {
     // A text field, the file dialog or a question (unsaved changes, recovery) has the
     // keyboard: no shortcut may edit or close the document behind it.
     if (file_dialog_.is_open() || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (preview_) return;  // the viewport shows the preview: no edit of the document behind it
+#endif
     for (const KeyPress& press : presses) shortcut(press, io.WantTextInput);
 }
 
@@ -454,27 +605,26 @@ void EditorApp::shortcut(const KeyPress& press, bool text_field) {
         case GLFW_KEY_HOME: perform(Command::frame_model); break;
         case GLFW_KEY_F: perform(Command::add_spring); break;
         case GLFW_KEY_DELETE:
-        case GLFW_KEY_X: perform(Command::delete_springs); break;
+        case GLFW_KEY_X:
+            // The selected collider when no spring is selected.
+            perform(selection_.springs().empty() && selected_collider_ ? Command::delete_collider
+                                                                      : Command::delete_springs);
+            break;
+        case GLFW_KEY_V: perform(Command::toggle_mesh_view); break;
         case GLFW_KEY_P: perform(Command::toggle_anchors); break;
         case GLFW_KEY_A: perform((press.mods & GLFW_MOD_ALT) != 0 ? Command::select_none : Command::select_all); break;
-        case GLFW_KEY_ESCAPE: perform(Command::select_none); break;
+        case GLFW_KEY_ESCAPE:
+            perform(Command::select_none);
+            selected_collider_.reset();
+            break;
         case GLFW_KEY_RIGHT_BRACKET: perform(Command::next_node); break;
         case GLFW_KEY_LEFT_BRACKET: perform(Command::previous_node); break;
         default: break;
     }
 }
 
-void EditorApp::move_anchor_with_keys(float dt) {
+Vec3 EditorApp::arrow_direction() const {
     const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantCaptureKeyboard || !live_.running()) return;
-    // The selected anchor, or else the model's one velocity-driven anchor (Tunca's
-    // rope connection point), so his demo's keys work without picking it first.
-    const auto node = selection_.active_node();
-    std::optional<std::size_t> anchor = node ? live_.anchor_of(*node) : std::nullopt;
-    if (!anchor) anchor = live_.sole_velocity_anchor();
-    if (!anchor) return;
-    // Like the seed demos' keys (Tunca moves his rope's connection point with the
-    // arrows), but relative to the camera: arrows slide on the ground, Page Up/Down lift.
     const Vec3 forward = normalized(Vec3{camera_.target.x - camera_.eye().x, 0, camera_.target.z - camera_.eye().z});
     const Vec3 right = cross(forward, {0, 1, 0});
     Vec3 direction{};
@@ -485,6 +635,40 @@ void EditorApp::move_anchor_with_keys(float dt) {
     if (io.KeysDown[GLFW_KEY_DOWN]) direction -= forward;
     if (io.KeysDown[GLFW_KEY_PAGE_UP]) direction.y += 1;
     if (io.KeysDown[GLFW_KEY_PAGE_DOWN]) direction.y -= 1;
+    return direction;
+}
+
+void EditorApp::move_collider_with_keys(float dt) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool active = selected_collider_ && selection_.nodes().empty() && !io.WantCaptureKeyboard &&
+                        *selected_collider_ < doc_.colliders().size();
+    // As the anchor keys, at half the model's size a second.
+    const Vec3 direction = active ? arrow_direction() : Vec3{};
+    if (dot(direction, direction) == 0.0f) {
+        if (nudging_collider_) doc_.seal();  // one undo entry per press-and-hold
+        nudging_collider_ = false;
+        return;
+    }
+    const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
+    Collider c = doc_.colliders()[*selected_collider_];
+    // Headless runs step 1/60 s a frame whatever the wall clock says.
+    c.pose.position += normalized(direction) * (speed * (options_.frames > 0 ? kFrameDt : dt));
+    doc_.set_collider(*selected_collider_, c, true, "move collider");
+    nudging_collider_ = true;
+}
+
+void EditorApp::move_anchor_with_keys(float dt) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantCaptureKeyboard || !live_.running()) return;
+    if (selected_collider_ && selection_.nodes().empty()) return;  // the arrows move the collider
+    // The selected anchor, or else the model's one velocity-driven anchor (Tunca's
+    // rope connection point), so his demo's keys work without picking it first.
+    const auto node = selection_.active_node();
+    std::optional<std::size_t> anchor = node ? live_.anchor_of(*node) : std::nullopt;
+    if (!anchor) anchor = live_.sole_velocity_anchor();
+    if (!anchor) return;
+    // Like the seed demos' keys (Tunca moves his rope's connection point with the arrows).
+    const Vec3 direction = arrow_direction();
     const float speed = 0.5f * std::max(bounds(doc_.model()).diagonal(), 0.5f);  // m/s
     const bool keys = dot(direction, direction) > 0.0f;
     if (live_.model().anchors[*anchor].drive == AnchorDrive::velocity) {
@@ -501,6 +685,9 @@ void EditorApp::move_anchor_with_keys(float dt) {
 void EditorApp::handle_viewport_mouse() {
     const ImGuiIO& io = ImGui::GetIO();
     if (!live_.running()) return;
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (preview_) return;  // the viewport shows the preview, not the document
+#endif
     const Viewport vp = viewport();
     const float mx = io.MousePos.x, my = io.MousePos.y;
     const bool inside = mx >= vp.x && mx < vp.x + vp.width && my >= vp.y && my < vp.y + vp.height;
@@ -534,6 +721,13 @@ void EditorApp::handle_viewport_mouse() {
             drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
             if (drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::spring && !shown_index.empty())
                 drag_.pressed_on->index = shown_index[drag_.pressed_on->index];
+            drag_.collider.reset();
+            if (!drag_.pressed_on) {
+                if (auto hit = collider_under(camera_.ray(vp, mx, my))) {
+                    drag_.collider = hit->first;
+                    drag_.grabbed = hit->second;
+                }
+            }
         } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
             drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
@@ -559,6 +753,11 @@ void EditorApp::handle_viewport_mouse() {
                 drag_.target = positions[drag_.node];
                 drag_.target_velocity = {};
                 if (!selection_.has_node(drag_.node)) selection_.select_node(drag_.node, SelectMode::replace);
+            } else if (!modifier && drag_.collider) {
+                // A collider grabbed: it follows the mouse (one undo entry per drag).
+                drag_.kind = ViewportDrag::Kind::collider;
+                selected_collider_ = drag_.collider;
+                drag_.collider_start = doc_.colliders()[*drag_.collider].pose.position;
             } else {
                 drag_.kind = ViewportDrag::Kind::box;
             }
@@ -583,6 +782,22 @@ void EditorApp::handle_viewport_mouse() {
             if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) drag_.kind = ViewportDrag::Kind::none;
             break;
         }
+        case ViewportDrag::Kind::collider: {
+            const Vec3 facing = normalized(camera_.eye() - camera_.target);
+            const std::size_t index = *drag_.collider;
+            if (index < doc_.colliders().size()) {
+                if (const auto hit = intersect_plane(camera_.ray(vp, mx, my), drag_.grabbed, facing)) {
+                    Collider c = doc_.colliders()[index];
+                    c.pose.position = drag_.collider_start + (*hit - drag_.grabbed);
+                    doc_.set_collider(index, c, true, "move collider");
+                }
+            }
+            if (!ImGui::IsMouseDown(ImGuiMouseButton_Left)) {
+                drag_.kind = ViewportDrag::Kind::none;
+                doc_.seal();
+            }
+            break;
+        }
         case ViewportDrag::Kind::box: {
             ImDrawList* draw = ImGui::GetForegroundDrawList();
             draw->AddRectFilled(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 30));
@@ -597,12 +812,26 @@ void EditorApp::handle_viewport_mouse() {
     }
 }
 
+std::optional<std::pair<std::size_t, Vec3>> EditorApp::collider_under(const Ray& ray) const {
+    if (!view_.colliders) return std::nullopt;
+    std::optional<std::pair<std::size_t, Vec3>> nearest;
+    float distance = 0.0f;
+    for (std::size_t i = 0; i < doc_.colliders().size(); ++i)
+        if (auto t = ray_collider(doc_.colliders()[i], ray.origin, ray.direction, 1e4f); t && (!nearest || *t < distance)) {
+            distance = *t;
+            nearest = {i, ray.origin + ray.direction * *t};
+        }
+    return nearest;
+}
+
 void EditorApp::click(const std::optional<PickHit>& hit) {
     const ImGuiIO& io = ImGui::GetIO();
     // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
     const SelectMode mode = io.KeyShift ? SelectMode::toggle : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
     if (!hit) {
         if (mode == SelectMode::replace) selection_.clear();
+        // Nothing of the model under the cursor: the nearest collider there, if any.
+        selected_collider_ = drag_.collider;
     } else if (hit->kind == PickHit::Kind::node) {
         selection_.select_node(hit->index, mode);
     } else {
@@ -622,6 +851,8 @@ void EditorApp::draw_ui() {
     perform(simulation_controls(doc_, live_, playback_.playing));
     perform(selection_section(doc_, selection_, live_));
     physics_section(doc_);
+    perform(colliders_section(doc_, selected_collider_, selection_));
+    sync_with_document();  // the simulation collides with what the panel changed
     drives_section(live_);
     ropes_section(doc_);
     view_section(view_, renderer_.texture_error());
@@ -650,14 +881,40 @@ void EditorApp::draw_ui() {
     help_window(show_help_);
     draw_modals();
 #if SPRINGKIT_EDITOR_HAS_IMPORT
-    if (auto convert = import_dialog(import_)) import_now(convert->path, convert->options);
+    if (auto convert = import_dialog(import_)) {
+        if (convert->preview)
+            start_preview(convert->path, convert->options);
+        else
+            import_now(convert->path, convert->options);
+    }
+    if (preview_) {
+        if (auto answer = preview_window(preview_->path, preview_->model, preview_->report)) {
+            ImportPreview preview = std::move(*preview_);
+            preview_.reset();
+            camera_ = preview.camera_before;
+            renderer_.set_model(doc_.model(), doc_.folder());
+            if (*answer == PreviewAnswer::convert) {
+                adopt_converted(preview.path, std::move(preview.model), preview.report);
+            } else if (*answer == PreviewAnswer::change_options) {
+                import_.path = preview.path;
+            }
+        }
+    }
+    conversion_report_window(conversion_report_.open, conversion_report_.model, conversion_report_.report);
 #endif
 }
 
 void EditorApp::draw_modals() {
     // The file dialog: open, save as, or save as on the way to closing.
     if (auto chosen = file_dialog_.draw()) {
-        if (file_dialog_.mode() == FileDialog::Mode::open) {
+        if (file_purpose_ == FilePurpose::scene) {
+            if (file_dialog_.mode() == FileDialog::Mode::open)
+                open_scene(*chosen);
+            else
+                save_scene_as(*chosen);
+        } else if (file_purpose_ == FilePurpose::collider_mesh) {
+            add_mesh_collider(*chosen);
+        } else if (file_dialog_.mode() == FileDialog::Mode::open) {
             request({CloseRequest::Kind::open, *chosen, {}});
         } else {
             save_as(*chosen);
@@ -728,6 +985,8 @@ void EditorApp::frame(bool fixed_step) {
     handle_viewport_mouse();
     sync_with_document();
     move_anchor_with_keys(static_cast<float>(real_dt));
+    move_collider_with_keys(static_cast<float>(real_dt));
+    sync_with_document();
 
     int steps = 0;
     if (playback_.step_once) {
@@ -771,6 +1030,8 @@ void EditorApp::frame(bool fixed_step) {
         // a headless run, so the frames measured do not pay for it.
         const bool last = options_.frames > 0 && static_cast<int>(stats_.frame_ms.size()) + 1 >= options_.frames;
         if (options_.frames == 0 || last) stats_.last_max_stretch = live_.health().max_strain;
+        stats_.last_center_of_mass = live_.simulation().center_of_mass();
+        stats_.last_contacts = live_.simulation().contacts().size();
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
@@ -789,11 +1050,22 @@ void EditorApp::frame(bool fixed_step) {
     // The panels' background (they draw none themselves: see ui/widgets.cpp).
     glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    if (!live_.running()) return;
     const float scale = win_w > 0 ? static_cast<float>(fb_w) / static_cast<float>(win_w) : 1.0f;
     const Viewport vp = viewport();
     const Viewport pixels{vp.x * scale, vp.y * scale, vp.width * scale, vp.height * scale};
-    renderer_.draw(live_.simulation(), camera_, pixels, fb_h, view_, selection_);
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (preview_) {
+        // The mesh as it would convert: its surface and springs, the anchors the
+        // selectors picked, the floor grid at the ground under it.
+        ViewOptions shown = view_;
+        shown.surface = shown.springs = shown.anchors = shown.ground = true;
+        shown.nodes = false;
+        renderer_.draw(*preview_->shown, camera_, pixels, fb_h, shown, Selection{});
+        return;
+    }
+#endif
+    if (!live_.running()) return;
+    renderer_.draw(live_.simulation(), camera_, pixels, fb_h, view_, selection_, doc_.colliders(), selected_collider_);
 }
 
 }  // namespace springkit::editor

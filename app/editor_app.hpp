@@ -8,7 +8,9 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -38,11 +40,15 @@ namespace springkit::editor {
 /// What the command line asked for.
 struct EditorOptions {
     std::filesystem::path input;   ///< model or mesh to open; empty = an empty editor
+    /// scene file (colliders) to open with it; empty = the one beside the model
+    /// (companion_scene_path), if there is one
+    std::filesystem::path scene;
     int frames = 0;                ///< > 0: render this many frames (1/60 s each), then quit
     std::filesystem::path screenshot;  ///< with frames: write the last frame here
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
-    std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, ground, shadow
+    bool scripted = false;         ///< input comes from --input-script: a mesh still gets its dialog
+    std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, grid, shadow, ropes, colliders
     std::vector<std::string> show; ///< parts hidden at first, to draw anyway: springs, nodes (a dense model hides them), legend, xray
 };
 
@@ -55,6 +61,8 @@ struct FrameStats {
     double peak_kinetic_j = 0;     ///< the largest kinetic energy after any frame, J
     double last_kinetic_j = 0;     ///< after the last frame
     double last_max_stretch = 0;   ///< the largest stretch of a spring after the last frame (RunHealth::max_strain)
+    Vec3 last_center_of_mass{};    ///< m, after the last frame
+    std::size_t last_contacts = 0; ///< node-collider contacts in the last step
 };
 
 /// A key that went down, as the GLFW key callback reported it (GLFW codes).
@@ -85,13 +93,20 @@ struct Messages {
 struct ViewportDrag {
     /// press: the left button is down but has not moved past the drag threshold
     /// yet; let go there, it is a click.
-    enum class Kind { none, press, orbit, pan, box, node };
+    /// collider: a collider grabbed where no node or spring is under the cursor,
+    /// moved on the plane through the grabbed point facing the camera.
+    enum class Kind { none, press, orbit, pan, box, node, collider };
     Kind kind = Kind::none;
     float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
     std::optional<PickHit> pressed_on;  ///< Kind::press: what was under the cursor
     std::uint32_t node = 0;          ///< Kind::node: the grabbed node
     Vec3 target{};                   ///< Kind::node: where it is pulled to
     Vec3 target_velocity{};          ///< Kind::node: how fast that moves, m/s
+    /// Kind::press: the collider under the cursor (where no node or spring is), and
+    /// the point of it hit; Kind::collider: the one being moved.
+    std::optional<std::size_t> collider;
+    Vec3 grabbed{};                  ///< Kind::collider: the grabbed point where the drag started
+    Vec3 collider_start{};           ///< Kind::collider: the collider's position then
 };
 
 class EditorApp {
@@ -128,6 +143,11 @@ private:
     bool open_model(const std::filesystem::path& path);
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     bool import_now(const std::filesystem::path& path, const ImportOptions& options);
+    /// Converts for the preview (ImportRequest::preview): the viewport shows the
+    /// result until it is converted or dropped.
+    void start_preview(const std::filesystem::path& path, const ImportOptions& options);
+    /// Makes a converted mesh the document (untitled, unsaved).
+    void adopt_converted(const std::filesystem::path& path, Model model, const ImportReport& report);
 #endif
     /// Makes `doc` the document: restarts the simulation, the renderer (a relative
     /// texture is found from doc.folder()), the camera and the selection.
@@ -135,19 +155,47 @@ private:
     void new_model(const std::string& builder);
     bool save();
     bool save_as(const std::filesystem::path& path);
+    /// Opens a scene file: its colliders become the document's (one undo entry).
+    bool open_scene(const std::filesystem::path& path);
+    bool save_scene_as(const std::filesystem::path& path);
+    /// Adds a triangle mesh collider from a mesh file (through springkit::import).
+    void add_mesh_collider(const std::filesystem::path& path);
+    void add_hull_of_selection();
+    /// A collider of `shape` sized and placed under the model (default_collider), selected.
+    void add_collider(ColliderShape shape);
+    void delete_selected_collider();
+    /// Arrows and Page Up/Down move the selected collider (no node selected):
+    /// one undo entry per press-and-hold.
+    void move_collider_with_keys(float dt);
     void show_open_dialog();
     void report_error(const std::string& message);
+    /// Runs `f`; what it throws is reported (report_error) and gives false.
+    template <class F>
+    bool reporting(F&& f) {
+        try {
+            f();
+            return true;
+        } catch (const std::exception& e) {
+            report_error(e.what());
+            return false;
+        }
+    }
     void set_status(std::string message);
     void sync_with_document();
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();
-    /// A left click (pressed and let go without moving) on `hit` or empty space.
+    /// The nearest collider the ray meets (drawn ones only) and where.
+    std::optional<std::pair<std::size_t, Vec3>> collider_under(const Ray& ray) const;
+        /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
     void move_anchor_with_keys(float dt);
+    /// Where the held arrows point, relative to the camera: the arrows slide on the
+    /// ground, Page Up/Down lift (not normalised; zero when none is held).
+    Vec3 arrow_direction() const;
     Viewport viewport() const;
 
     /// Carries out what a panel, menu or key asked for.
@@ -193,8 +241,35 @@ private:
     std::filesystem::path recent_file_;
     FileDialog file_dialog_;
     bool saving_for_close_ = false;  ///< the Save As dialog answers "save changes before closing?"
+    /// What the file dialog is choosing.
+    enum class FilePurpose { model, scene, collider_mesh };
+    FilePurpose file_purpose_ = FilePurpose::model;
+    /// Shows the file dialog for `purpose` (what draw_modals() does with the choice).
+    void show_file_dialog(FilePurpose purpose, FileDialog::Mode mode, const std::filesystem::path& start,
+                          std::vector<std::string> extensions);
+    std::optional<std::size_t> selected_collider_;
+    std::uint64_t seen_scene_revision_ = 0;
+    bool nudging_collider_ = false;  ///< arrows are moving the selected collider
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     ImportDialogState import_;
+    /// A conversion shown before it is made: the model drawn (never stepped) in
+    /// place of the document's, with what the importer reported.
+    struct ImportPreview {
+        std::filesystem::path path;
+        ImportOptions options;
+        Model model;
+        ImportReport report;
+        std::unique_ptr<Simulation> shown;  ///< what the renderer draws
+        OrbitCamera camera_before;          ///< the view to go back to on Cancel
+    };
+    std::optional<ImportPreview> preview_;
+    /// What the last conversion made, shown until closed.
+    struct ConversionReport {
+        Model model;
+        ImportReport report;
+        bool open = false;
+    };
+    ConversionReport conversion_report_;
 #endif
     std::optional<std::filesystem::path> recovery_;  ///< an autosave to offer
 

@@ -2,8 +2,8 @@
 // GLFW, OpenGL 3.3 core (glad) and ImGui, run frames, shut down. Everything the
 // editor does is in EditorApp; the editing logic underneath is plain C++ (app/editing).
 //
-//   springkit-editor [MODEL_OR_MESH] [--frames N --screenshot out.png] [--stats]
-//                    [--input-script FILE]
+//   springkit-editor [MODEL_OR_MESH] [--scene SCENE] [--frames N --screenshot out.png]
+//                    [--stats] [--input-script FILE]
 #define GLFW_INCLUDE_NONE
 #include <glad/gl.h>
 #include <GLFW/glfw3.h>
@@ -68,6 +68,9 @@ void print_stats(const springkit::editor::FrameStats& stats, int width, int heig
                 percentile(steps, 0.5), frames.empty() ? 0.0 : cpu / static_cast<double>(frames.size()));
     std::printf("kinetic energy J: peak %.6g, last %.6g; largest stretch last frame %.6g\n", stats.peak_kinetic_j,
                 stats.last_kinetic_j, stats.last_max_stretch);
+    const springkit::Vec3 c = stats.last_center_of_mass;
+    std::printf("centre of mass m: %.6g %.6g %.6g; collider contacts last step %zu\n", static_cast<double>(c.x),
+                static_cast<double>(c.y), static_cast<double>(c.z), stats.last_contacts);
     std::fflush(stdout);
 }
 
@@ -80,6 +83,9 @@ int main(int argc, char** argv) {
     CLI::App cli{"springkit-editor: view, edit and tune spring models"};
     cli.set_version_flag("--version", "springkit-editor 0.1.0");
     cli.add_option("model", options.input, "Model (.json) or mesh (.obj, .fbx, ...) to open");
+    cli.add_option("--scene", options.scene,
+                   "Scene file (colliders, as springkit simulate --scene) to open with the model; default: "
+                   "MODEL's <stem>.scene.json beside it, when there is one");
     cli.add_option("--frames", options.frames, "Render N frames of 1/60 s, then quit (tests, screenshots)")
         ->check(CLI::Range(1, 1000000));
     auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
@@ -93,10 +99,10 @@ int main(int argc, char** argv) {
     cli.add_option("--height", height, "Window height in pixels (default 720)")->check(CLI::Range(64, 16384));
     cli.add_option("--hide", options.hide,
                    "Parts not to draw, comma separated: ui, surface, lighting, texture, springs, nodes, anchors, "
-                   "ground, shadow, ropes")
+                   "grid (the floor grid; its old name ground still works), shadow, ropes, colliders")
         ->delimiter(',')
-        ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "ground",
-                               "shadow", "ropes"}));
+        ->check(CLI::IsMember({"ui", "surface", "lighting", "texture", "springs", "nodes", "anchors", "grid",
+                               "ground", "shadow", "ropes", "colliders"}));
     cli.add_option("--show", options.show,
                    "Parts to draw that are hidden at first, comma separated: springs, nodes (which a dense model "
                    "hides), legend (the spring kinds), xray (--hide wins)")
@@ -123,6 +129,7 @@ int main(int argc, char** argv) {
             return kExitFailure;
         }
         if (options.frames == 0) options.frames = script->frames;
+        options.scripted = true;
     }
 
     glfwSetErrorCallback(glfw_error);

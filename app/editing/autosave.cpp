@@ -48,7 +48,7 @@ bool Autosaver::tick(const Document& doc, double now) {
         written_path_.clear();
         written_revision_.reset();
     }
-    if (!doc.dirty()) {
+    if (!doc.model_dirty()) {  // the model alone: colliders are not autosaved
         if (!written_path_.empty()) discard(doc);  // undone back to the saved state
         pending_since_.reset();
         return false;

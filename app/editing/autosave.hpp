@@ -33,7 +33,7 @@ public:
         : state_dir_(std::move(state_dir)), interval_(interval_seconds) {}
 
     /// Call every frame with the current time in seconds. Writes the model (atomically)
-    /// when the document is dirty, has changed since the last autosave, and the
+    /// when the model is dirty (Document::model_dirty: the colliders are not autosaved), has changed since the last autosave, and the
     /// interval has passed since that change was first seen. Returns true when it wrote.
     /// A failure to write is kept in last_error() and retried at the next interval.
     bool tick(const Document& doc, double now);

@@ -3,10 +3,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <unordered_set>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "springkit/scene_file.hpp"
 
 namespace springkit::editor {
 
@@ -51,8 +53,30 @@ const char* edit_name(const Edit& edit) {
                           },
                           [](const SetSpringK&) { return "spring k"; },
                           [](const SetTubes&) { return "rope drawing"; },
+                          [](const SetMasses&) { return "node mass"; },
+                          [](const SetColliders& e) { return e.what; },
                       },
                       edit);
+}
+
+bool is_scene_edit(const Edit& edit) { return std::holds_alternative<SetColliders>(edit); }
+
+bool same_collider(const Collider& a, const Collider& b) {
+    auto same_vec = [](const Vec3& u, const Vec3& v) { return u.x == v.x && u.y == v.y && u.z == v.z; };
+    if (a.shape != b.shape || a.name != b.name || a.radius != b.radius || a.half_height != b.half_height ||
+        !same_vec(a.half_extents, b.half_extents) || a.mesh != b.mesh || !(a.pose == b.pose) ||
+        a.static_friction != b.static_friction || a.dynamic_friction != b.dynamic_friction ||
+        a.restitution != b.restitution || a.points.size() != b.points.size() || a.planes != b.planes)
+        return false;
+    for (std::size_t i = 0; i < a.points.size(); ++i)
+        if (!same_vec(a.points[i], b.points[i])) return false;
+    return true;
+}
+
+std::filesystem::path companion_scene_path(const std::filesystem::path& model_path) {
+    std::filesystem::path scene = model_path;
+    scene.replace_filename(model_path.stem().string() + ".scene.json");
+    return scene;
 }
 
 Document::Document(Model model, std::filesystem::path suggested_path, bool unsaved)
@@ -74,7 +98,16 @@ std::string Document::display_name() const {
     return "untitled";
 }
 
-bool Document::dirty() const { return saved_pos_ != undo_pos_; }
+bool Document::differs_from(const std::optional<std::size_t>& saved, bool scene) const {
+    if (!saved) return true;
+    const std::size_t lo = std::min(*saved, undo_pos_), hi = std::max(*saved, undo_pos_);
+    for (std::size_t i = lo; i < hi; ++i)
+        if (is_scene_edit(history_[i]) == scene) return true;
+    return false;
+}
+
+bool Document::model_dirty() const { return differs_from(saved_pos_, false); }
+bool Document::scene_dirty() const { return differs_from(scene_saved_pos_, true); }
 
 bool Document::add_spring(std::uint32_t a, std::uint32_t b) {
     const std::size_t n = model_.node_count();
@@ -170,6 +203,97 @@ bool Document::set_tubes(std::vector<Tube> tubes, bool continuing) {
     return true;
 }
 
+bool Document::set_node_mass(std::span<const std::uint32_t> nodes, float mass, bool continuing) {
+    if (!std::isfinite(mass) || !(mass > 0.0f) || nodes.empty()) return false;
+    const std::size_t n = model_.node_count();
+    for (std::uint32_t node : nodes)
+        if (node >= n) return false;
+    SetMasses edit{model_.masses, model_.masses};
+    if (edit.after.empty()) edit.after.assign(n, model_.params.mass);
+    for (std::uint32_t node : nodes) edit.after[node] = mass;
+    if (edit.after == edit.before) return false;
+    push(std::move(edit), continuing);
+    return true;
+}
+
+ColliderSet Document::collider_set() const {
+    ColliderSet set;
+    for (const Collider& c : colliders_) set.add(c);
+    return set;
+}
+
+namespace {
+
+bool collider_valid(const Collider& collider, std::size_t index) {
+    try {
+        check_collider(collider, index);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+}  // namespace
+
+bool Document::add_collider(Collider collider) {
+    if (!collider_valid(collider, colliders_.size())) return false;
+    SetColliders edit{colliders_, colliders_, "add collider"};
+    edit.after.push_back(std::move(collider));
+    push(std::move(edit), false);
+    return true;
+}
+
+bool Document::set_collider(std::size_t index, Collider collider, bool continuing, const char* what) {
+    if (index >= colliders_.size() || same_collider(colliders_[index], collider) ||
+        !collider_valid(collider, index))
+        return false;
+    SetColliders edit{colliders_, colliders_, what};
+    edit.after[index] = std::move(collider);
+    push(std::move(edit), continuing);
+    return true;
+}
+
+bool Document::remove_collider(std::size_t index) {
+    if (index >= colliders_.size()) return false;
+    SetColliders edit{colliders_, colliders_, "delete collider"};
+    edit.after.erase(edit.after.begin() + static_cast<std::ptrdiff_t>(index));
+    push(std::move(edit), false);
+    return true;
+}
+
+std::filesystem::path Document::suggested_scene_path() const {
+    if (!scene_path_.empty()) return scene_path_;
+    const std::filesystem::path& model = path_.empty() ? suggested_path_ : path_;
+    return model.empty() ? std::filesystem::path("untitled.scene.json") : companion_scene_path(model);
+}
+
+void Document::open_scene(const std::filesystem::path& path) {
+    const ColliderSet set = load_scene(path);
+    std::vector<Collider> colliders;
+    for (ColliderId id = 0; id < set.size(); ++id) colliders.push_back(set[id]);
+    push(SetColliders{colliders_, std::move(colliders), "open scene"}, false);
+    scene_path_ = path;
+    scene_saved_pos_ = undo_pos_;
+}
+
+void Document::save_scene_as(const std::filesystem::path& path) {
+    if (path.empty()) throw Error("Save scene: no file name given");
+    save_scene(collider_set(), path);
+    scene_path_ = path;
+    scene_saved_pos_ = undo_pos_;
+    merge_open_ = false;
+}
+
+void Document::save_scene_if_changed() {
+    if (!scene_dirty()) return;
+    // An empty scene never saved has nothing to keep.
+    if (scene_path_.empty() && colliders_.empty()) {
+        scene_saved_pos_ = undo_pos_;
+        return;
+    }
+    save_scene_as(suggested_scene_path());
+}
+
 void Document::push(Edit edit, bool continuing) {
     // A continuing change merges into the entry on top when it is the same kind of
     // change of the same things: one undo entry for one slider drag.
@@ -187,15 +311,37 @@ void Document::push(Edit edit, bool continuing) {
                    s->indices == std::get<SetSpringK>(edit).indices) {
             s->after = std::get<SetSpringK>(edit).after;
             merged = true;
+        } else if (auto* m = std::get_if<SetMasses>(&top); m && std::holds_alternative<SetMasses>(edit)) {
+            m->after = std::get<SetMasses>(edit).after;
+            merged = true;
+        } else if (auto* c = std::get_if<SetColliders>(&top);
+                   c && std::holds_alternative<SetColliders>(edit) &&
+                   std::string_view(c->what) == std::get<SetColliders>(edit).what &&
+                   c->after.size() == std::get<SetColliders>(edit).after.size()) {
+            c->after = std::get<SetColliders>(edit).after;
+            merged = true;
         }
         if (merged) {
             apply(top, true);
-            if (saved_pos_ == undo_pos_) saved_pos_.reset();  // the saved state was replaced
+            // The saved state of what the entry changes was replaced.
+            auto& saved = is_scene_edit(top) ? scene_saved_pos_ : saved_pos_;
+            if (saved == undo_pos_) saved.reset();
             return;
         }
     }
+    // The redo branch goes. A file saved on it still matches the state here when
+    // no edit of its kind lies between (a scene edit undone after saving the model).
+    for (auto* saved : {&saved_pos_, &scene_saved_pos_}) {
+        if (!*saved || **saved <= undo_pos_) continue;
+        const bool scene = saved == &scene_saved_pos_;
+        bool between = false;
+        for (std::size_t i = undo_pos_; i < **saved; ++i) between = between || is_scene_edit(history_[i]) == scene;
+        if (between)
+            saved->reset();
+        else
+            *saved = undo_pos_;
+    }
     history_.resize(undo_pos_);
-    if (saved_pos_ && *saved_pos_ > undo_pos_) saved_pos_.reset();  // that branch is gone
     history_.push_back(std::move(edit));
     apply(history_.back(), true);
     ++undo_pos_;
@@ -227,9 +373,14 @@ void Document::apply(const Edit& edit, bool forward) {
                            model_.springs[e.indices[i]].k = forward ? e.after : e.before[i];
                    },
                    [&](const SetTubes& e) { model_.tubes = forward ? e.after : e.before; },
+                   [&](const SetMasses& e) { model_.masses = forward ? e.after : e.before; },
+                   [&](const SetColliders& e) { colliders_ = forward ? e.after : e.before; },
                },
                edit);
-    ++revision_;
+    if (is_scene_edit(edit))
+        ++scene_revision_;
+    else
+        ++revision_;
 }
 
 const char* Document::undo_name() const { return can_undo() ? edit_name(history_[undo_pos_ - 1]) : nullptr; }
@@ -256,6 +407,7 @@ void Document::save() {
     save_model(model_, path_);
     saved_pos_ = undo_pos_;
     merge_open_ = false;
+    save_scene_if_changed();
 }
 
 std::filesystem::path Document::folder() const {
@@ -265,6 +417,9 @@ std::filesystem::path Document::folder() const {
 void Document::save_as(const std::filesystem::path& path) {
     if (path.empty()) throw Error("Save As: no file name given");
     namespace fs = std::filesystem;
+    // The scene beside the model (or none yet) goes with it to its new name.
+    const fs::path old_model = path_.empty() ? suggested_path_ : path_;
+    const bool beside = scene_path_.empty() || (!old_model.empty() && scene_path_ == companion_scene_path(old_model));
     const std::string texture = model_.texture;
     if (!texture.empty() && fs::path(texture).is_relative()) {
         const fs::path image = fs::absolute(folder() / texture).lexically_normal();
@@ -281,10 +436,15 @@ void Document::save_as(const std::filesystem::path& path) {
     suggested_path_ = path;
     saved_pos_ = undo_pos_;
     merge_open_ = false;
+    if (beside && !colliders_.empty())
+        save_scene_as(companion_scene_path(path));
+    else
+        save_scene_if_changed();
 }
 
 void Document::recover(Model model) {
     model_ = std::move(model);
+    if (scene_saved_pos_) scene_saved_pos_ = scene_dirty() ? std::nullopt : std::optional<std::size_t>(0);
     history_.clear();
     undo_pos_ = 0;
     saved_pos_.reset();

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "editing/document.hpp"
 #include "springkit/error.hpp"
 #include "view/camera.hpp"
 
@@ -15,6 +16,7 @@ void LiveSimulation::restart(const Model& model) {
     auto next_sim = std::make_unique<Simulation>(*next_model);  // validates; may throw
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
+    attach_colliders();
     error_.clear();
     energy_.clear();
     record_energy();
@@ -26,6 +28,42 @@ void LiveSimulation::start_recording() {
     unreplayable_ = false;
     recording_.start(*sim_);
     frame_ = 0;
+}
+
+void LiveSimulation::attach_colliders() {
+    if (sim_) sim_->set_colliders(colliders_ && colliders_->size() > 0 ? colliders_ : nullptr);
+}
+
+void LiveSimulation::set_colliders(const std::vector<Collider>& colliders, float seconds) {
+    // Only poses changed: move the set's colliders (the simulation shares it).
+    bool poses_only = colliders_ && colliders_->size() == colliders.size() && seconds > 0.0f;
+    for (std::size_t i = 0; poses_only && i < colliders.size(); ++i) {
+        Collider posed = (*colliders_)[static_cast<ColliderId>(i)];
+        posed.pose = colliders[i].pose;
+        poses_only = same_collider(posed, colliders[i]);
+    }
+    if (poses_only) {
+        for (std::size_t i = 0; i < colliders.size(); ++i) {
+            const auto id = static_cast<ColliderId>(i);
+            if ((*colliders_)[id].pose == colliders[i].pose) continue;
+            colliders_->move_to(id, colliders[i].pose, seconds);
+            colliders_moving_ = true;
+        }
+        // The frames recorded so far ran against the colliders where they were:
+        // replaying them now would not give the same frames, so the recording
+        // starts again here, and the sweeping step keeps its whole state.
+        if (colliders_moving_ && sim_) {
+            start_recording();
+            unreplayable_ = true;
+        }
+        return;
+    }
+    auto set = std::make_shared<ColliderSet>();
+    for (const Collider& c : colliders) set->add(c);
+    colliders_ = std::move(set);
+    colliders_moving_ = false;
+    attach_colliders();
+    if (sim_) start_recording();  // as above: the past frames met other colliders
 }
 
 void LiveSimulation::update_model(const Model& model) {
@@ -53,6 +91,7 @@ void LiveSimulation::update_model(const Model& model) {
     sim_ = std::move(next_sim);
     model_ = std::move(next_model);
     start_recording();
+    attach_colliders();
 }
 
 void LiveSimulation::step(float frame_dt) {
@@ -65,6 +104,11 @@ void LiveSimulation::step(float frame_dt) {
         error_ = e.what();
         frame_.reset();
         return;
+    }
+    if (colliders_moving_) {
+        // The sweep was this step's; the colliders stand still at its end.
+        for (ColliderId id = 0; id < colliders_->size(); ++id) colliders_->set_transform(id, (*colliders_)[id].pose);
+        colliders_moving_ = false;
     }
     record_energy();
     recording_.record(*sim_, frame_dt, pending_forces_, unreplayable_ || !frame_);

@@ -11,7 +11,10 @@
 #include <optional>
 #include <string>
 
+#include <vector>
+
 #include "editing/run_recording.hpp"
+#include "springkit/colliders.hpp"
 #include "springkit/model.hpp"
 #include "springkit/simulation.hpp"
 
@@ -87,6 +90,17 @@ public:
     /// constraints hold their length and are not counted.
     RunHealth health() const;
 
+    /// The colliders the model meets (Simulation::set_colliders), kept across
+    /// restarts and model changes. When only poses changed and `seconds` > 0, the
+    /// moved colliders sweep to their new pose during the next step as kinematic
+    /// colliders do (ColliderSet::move_to over `seconds`, the frame), so a sphere
+    /// dragged into a cloth pushes it with its speed; they stop after that step.
+    /// Otherwise (a collider added, removed, resized, or seconds = 0) they stand
+    /// at once where they are given.
+    void set_colliders(const std::vector<Collider>& colliders, float seconds);
+    /// The set the simulation collides with (empty when there are none).
+    const ColliderSet* colliders() const { return colliders_.get(); }
+
     bool running() const { return sim_ != nullptr; }
     const Simulation& simulation() const { return *sim_; }
     const Model& model() const { return *model_; }
@@ -140,8 +154,12 @@ private:
     /// Starts the recording at the current state.
     void start_recording();
 
+    void attach_colliders();
+
     std::unique_ptr<Model> model_;
     std::unique_ptr<Simulation> sim_;
+    std::shared_ptr<ColliderSet> colliders_;
+    bool colliders_moving_ = false;  ///< some collider sweeps during the next step
     std::string error_;
     std::deque<float> energy_;
     Bounds motion_{};

@@ -6,6 +6,8 @@
 #include <limits>
 #include <map>
 
+#include "editing/collider_shapes.hpp"
+#include "editing/document.hpp"
 #include "render/texture.hpp"
 #include "springkit/rope_mesh.hpp"
 
@@ -58,11 +60,12 @@ void main() {
         return;
     }
     vec3 base = u_textured == 1 ? texture(u_texture, v_uv).rgb : u_color.rgb;
-    if (u_lighting == 0) { frag = vec4(base, 1.0); return; }
+    float alpha = u_textured == 1 ? 1.0 : u_color.a;
+    if (u_lighting == 0) { frag = vec4(base, alpha); return; }
     vec3 n = dot(v_normal, v_normal) > 1e-12 ? normalize(v_normal) : vec3(0.0, 1.0, 0.0);
     if (!gl_FrontFacing) n = -n;
     float diffuse = max(dot(n, u_light), 0.0);
-    frag = vec4(base * (0.2 + 0.8 * diffuse), 1.0);
+    frag = vec4(base * (0.2 + 0.8 * diffuse), alpha);
 }
 )";
 
@@ -116,6 +119,11 @@ constexpr float kSelectedColor[4] = {1.0f, 0.9f, 0.2f, 1.0f};
 constexpr float kActiveColor[4] = {1.0f, 1.0f, 1.0f, 1.0f};
 constexpr float kRopeColor[4] = {0.78f, 0.74f, 0.62f, 1.0f};
 constexpr float kBeadColor[4] = {0.35f, 0.55f, 0.95f, 1.0f};
+// Colliders: a cool blue-grey apart from the warm model; the selected one yellow
+// like the selection; planes see-through so the floor grid shows under them.
+constexpr float kColliderColor[4] = {0.42f, 0.56f, 0.72f, 1.0f};
+constexpr float kSelectedColliderColor[4] = {0.95f, 0.85f, 0.3f, 1.0f};
+constexpr float kPlaneAlpha = 0.45f;
 
 // Vertex layouts, each bound to its vertex array (and index buffer) once.
 void bind_surface_layout(GLuint vao, GLuint vertices, GLuint indices) {
@@ -191,12 +199,16 @@ SceneRenderer::SceneRenderer()
       bead_vao_(gl::make_vertex_array()),
       rope_vertices_(gl::make_buffer()),
       rope_indices_(gl::make_buffer()),
-      bead_positions_(gl::make_buffer()) {
+      bead_positions_(gl::make_buffer()),
+      collider_vao_(gl::make_vertex_array()),
+      collider_vertices_(gl::make_buffer()),
+      collider_indices_(gl::make_buffer()) {
     // Surface and rope tubes: position, normal, uv interleaved (8 floats).
     bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
     bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
     bind_surface_layout(isolated_vao_.get(), surface_vertices_.get(), isolated_indices_.get());
     bind_surface_layout(blob_vao_.get(), blob_vertices_.get(), 0);
+    bind_surface_layout(collider_vao_.get(), collider_vertices_.get(), collider_indices_.get());
     // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
     bind_line_layout(line_vao_.get(), line_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
     bind_line_layout(ground_vao_.get(), ground_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
@@ -326,7 +338,8 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
 }
 
 void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
-                         int framebuffer_height, const ViewOptions& view, const Selection& selection) {
+                         int framebuffer_height, const ViewOptions& view, const Selection& selection,
+                         std::span<const Collider> colliders, std::optional<std::size_t> selected_collider) {
     const Model& model = sim.model();
     const auto x = static_cast<GLint>(viewport.x);
     const auto y = static_cast<GLint>(static_cast<float>(framebuffer_height) - viewport.y - viewport.height);
@@ -375,6 +388,10 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
         }
     }
 
+    if (view.colliders && !colliders.empty()) {
+        const Vec3 centre{(box.min.x + box.max.x) * 0.5f, ground_y, (box.min.z + box.max.z) * 0.5f};
+        draw_colliders(view_projection, view, colliders, selected_collider, centre, 2.5f * diagonal);
+    }
     if (has_surface) {
         // Push the surface back a little so springs on it stay visible.
         glEnable(GL_POLYGON_OFFSET_FILL);
@@ -495,6 +512,67 @@ void SceneRenderer::draw_ground(const Mat4& view_projection, const Model& model,
     glDrawArrays(GL_LINES, static_cast<GLint>(ground_triangle_vertices_),
                  static_cast<GLsizei>(ground_scratch_.size() - ground_triangle_vertices_));
     glEnable(GL_DEPTH_TEST);
+}
+
+void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOptions& view,
+                                   std::span<const Collider> colliders, std::optional<std::size_t> selected,
+                                   Vec3 center, float extent) {
+    const bool same = drawn_colliders_.size() == colliders.size() && center == drawn_collider_center_ &&
+                      extent == drawn_collider_extent_ &&
+                      std::equal(colliders.begin(), colliders.end(), drawn_colliders_.begin(), same_collider);
+    if (!same) {
+        drawn_colliders_.assign(colliders.begin(), colliders.end());
+        drawn_collider_center_ = center;
+        drawn_collider_extent_ = extent;
+        std::vector<float> vertices;
+        std::vector<std::uint32_t> indices;
+        collider_first_index_.clear();
+        for (const Collider& c : colliders) {
+            collider_first_index_.push_back(indices.size());
+            const ColliderMesh mesh = collider_mesh(c, center, extent);
+            const auto base = static_cast<std::uint32_t>(vertices.size() / 8);
+            for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+                const Vec3 &p = mesh.positions[v], &n = mesh.normals[v];
+                vertices.insert(vertices.end(), {p.x, p.y, p.z, n.x, n.y, n.z, 0.0f, 0.0f});
+            }
+            for (std::uint32_t i : mesh.indices) indices.push_back(base + i);
+        }
+        collider_first_index_.push_back(indices.size());
+        gl::upload(GL_ARRAY_BUFFER, collider_vertices_.get(), vertices.data(), vertices.size() * sizeof(float));
+        glBindVertexArray(collider_vao_.get());
+        gl::upload(GL_ELEMENT_ARRAY_BUFFER, collider_indices_.get(), indices.data(), indices.size() * sizeof(std::uint32_t));
+    }
+    const GLuint program = surface_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(collider_vao_.get());
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", Mat4{});
+    const Vec3 light = light_direction(view);
+    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
+    glUniform1i(glGetUniformLocation(program, "u_shadow"), 0);
+    // Pushed back further than the surface (draw()): a collider touching the model
+    // (a cloth lying on a box) shows the model where both are at one depth.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(2.0f, 2.0f);
+    // Solids first; the see-through planes last, without writing depth.
+    for (int pass = 0; pass < 2; ++pass) {
+        if (pass == 1) glDepthMask(GL_FALSE);
+        for (std::size_t i = 0; i < colliders.size(); ++i) {
+            const bool plane = colliders[i].shape == ColliderShape::plane;
+            if (plane != (pass == 1)) continue;
+            float color[4];
+            std::copy_n(selected == i ? kSelectedColliderColor : kColliderColor, 4, color);
+            if (plane) color[3] = kPlaneAlpha;
+            glUniform4fv(glGetUniformLocation(program, "u_color"), 1, color);
+            const std::size_t first = collider_first_index_[i], count = collider_first_index_[i + 1] - first;
+            glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(count), GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(first * sizeof(std::uint32_t)));
+        }
+    }
+    glDepthMask(GL_TRUE);
+    glDisable(GL_POLYGON_OFFSET_FILL);
 }
 
 void SceneRenderer::set_shadow_uniforms(GLuint program) const {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "editing/selection.hpp"
 #include "render/gl_util.hpp"
 #include "render/view_options.hpp"
+#include "springkit/colliders.hpp"
 #include "springkit/model.hpp"
 #include "springkit/simulation.hpp"
 #include "view/camera.hpp"
@@ -38,11 +40,16 @@ public:
 
     /// Draws into the current framebuffer's `viewport` (pixels, y down, in a
     /// framebuffer `framebuffer_height` pixels high).
+    /// `colliders` are drawn shaded, `selected_collider` highlighted.
     void draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
-              const ViewOptions& view, const Selection& selection);
+              const ViewOptions& view, const Selection& selection, std::span<const Collider> colliders = {},
+              std::optional<std::size_t> selected_collider = std::nullopt);
 
 private:
     void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
+    /// Builds the colliders' triangles when they changed, and draws them.
+    void draw_colliders(const Mat4& view_projection, const ViewOptions& view, std::span<const Collider> colliders,
+                        std::optional<std::size_t> selected, Vec3 center, float extent);
     void draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
     /// With ViewOptions::isolate_selection: marks the selected nodes and the ends
     /// of the selected springs in isolated_, and lists the faces whose corners are
@@ -83,7 +90,13 @@ private:
     gl::VertexArray isolated_vao_;  ///< the surface's vertices with the isolated faces' indices
     gl::Buffer isolated_indices_;
     gl::VertexArray rope_vao_, bead_vao_;
+    std::vector<Collider> drawn_colliders_;  ///< what the collider buffers hold
+    Vec3 drawn_collider_center_{};
+    float drawn_collider_extent_ = 0.0f;
+    std::vector<std::size_t> collider_first_index_;  ///< per collider, then the end
     gl::Buffer rope_vertices_, rope_indices_, bead_positions_;
+    gl::VertexArray collider_vao_;
+    gl::Buffer collider_vertices_, collider_indices_;
     gl::Texture texture_;
     std::string texture_error_;
 

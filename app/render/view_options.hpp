@@ -52,9 +52,10 @@ struct ViewOptions {
     bool springs = true;    ///< lines coloured by strain
     bool nodes = true;      ///< points
     bool anchors = true;    ///< anchored nodes, larger and orange
-    bool ground = true;     ///< ground plane
+    bool ground = true;     ///< the floor grid (drawn at the collision ground's height, or under the model)
     bool shadow = true;     ///< the model's shadow on the ground
     bool ropes = true;      ///< Model::tubes and tethers as lit tubes, beads as balls
+    bool colliders = true;  ///< the scene's colliders, shaded; the selected one highlighted
     float light_yaw = 0.5f;    ///< rad around +y of the direction towards the light
     float light_pitch = 0.7f;  ///< rad above the horizon
     float strain_full = 0.05f; ///< |strain| at which a spring is fully red (stretched) or blue (compressed)

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <string>
 
+#include "springkit/colliders.hpp"
+
 namespace springkit::editor {
 
 enum class Command : std::uint8_t {
@@ -34,12 +36,21 @@ enum class Command : std::uint8_t {
     single_step,
     reset_simulation,
     toggle_help,      ///< the shortcuts window (F1)
+    toggle_mesh_view, ///< between the surface (mesh) view and the spring view (V)
+    show_open_scene,  ///< the file dialog, to open a scene file (colliders)
+    save_scene,       ///< the colliders to the scene file (or the one beside the model)
+    show_save_scene_as,
+    add_collider,             ///< Action::shape, sized and placed under the model (default_collider)
+    add_hull_of_selection,    ///< a convex hull collider around the selected nodes
+    show_add_mesh_collider,   ///< the file dialog, for a mesh to collide with
+    delete_collider,          ///< the selected collider
 };
 
 struct Action {
     Command command = Command::none;
     std::string builder;          ///< Command::new_model
     std::filesystem::path path;   ///< Command::open
+    ColliderShape shape = ColliderShape::sphere;  ///< Command::add_collider
 
     Action() = default;
     Action(Command c) : command(c) {}  // implicit: a panel returns a bare Command

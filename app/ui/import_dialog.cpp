@@ -82,11 +82,17 @@ void physics_overrides(ImportOptions& o) {
     ImGui::TextDisabled("(ticked rows replace the defaults)");
     for (const ParameterWidget& w : physics_widgets(PhysicsGroup::main)) override_row(w, overrides, shown, true);
 
-    ImGui::TextUnformatted("ground");
+    ImGui::TextUnformatted("Ground (collision)");
     ImGui::Indent();
     ImGui::Checkbox("collide with the ground under the model", &o.ground_at_bottom);
-    help_marker("Adds a ground plane at the converted model's lowest node, so that it stands on the ground "
-                "instead of falling to it.");
+    help_marker("Adds a ground plane (Ground (collision)) at the converted model's lowest node, so that it stands "
+                "on the ground instead of falling to it.");
+    if (o.ground_at_bottom) {
+        ImGui::InputDouble("sink at most (m)", &o.ground_depth, 0.0, 0.0, "%.4g");
+        help_marker("How deep the resting model may sink into the ground with all its weight on one node: the "
+                    "repulsion is raised to weight / depth (kept stable). 0: 1% of the model's longest side.");
+        o.ground_depth = std::max(o.ground_depth, 0.0);
+    }
     const ParameterInfo& height = *find_parameter("ground/height");
     // The bottom sets the height; without a ground its other rows have nothing to change.
     if (o.ground_at_bottom) overrides.erase(height);
@@ -136,6 +142,18 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
                 "model apart. 0: exact duplicates only; negative: no welding.");
     ImGui::InputDouble("scale", &o.scale, 0.0, 0.0, "%.4g");
     ImGui::Checkbox("file unit to metres", &o.unit_to_metres);
+    ImGui::InputDouble("units (m per unit)", &o.units, 0.0, 0.0, "%.4g");
+    help_marker("Metres per coordinate unit when you know it (0.01 for centimetres, 0.0254 for inches): wins over "
+                "the file's declared unit. 0: the file's own unit, or metres when it declares none.");
+    o.units = std::max(o.units, 0.0);
+    ImGui::InputDouble("size (m)", &o.size, 0.0, 0.0, "%.4g");
+    help_marker("Rescale so that the longest side of the box is this many metres. 0: keep the size.");
+    o.size = std::max(o.size, 0.0);
+    int islands = static_cast<int>(o.islands);
+    const char* island_labels[] = {"keep", "keep the largest", "connect"};
+    if (ImGui::Combo("islands", &islands, island_labels, 3)) o.islands = static_cast<ImportOptions::Islands>(islands);
+    help_marker("Parts no chain of springs joins: keep them (each falls on its own), keep only the largest, or "
+                "connect each to the rest with springs from its nearest nodes.");
     ImGui::Checkbox("bend springs", &o.bend);
     ImGui::Checkbox("shear springs", &o.shear);
     ImGui::Checkbox("volume springs", &o.volume);
@@ -164,6 +182,15 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     ImGui::EndGroup();
 
     ImGui::Separator();
+    if (ImGui::Button("Preview", ImVec2(120, 0))) {
+        o.anchors = lines(anchors);
+        request = ImportRequest{*state.path, o, true};
+        state.path.reset();
+        ImGui::CloseCurrentPopup();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Show the bounds, units, islands, springs, ground and anchors before converting");
+    ImGui::SameLine();
     if (ImGui::Button("Convert", ImVec2(120, 0))) {
         o.anchors = lines(anchors);
         request = ImportRequest{*state.path, o};
@@ -177,6 +204,80 @@ std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     }
     ImGui::EndPopup();
     return request;
+}
+
+void import_facts(const Model& model, const ImportReport& r) {
+    const Bounds box = bounds(model);
+    const Vec3 size = box.max - box.min;
+    ImGui::Text("read by %s; %zu mesh(es), %zu vertices (%zu welded)", r.reader.c_str(), r.meshes, r.input_vertices,
+                r.welded_vertices);
+    ImGui::Text("unit: %s", r.unit.c_str());
+    ImGui::Text("size %.4g x %.4g x %.4g m", static_cast<double>(size.x), static_cast<double>(size.y),
+                static_cast<double>(size.z));
+    ImGui::TextDisabled("from (%.3g, %.3g, %.3g) to (%.3g, %.3g, %.3g) m", static_cast<double>(box.min.x),
+                        static_cast<double>(box.min.y), static_cast<double>(box.min.z), static_cast<double>(box.max.x),
+                        static_cast<double>(box.max.y), static_cast<double>(box.max.z));
+    ImGui::Text("%zu nodes, %zu faces", model.node_count(), model.faces.size());
+    if (r.islands.size() <= 1) {
+        ImGui::Text("one piece (no islands)");
+    } else {
+        std::string sizes;
+        for (std::size_t i = 0; i < r.islands.size() && i < 6; ++i)
+            sizes += (i ? ", " : "") + std::to_string(r.islands[i]);
+        if (r.islands.size() > 6) sizes += ", ...";
+        ImGui::TextColored(kWarn, "%zu islands (nodes: %s)", r.islands.size(), sizes.c_str());
+        if (r.island_springs > 0) ImGui::Text("  joined by %zu springs", r.island_springs);
+        if (r.dropped_nodes > 0) ImGui::Text("  %zu nodes of the smaller ones dropped", r.dropped_nodes);
+    }
+    ImGui::Text("springs: %zu edge, %zu line, %zu bend, %zu shear, %zu volume", r.edge_springs, r.line_springs,
+                r.bend_springs, r.shear_springs, r.volume_springs);
+    if (model.params.ground) {
+        ImGui::Text("ground (collision) at y = %.4g m, repulsion %.4g N/m", static_cast<double>(model.params.ground->height),
+                    static_cast<double>(model.params.ground->repulsion));
+        if (r.ground_sink > 0.0) ImGui::TextDisabled("  the resting model sinks at most %.3g m", r.ground_sink);
+    } else {
+        ImGui::TextDisabled("no ground: it falls without end");
+    }
+    ImGui::Text("%zu anchors picked by the selectors (orange)", model.anchors.size());
+    if (!r.texture_source.empty()) ImGui::TextDisabled("texture: %s", r.texture_source.c_str());
+    for (const std::string& w : r.warnings) ImGui::TextColored(kWarn, "%s", w.c_str());
+}
+
+std::optional<PreviewAnswer> preview_window(const std::filesystem::path& path, const Model& model,
+                                            const ImportReport& report) {
+    std::optional<PreviewAnswer> answer;
+    // Over the insight panel, so the viewport shows the previewed mesh.
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 6.0f, vp->WorkPos.y + 6.0f), ImGuiCond_Always,
+                            ImVec2(1.0f, 0.0f));
+    ImGui::SetNextWindowBgAlpha(0.95f);
+    if (ImGui::Begin("Conversion preview", nullptr,
+                     ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse)) {
+        ImGui::Text("%s, as it would convert:", path.filename().string().c_str());
+        ImGui::Separator();
+        import_facts(model, report);
+        ImGui::Separator();
+        if (ImGui::Button("Convert")) answer = PreviewAnswer::convert;
+        ImGui::SameLine();
+        if (ImGui::Button("Change options")) answer = PreviewAnswer::change_options;
+        ImGui::SameLine();
+        if (ImGui::Button("Cancel")) answer = PreviewAnswer::cancel;
+    }
+    ImGui::End();
+    return answer;
+}
+
+void conversion_report_window(bool& open, const Model& model, const ImportReport& report) {
+    if (!open) return;
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(vp->WorkPos.x + vp->WorkSize.x - 6.0f, vp->WorkPos.y + vp->WorkSize.y - 30.0f),
+                            ImGuiCond_Appearing, ImVec2(1.0f, 1.0f));
+    ImGui::SetNextWindowBgAlpha(0.95f);
+    if (ImGui::Begin("Conversion report", &open, ImGuiWindowFlags_AlwaysAutoResize)) {
+        import_facts(model, report);
+        ImGui::TextDisabled("V: mesh view / spring view");
+    }
+    ImGui::End();
 }
 
 }  // namespace springkit::editor

@@ -79,6 +79,9 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
     ImGui::Separator();
     ImGui::Text("nodes %zu   springs %zu", m.node_count(), m.springs.size());
     ImGui::Text("anchors %zu   faces %zu", m.anchors.size(), m.faces.size());
+    // How much of the model rests on the colliders: node-collider contacts of the last step.
+    ImGui::Text("colliders %zu   contacts %zu", doc.colliders().size(),
+                live.running() ? live.simulation().contacts().size() : std::size_t{0});
     const int substeps = static_cast<int>(std::ceil(1.0 / 60.0 / m.params.max_substep - 1e-6));
     ImGui::Text("substeps per frame %d", std::max(substeps, 1));
     ImGui::Text("edits %zu   %s", doc.history_size(), doc.dirty() ? "unsaved" : "saved");

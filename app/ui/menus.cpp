@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <utility>
 
 #include "editing/scene_menu.hpp"
 
@@ -47,6 +48,12 @@ Action file_menu(const MenuState& state) {
     if (ImGui::MenuItem("Save", "Ctrl+S")) action = Command::save;
     if (ImGui::MenuItem("Save As...", "Ctrl+Shift+S")) action = Command::show_save_as;
     ImGui::Separator();
+    // The colliders live in a scene file of their own (springkit simulate --scene).
+    if (ImGui::MenuItem("Open scene...")) action = Command::show_open_scene;
+    if (ImGui::MenuItem("Save scene", nullptr, false, state.doc.scene_dirty() || !state.doc.scene_path().empty()))
+        action = Command::save_scene;
+    if (ImGui::MenuItem("Save scene as...")) action = Command::show_save_scene_as;
+    ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) action = Command::quit;
     ImGui::EndMenu();
     return action;
@@ -85,12 +92,37 @@ Action view_menu(bool has_texture, ViewOptions& view) {
     ImGui::MenuItem("Strain view (grey surface)", nullptr, &view.strain_view);
     ImGui::MenuItem("Nodes", nullptr, &view.nodes);
     ImGui::MenuItem("Anchors", nullptr, &view.anchors);
-    ImGui::MenuItem("Ground", nullptr, &view.ground);
+    ImGui::MenuItem("Floor grid", nullptr, &view.ground);
     ImGui::MenuItem("Shadow", nullptr, &view.shadow);
     ImGui::MenuItem("Ropes (tubes, tethers, beads)", nullptr, &view.ropes);
+    ImGui::MenuItem("Colliders", nullptr, &view.colliders);
+    if (ImGui::MenuItem(view.surface ? "Spring view" : "Mesh view", "V")) action = Command::toggle_mesh_view;
     ImGui::Separator();
     if (ImGui::MenuItem("Frame selection or motion", "Home")) action = Command::frame_model;
     ImGui::MenuItem("Follow the body", nullptr, &view.follow);
+    ImGui::EndMenu();
+    return action;
+}
+
+// What the Colliders panel adds and deletes, from the menu bar (always in
+// reach, whatever the tools panel is scrolled to).
+Action colliders_menu() {
+    Action action;
+    if (!ImGui::BeginMenu("Colliders")) return action;
+    constexpr std::pair<ColliderShape, const char*> kKinds[] = {
+        {ColliderShape::plane, "Add plane"}, {ColliderShape::sphere, "Add sphere"},
+        {ColliderShape::capsule, "Add capsule"}, {ColliderShape::box, "Add box"},
+        {ColliderShape::convex_hull, "Add hull"},
+    };
+    for (const auto& [shape, label] : kKinds)
+        if (ImGui::MenuItem(label)) {
+            action = Command::add_collider;
+            action.shape = shape;
+        }
+    if (ImGui::MenuItem("Add hull of selected nodes")) action = Command::add_hull_of_selection;
+    if (ImGui::MenuItem("Add mesh from file...")) action = Command::show_add_mesh_collider;
+    ImGui::Separator();
+    if (ImGui::MenuItem("Delete selected collider", "Del")) action = Command::delete_collider;
     ImGui::EndMenu();
     return action;
 }
@@ -121,6 +153,7 @@ Action menu_bar(const MenuState& state, ViewOptions& view) {
     Action action = file_menu(state);
     if (Action a = edit_menu(state.doc)) action = std::move(a);
     if (Action a = view_menu(state.has_texture, view)) action = std::move(a);
+    if (Action a = colliders_menu()) action = std::move(a);
     if (Action a = simulation_menu(state.playing)) action = std::move(a);
     if (Action a = help_menu()) action = std::move(a);
     ImGui::EndMainMenuBar();

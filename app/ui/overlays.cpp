@@ -53,8 +53,10 @@ namespace {
 
 constexpr Shortcut kShortcuts[] = {
     {"F1", "show or hide this help"},
-    {"click", "select a node or spring (Shift toggles, Ctrl removes); empty space clears"},
+    {"click", "select a node or spring (Shift toggles, Ctrl removes); a collider where there is neither; empty "
+              "space clears"},
     {"drag a node", "pull it with a soft spring (an anchor moves with the mouse)"},
+    {"drag a collider", "move it (where no node or spring is under the cursor)"},
     {"drag on empty space", "box selection; Shift+drag adds, Ctrl+drag removes, anywhere"},
     {"right / middle drag, Alt+drag", "orbit the camera"},
     {"Shift + right / middle drag", "pan"},
@@ -64,11 +66,13 @@ constexpr Shortcut kShortcuts[] = {
     {".", "one step"},
     {"R", "reset the simulation"},
     {"F", "spring between the last two selected nodes (it becomes selected)"},
-    {"Delete, X", "delete the selected springs"},
+    {"Delete, X", "delete the selected springs (or else the selected collider)"},
     {"P", "anchor or free the selected nodes"},
     {"A / Alt+A, Esc", "select all / none"},
     {"[ ]", "previous / next node"},
-    {"arrows, Page Up / Down", "move the selected anchor (or a rope's driven end)"},
+    {"arrows, Page Up / Down", "move the selected collider (no node selected), the selected anchor, or a rope's "
+                               "driven end"},
+    {"V", "mesh view (surface) / spring view (springs and nodes)"},
     {"Ctrl+Left / Ctrl+Right", "timeline: a recorded frame back / on, pausing (with Shift, ten)"},
     {"Ctrl+Z / Ctrl+Shift+Z, Ctrl+Y", "undo / redo"},
     {"Ctrl+S / Ctrl+Shift+S", "save / save as"},

@@ -70,12 +70,13 @@ void physics_section(Document& doc) {
             help_marker(w.help.c_str());
         }
     };
-    // The View section has a "ground" checkbox too.
+    // "Ground (collision)": the plane the model collides with; the View section's
+    // "floor grid" only draws.
     ImGui::PushID("physics");
     ImGui::PushItemWidth(150);
     rows(PhysicsGroup::main);
     bool has_ground = p.ground.has_value();
-    if (ImGui::Checkbox("ground", &has_ground)) {
+    if (ImGui::Checkbox("Ground (collision)", &has_ground)) {
         if (has_ground) {
             p.ground = Ground{};
             p.ground->height = bounds(m).min.y;  // where the model stands now
@@ -84,6 +85,8 @@ void physics_section(Document& doc) {
         }
         doc.set_parameters(p);
     }
+    help_marker("The model's own ground plane (parameters ground/...): nodes below its height are pushed back up. "
+                "The floor grid (View) only shows where it is. Other shapes: Colliders.");
     if (p.ground) {
         ImGui::Indent();
         rows(PhysicsGroup::ground);

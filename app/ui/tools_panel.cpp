@@ -56,6 +56,19 @@ Action selection_section(Document& doc, const Selection& selection, const LiveSi
     ImGui::SameLine();
     if (ImGui::Button("Free selected", ImVec2(half, 0))) action = Command::free_selection;
 
+    if (!selection.nodes().empty()) {
+        // Per-node mass (Model::masses): the selected nodes get one value; the
+        // others keep theirs (the model's mass until some node has its own).
+        const std::uint32_t first = selection.nodes().front();
+        float mass = first < m.node_count() ? m.node_mass(first) : m.params.mass;
+        ImGui::SetNextItemWidth(150);
+        edited(ImGui::DragFloat("mass of selected nodes", &mass, std::max(mass, 1e-4f) * 0.01f, 1e-6f, 1e9f, "%.4g kg",
+                                ImGuiSliderFlags_AlwaysClamp),
+               mass, doc, [&](bool continuing) { doc.set_node_mass(selection.nodes(), mass, continuing); });
+        help_marker("Each selected node's own mass. The Physics panel's mass is the mass of nodes without one.");
+        if (!m.masses.empty() && ImGui::Button("Use model mass for selected nodes"))
+            doc.set_node_mass(selection.nodes(), m.params.mass);
+    }
     if (!selection.springs().empty()) {
         const Spring& first = m.springs[selection.springs().front()];
         float k = m.spring_k(first);
@@ -132,7 +145,7 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::Checkbox("nodes", &view.nodes);
     ImGui::SameLine(220);
     ImGui::Checkbox("anchors", &view.anchors);
-    ImGui::Checkbox("ground", &view.ground);
+    ImGui::Checkbox("floor grid", &view.ground);
     ImGui::SameLine(110);
     ImGui::Checkbox("shadow", &view.shadow);
     ImGui::SameLine(220);
@@ -142,7 +155,9 @@ void view_section(ViewOptions& view, const std::string& texture_error) {
     ImGui::Checkbox("kinds", &view.legend);
     ImGui::SameLine(220);
     ImGui::Checkbox("follow", &view.follow);
-    help_marker("The surface in plain grey, without its texture, so the springs' strain colours (red stretched, "
+    ImGui::Checkbox("colliders", &view.colliders);
+    help_marker("floor grid: drawn at the collision ground's height (Physics > Ground (collision)), or under the "
+                "model when it has none; it collides with nothing itself. Strain view: the surface in plain grey, without its texture, so the springs' strain colours (red stretched, "
                 "blue compressed) read on any texture.");
     ImGui::PushItemWidth(150);
     ImGui::SliderAngle("light turn", &view.light_yaw, -180.0f, 180.0f);

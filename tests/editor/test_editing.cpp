@@ -3,6 +3,7 @@
 // files, the live simulation, and the camera and picking math.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -46,7 +47,7 @@ bool random_edit(Document& doc, std::mt19937& rng) {
     auto spring = [&] {
         return std::uniform_int_distribution<std::uint32_t>(0, static_cast<std::uint32_t>(m.springs.size()) - 1)(rng);
     };
-    switch (std::uniform_int_distribution<int>(0, 6)(rng)) {
+    switch (std::uniform_int_distribution<int>(0, 10)(rng)) {
         case 0:
             return doc.add_spring(node(), node());
         case 1: {
@@ -74,10 +75,36 @@ bool random_edit(Document& doc, std::mt19937& rng) {
             return doc.set_spring_k(picked, std::uniform_real_distribution<float>(0.0f, 3000.0f)(rng),
                                     std::uniform_int_distribution<int>(0, 1)(rng) == 1);
         }
+        case 6: {
+            const std::uint32_t nodes[] = {node(), node()};
+            return doc.set_node_mass(nodes, std::uniform_real_distribution<float>(0.01f, 1.0f)(rng),
+                                     std::uniform_int_distribution<int>(0, 1)(rng) == 1);
+        }
+        case 7: {
+            Collider c = sphere_collider(std::uniform_real_distribution<float>(0.1f, 1.0f)(rng));
+            c.pose.position.y = std::uniform_real_distribution<float>(-2.0f, 0.0f)(rng);
+            return doc.add_collider(c);
+        }
+        case 8: {
+            if (doc.colliders().empty()) return false;
+            const auto i = std::uniform_int_distribution<std::size_t>(0, doc.colliders().size() - 1)(rng);
+            Collider c = doc.colliders()[i];
+            c.pose.position.x += std::uniform_real_distribution<float>(-0.5f, 0.5f)(rng);
+            c.restitution = std::uniform_real_distribution<float>(0.0f, 1.0f)(rng);
+            return doc.set_collider(i, c, std::uniform_int_distribution<int>(0, 1)(rng) == 1, "move collider");
+        }
+        case 9: {
+            if (doc.colliders().empty()) return false;
+            return doc.remove_collider(std::uniform_int_distribution<std::size_t>(0, doc.colliders().size() - 1)(rng));
+        }
         default:
             doc.seal();
             return false;
     }
+}
+
+bool same_colliders(const std::vector<Collider>& a, const std::vector<Collider>& b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), same_collider);
 }
 
 }  // namespace
@@ -89,15 +116,18 @@ TEST(Editing, anyEditSequenceUndoneGivesBackTheLoadedModelExactly) {
         std::mt19937 rng(seed);
         for (int i = 0; i < 60; ++i) random_edit(doc, rng);
         const Model edited = doc.model();
+        const std::vector<Collider> edited_colliders = doc.colliders();
         const std::size_t entries = doc.history_size();
         ASSERT_GT(entries, 10u) << "seed " << seed;
         for (std::size_t i = 0; i < entries; ++i) ASSERT_TRUE(doc.undo()) << "seed " << seed;
         EXPECT_FALSE(doc.undo());
         EXPECT_EQ(doc.model(), loaded) << "seed " << seed;
+        EXPECT_TRUE(doc.colliders().empty()) << "seed " << seed;
         EXPECT_FALSE(doc.dirty());
         while (doc.redo()) {
         }
         EXPECT_EQ(doc.model(), edited) << "seed " << seed;
+        EXPECT_TRUE(same_colliders(doc.colliders(), edited_colliders)) << "seed " << seed;
         EXPECT_NO_THROW(validate(doc.model()));
     }
 }

@@ -8,14 +8,22 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "editing/collider_shapes.hpp"
 #include "editor_process.hpp"
 #include "editor_view.hpp"
 #include "springkit/builders.hpp"
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+#include "springkit/import.hpp"
+#endif
 #include "springkit/io.hpp"
+#include "springkit/scene_file.hpp"
+#include "springkit/simulation.hpp"
 #include "support/test_files.hpp"
 #include "ui/widgets.hpp"
 #include "view/camera.hpp"
@@ -299,4 +307,273 @@ TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     EXPECT_EQ(a.peak, b.peak);
     EXPECT_EQ(a.last, b.last);
     EXPECT_EQ(a.strain, b.strain);
+}
+
+namespace {
+
+// The menu bar's Colliders menu and its "Add sphere" entry (960 px wide window,
+// Dear ImGui's default font: File, Edit, View, Colliders, ...).
+constexpr float kCollidersMenuX = 190.0f, kCollidersMenuY = 9.0f;
+constexpr float kAddSphereX = 175.0f, kAddSphereY = 50.0f;
+
+// Opens the Colliders menu (it opens on the press) and adds a sphere.
+std::string add_sphere_commands() {
+    std::ostringstream s;
+    s << "move " << kCollidersMenuX << " " << kCollidersMenuY << "\nwait 1\npress left\nwait 2\nrelease left\nwait 2\n"
+      << "click left " << kAddSphereX << " " << kAddSphereY << "\nwait 2\n";
+    return s.str();
+}
+
+// "centre of mass m: X Y Z; collider contacts last step N" of --stats.
+struct CentreLine {
+    Vec3 centre{};
+    int contacts = -1;
+};
+CentreLine centre_line(const std::string& out) {
+    CentreLine r;
+    const std::size_t at = out.find("centre of mass m:");
+    if (at == std::string::npos) return r;
+    std::sscanf(out.c_str() + at, "centre of mass m: %f %f %f; collider contacts last step %d", &r.centre.x,
+                &r.centre.y, &r.centre.z, &r.contacts);
+    return r;
+}
+
+// The colliders' blue-grey (scene_renderer.cpp kColliderColor, lit): blue above red.
+// Its green and blue stand to its red as 0.56 and 0.72 to 0.42 however it is lit; the
+// springs' compression blue has green and red nearly equal.
+bool collider_blue(const unsigned char* p) { return p[2] > 60 && p[1] * 4 > p[0] * 5 && p[2] * 2 > p[0] * 3; }
+
+}  // namespace
+
+TEST(EditorInput, aSphereUnderAHangingClothHoldsItUpIsUndoneSavedBesideTheModelAndReopened) {
+    TempDir dir;
+    // A 9 x 9 cloth, 2 m square, hanging from its four corners: it sags in the middle.
+    ClothSpec spec;
+    spec.columns = spec.rows = 9;
+    spec.anchors = ClothAnchors::none;
+    Model cloth = make_cloth(spec);
+    for (std::uint32_t corner : {0u, 8u, 72u, 80u}) cloth.anchors.push_back(Anchor{.node = corner});
+    const std::uint32_t middle = 40;
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    const OpeningView view = opening_view(cloth);
+    const fs::path added = dir.path() / "added.png", undone = dir.path() / "undone.png";
+    // A screenshot shows its frame after the commands that start on it: each is
+    // followed by a wait before the next key.
+    std::ostringstream script;
+    script << "# add two spheres from the Colliders menu, take the second back\n"
+           << add_sphere_commands() << add_sphere_commands() << "key ctrl+z\nwait 1\n"
+           << "screenshot " << added.string() << "\nwait 1\n"
+           << "# run a second and a half, take the sphere back too: the cloth sags through\n"
+           << "key space\nwait 90\nkey ctrl+z\nwait 30\nscreenshot " << undone.string() << "\nwait 1\n"
+           << "# redo it, start over and save: the model and the scene beside it\n"
+           << "key r\nkey ctrl+shift+z\nkey ctrl+s\nwait 2\n";
+    const fs::path script_file = dir.path() / "colliders.txt";
+    std::ofstream(script_file) << script.str();
+    // The surface hidden: the sphere under the cloth shows between its nodes.
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide surface,springs --input-script '" +
+                                         script_file.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+
+    // The scene file beside the model: one sphere (the second was undone), a
+    // quarter of the cloth's side across, its top at the cloth.
+    const fs::path scene_file = dir.path() / "cloth.scene.json";
+    ASSERT_TRUE(fs::exists(scene_file));
+    const ColliderSet scene = load_scene(scene_file);
+    ASSERT_EQ(scene.size(), 1u);
+    EXPECT_EQ(scene[0].shape, ColliderShape::sphere);
+    EXPECT_FLOAT_EQ(scene[0].radius, 0.125f * spec.width);
+    EXPECT_FLOAT_EQ(scene[0].pose.position.y + scene[0].radius, spec.origin.y);
+    EXPECT_EQ(load_model(file), cloth) << "the model itself is unchanged";
+    const std::string schema_check =
+        "/usr/bin/python3 -c 'import json, sys; sys.path.insert(0, sys.argv[1]); import schema_checks; "
+        "errors = list(schema_checks.load_validator(sys.argv[2]).iter_errors(json.load(open(sys.argv[3])))); "
+        "print(*errors); sys.exit(1 if errors else 0)' '" SPRINGKIT_SOURCE_DIR "/tests/files' '" SPRINGKIT_SOURCE_DIR
+        "/schema/springkit-scene.schema.json' '" +
+        scene_file.string() + "'";
+    EXPECT_EQ(std::system(schema_check.c_str()), 0) << "the scene schema accepts the saved scene";
+
+    // Drawn: the sphere's blue-grey where it stands, between the cloth's nodes;
+    // once undone, none anywhere near.
+    const ScreenPoint sphere = view.at(scene[0].pose.position);
+    EXPECT_GT(share_near(load_png(added), sphere, 6, collider_blue), 0.3);
+    EXPECT_EQ(share_near(load_png(undone), sphere, 20, collider_blue), 0.0);
+
+    // Reopened: the scene beside the model comes with it, and the editor runs
+    // exactly what a game runs with load_scene and set_colliders.
+    const EditorRun reopened = run_editor("'" + file.string() + "' --frames 90 --stats" + size_args(), dir.path());
+    ASSERT_EQ(reopened.exit_code, 0) << reopened.err;
+    const CentreLine with_sphere = centre_line(reopened.out);
+    ASSERT_GE(with_sphere.contacts, 0) << reopened.out;
+    Simulation sim(cloth);
+    sim.set_colliders(std::make_shared<ColliderSet>(load_scene(scene_file)));
+    Simulation hanging(cloth);
+    for (int frame = 0; frame < 90; ++frame) {
+        sim.step(1.0f / 60.0f);
+        hanging.step(1.0f / 60.0f);
+    }
+    EXPECT_NEAR(with_sphere.centre.y, sim.center_of_mass().y, 1e-5f);
+    EXPECT_EQ(with_sphere.contacts, static_cast<int>(sim.contacts().size()));
+    EXPECT_GT(with_sphere.contacts, 0) << "the cloth rests on the sphere";
+    // The middle node lies on top of the sphere (node radius 0); hanging free it sags below it.
+    EXPECT_NEAR(sim.positions()[middle].y, spec.origin.y, 0.01f);
+    EXPECT_LT(hanging.positions()[middle].y, spec.origin.y - 0.05f);
+}
+
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+namespace {
+
+// The line --stats prints after a conversion, for a model converted in this process.
+std::string converted_line(const Model& model, const ImportReport& report) {
+    const auto& ground = model.params.ground;
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "converted: unit %s; %zu nodes, %zu faces, %zu islands; springs %zu edge %zu bend %zu shear %zu "
+                  "volume; %zu anchors; bottom y %.6g; ground %s",
+                  report.unit.c_str(), model.node_count(), model.faces.size(), report.islands.size(),
+                  report.edge_springs, report.bend_springs, report.shear_springs, report.volume_springs,
+                  model.anchors.size(), static_cast<double>(bounds(model).min.y),
+                  ground ? ("y " + std::to_string(ground->height)).c_str() : "none");
+    return line;
+}
+
+// The model's surface colour (scene_renderer.cpp kSurfaceColor 0.82, 0.58, 0.38, lit).
+bool surface_orange(const unsigned char* p) { return p[0] > 90 && p[0] > p[1] + 25 && p[1] > p[2] + 15; }
+
+}  // namespace
+
+TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
+    TempDir dir;
+    const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
+    const EditorRun run = run_editor("'" + mesh.string() + "' --paused --frames 2 --stats" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    ImportReport report;
+    const Model model = import_mesh(mesh, ImportOptions{}, report);
+    EXPECT_NE(run.out.find(converted_line(model, report)), std::string::npos)
+        << run.out << "\nexpected: " << converted_line(model, report);
+}
+
+TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
+    TempDir dir;
+    const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
+    const fs::path preview = dir.path() / "preview.png", springs = dir.path() / "springs.png";
+    // Window pixels of a 1280 x 720 window: the "Convert mesh" dialog (centred),
+    // its ground checkbox, anchors field and Preview button (the ground's
+    // "sink at most" row moves the buttons down), then the preview window's
+    // Convert (top right).
+    std::ostringstream script;
+    script << "wait 3\n# collide with the ground under the model, anchor the top 10%\n"
+           << "click left 668 473\nclick left 375 400\ntype top:10%\nwait 1\n"
+           << "click left 355 632\nwait 3\nscreenshot " << preview.string() << "\nwait 1\n"
+           << "click left 929 256\nwait 2\n# the spring view\nkey v\nwait 1\nscreenshot " << springs.string()
+           << "\nwait 1\n";
+    const fs::path script_file = dir.path() / "convert.txt";
+    std::ofstream(script_file) << script.str();
+    const EditorRun run =
+        run_editor("'" + mesh.string() + "' --paused --stats --input-script '" + script_file.string() + "'", dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+
+    // What it converted is what springkit::import makes with those options.
+    ImportOptions options;
+    options.ground_at_bottom = true;
+    options.anchors = {"top:10%"};
+    ImportReport report;
+    const Model model = import_mesh(mesh, options, report);
+    ASSERT_TRUE(model.params.ground.has_value());
+    EXPECT_EQ(model.params.ground->height, bounds(model).min.y);
+    EXPECT_GT(model.anchors.size(), 0u);
+    EXPECT_NE(run.out.find(converted_line(model, report)), std::string::npos)
+        << run.out << "\nexpected: " << converted_line(model, report);
+
+    // The preview drew the mesh with the anchors the selector picked (orange, at
+    // the top); the spring view after converting hides the surface.
+    OrbitCamera camera;
+    camera.frame(framing_bounds(model));
+    const Viewport viewport = scene_viewport(1280, 720, kBarHeight, kToolsWidth, kInsightWidth);
+    const Mat4 matrix = camera.view_projection(viewport);
+    const auto centre = project(matrix, viewport, (bounds(model).min + bounds(model).max) * 0.5f);
+    ASSERT_TRUE(centre);
+    const Image shown = load_png(preview), after = load_png(springs);
+    EXPECT_GT(share_near(shown, *centre, 30, surface_orange), 0.8) << "the mesh's surface";
+    for (const Anchor& a : model.anchors) {
+        const auto at = project(matrix, viewport, model.positions[a.node]);
+        ASSERT_TRUE(at);
+        EXPECT_GT(share_near(shown, *at, 1, orange), 0.5) << "anchor on node " << a.node;
+    }
+    EXPECT_LT(share_near(after, *centre, 30, surface_orange), 0.05) << "springs and nodes only";
+}
+#endif
+
+TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
+    TempDir dir;
+    const Model cloth = small_cloth();
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "world.scene.json";
+    save_model(cloth, file);
+    // A ball a metre under the cloth: on screen below it, no node near.
+    ColliderSet world;
+    Collider ball = sphere_collider(0.25f);
+    ball.pose.position = {0.0f, 0.0f, 0.0f};
+    ball.name = "ball";
+    world.add(ball);
+    save_scene(world, scene_file);
+
+    const OpeningView view = opening_view(cloth);
+    OrbitCamera camera;
+    camera.frame(framing_bounds(cloth));
+    const ScreenPoint from = view.at(ball.pose.position);
+    ASSERT_TRUE(from.x > view.viewport.x && from.x < view.viewport.x + view.viewport.width) << "in the viewport";
+    ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, from.x, from.y))
+        << "nothing of the cloth under the press";
+    const ScreenPoint to{from.x + 60.0f, from.y + 20.0f, 0.0f};
+    // Where the editor's drag puts it: the grabbed point of the sphere moves on the
+    // plane through it facing the camera.
+    const Ray press = camera.ray(view.viewport, from.x, from.y);
+    const auto t = ray_collider(ball, press.origin, press.direction, 1e4f);
+    ASSERT_TRUE(t);
+    const Vec3 grabbed = press.origin + press.direction * *t;
+    const auto hit = intersect_plane(camera.ray(view.viewport, to.x, to.y), grabbed,
+                                     normalized(camera.eye() - camera.target));
+    ASSERT_TRUE(hit);
+    const Vec3 dragged = ball.pose.position + (*hit - grabbed);
+
+    std::ostringstream script;
+    script << "drag left " << xy(from) << " " << xy(to) << " 6\nwait 1\n"
+           << "# arrows move the selected collider: 10 frames to the right, one undo entry\n"
+           << "keydown right\nwait 10\nkeyup right\nwait 1\nkey ctrl+z\nwait 1\nkey ctrl+shift+z\nwait 1\n"
+           << "key ctrl+s\nwait 2\n";
+    const fs::path script_file = dir.path() / "drag.txt";
+    std::ofstream(script_file) << script.str();
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --scene '" + scene_file.string() +
+                                         "' --input-script '" + script_file.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    // Ctrl+S saved the scene to the file it came from (--scene), the model as it was.
+    const ColliderSet after = load_scene(scene_file);
+    ASSERT_EQ(after.size(), 1u);
+    EXPECT_EQ(load_model(file), cloth);
+    EXPECT_GT(dragged.x - ball.pose.position.x, 0.05f) << "the drag goes right with the mouse";
+    // The arrows slide it along the camera's right at half the model's size per
+    // second, 1/60 s a frame: what is left after the drag is that, for 10 frames.
+    const Vec3 forward = normalized(Vec3{camera.target.x - camera.eye().x, 0, camera.target.z - camera.eye().z});
+    const Vec3 right = cross(forward, {0, 1, 0});
+    const float per_frame = 0.5f * std::max(bounds(cloth).diagonal(), 0.5f) / 60.0f;
+    const Vec3 nudged = after[0].pose.position - dragged;
+    EXPECT_NEAR(dot(nudged, right) / per_frame, 10.0f, 1.01f) << "one undo entry for the whole press";
+    EXPECT_NEAR(length(nudged - right * dot(nudged, right)), 0.0f, 1e-5f) << "along the camera's right only";
+}
+
+TEST(EditorInput, aBrokenSceneFileFailsWithOneLineNamingItsPlace) {
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(small_cloth(), file);
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "sphere", "radius": 0}]})";
+    // Found beside the model or named with --scene: the same one line, exit 1.
+    for (const std::string& scene_option : {std::string(), " --scene '" + scene_file.string() + "'"}) {
+        const EditorRun run = run_editor("'" + file.string() + "'" + scene_option + " --frames 1" + size_args(), dir.path());
+        EXPECT_EQ(run.exit_code, 1);
+        EXPECT_EQ(run.err, "error: " + scene_file.string() +
+                               ": /colliders/0: radius must be a finite number > 0 (got 0)\n")
+            << run.err;
+    }
 }

@@ -10,12 +10,14 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
 #include "editing/selection.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/parameters.hpp"
+#include "ui/colliders_panel.hpp"
 #include "ui/insight_panel.hpp"
 #include "ui/overlays.hpp"
 #include "ui/widgets.hpp"
@@ -408,6 +410,41 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     EXPECT_NO_THROW(validate_parameters(applied, "dialog"));
 }
 
+TEST(PanelsHeadless, importDialogPreviewsBeforeConverting) {
+    HeadlessImGui imgui;
+    ImportDialogState state;
+    state.path = "mesh.obj";
+    state.options.units = 0.01;
+    state.options.islands = ImportOptions::Islands::largest;
+    state.options.anchors = {"top:10%"};
+    imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
+    const std::optional<ImportRequest> request = activate(imgui, state, dialog_id("Preview"));
+    ASSERT_TRUE(request.has_value());
+    EXPECT_TRUE(request->preview);
+    EXPECT_EQ(request->options.units, 0.01) << "the options as set";
+    EXPECT_EQ(request->options.islands, ImportOptions::Islands::largest);
+    EXPECT_EQ(request->options.anchors, std::vector<std::string>{"top:10%"});
+    EXPECT_FALSE(state.path.has_value()) << "the preview window takes over";
+
+    // The preview window lists the report's facts and answers with its buttons.
+    Model model = small_cloth();
+    ImportReport report;
+    report.islands = {12, 8};
+    report.edge_springs = 31;
+    report.unit = "given: 0.01 m per unit";
+    for (int i = 0; i < 2; ++i)
+        imgui.frame([&] { EXPECT_FALSE(preview_window("mesh.obj", model, report).has_value()); });
+    ImGuiWindow* window = ImGui::FindWindowByName("Conversion preview");
+    ASSERT_NE(window, nullptr);
+    ImGui::ActivateItem(ImHashStr("Change options", 0, window->ID));
+    std::optional<PreviewAnswer> answer;
+    for (int i = 0; i < 2; ++i)
+        imgui.frame([&] {
+            if (auto a = preview_window("mesh.obj", model, report)) answer = a;
+        });
+    EXPECT_EQ(answer, PreviewAnswer::change_options);
+}
+
 TEST(PanelsHeadless, importDialogGroundUnderTheModel) {
     HeadlessImGui imgui;
     ImportDialogState state;
@@ -426,3 +463,101 @@ TEST(PanelsHeadless, importDialogGroundUnderTheModel) {
     EXPECT_EQ(state.options.parameters.find(*find_parameter("ground/friction")), nullptr);
 }
 #endif
+
+TEST(PanelsHeadless, collidersAndNodeMassesDrawWithoutEditing) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    Collider ball = sphere_collider(0.3f);
+    ball.name = "ball";
+    ASSERT_TRUE(doc.add_collider(ball));
+    Collider hull = convex_hull_collider(std::vector<Vec3>{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+    ASSERT_TRUE(doc.add_collider(hull));
+    const std::size_t history = doc.history_size();
+    LiveSimulation live;
+    live.restart(doc.model());
+    Selection selection;
+    selection.fit(doc.model());
+    selection.select_node(3, SelectMode::replace);
+    for (std::size_t shown : {0u, 1u}) {
+        std::optional<std::size_t> selected = shown;
+        for (int i = 0; i < 3; ++i)
+            imgui.frame([&] {
+                EXPECT_FALSE(selection_section(doc, selection, live));
+                EXPECT_FALSE(colliders_section(doc, selected, selection));
+            });
+        EXPECT_EQ(selected, shown);
+    }
+    EXPECT_EQ(doc.history_size(), history);
+    // A collider that is gone is not selected any more.
+    std::optional<std::size_t> gone = 7;
+    imgui.frame([&] { colliders_section(doc, gone, selection); });
+    EXPECT_FALSE(gone.has_value());
+}
+
+TEST(PanelsHeadless, oneUndoEntryPerDragOfAColliderField) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    ASSERT_TRUE(doc.add_collider(sphere_collider(0.3f)));
+    const Vec3 before = doc.colliders()[0].pose.position;
+    // The position field: the first widget after the name field.
+    ImVec2 at{};
+    imgui.frame([&] {
+        ImGui::PushItemWidth(170);
+        const ImVec2 start = ImGui::GetCursorScreenPos();
+        at = ImVec2(start.x + 20.0f, start.y + ImGui::GetFrameHeightWithSpacing() + ImGui::GetFrameHeight() * 0.5f);
+        collider_fields(doc, 0);
+        ImGui::PopItemWidth();
+    });
+    auto draw = [&] {
+        ImGui::PushItemWidth(170);
+        collider_fields(doc, 0);
+        ImGui::PopItemWidth();
+    };
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    imgui.frame(draw);
+    io.MouseDown[0] = true;
+    for (int i = 0; i < 6; ++i) {
+        imgui.frame(draw);
+        io.MousePos.x += 10.0f;
+    }
+    io.MouseDown[0] = false;
+    imgui.frame(draw);
+    imgui.frame(draw);
+    EXPECT_GT(doc.colliders()[0].pose.position.x, before.x) << "dragging right moves it along +x";
+    EXPECT_EQ(doc.colliders()[0].pose.position.y, before.y);
+    EXPECT_EQ(doc.history_size(), 2u) << "the add, and one edit for the whole drag";
+    EXPECT_STREQ(doc.undo_name(), "move collider");
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.colliders()[0].pose.position.x, before.x);
+}
+
+TEST(PanelsHeadless, theCollisionGroundAndTheFloorGridHaveTheirOwnNames) {
+    HeadlessImGui imgui;
+    Model model = small_cloth();
+    model.params.ground = Ground{};
+    Document doc(model, "cloth.json", false);
+    ViewOptions view;
+    auto draw = [&] {
+        physics_section(doc);
+        view_section(view, {});
+    };
+    imgui.frame(draw);
+    ImGuiWindow* tools = ImGui::FindWindowByName("Tools");
+    ASSERT_NE(tools, nullptr);
+    tools->StateStorage.SetInt(ImHashStr("View", 0, tools->ID), 1);  // opened, as a click would
+    // ImGui keys widgets by label: "Ground (collision)" in the Physics section
+    // (under its "physics" ID), "floor grid" in the View section.
+    const ImGuiID ground = ImHashStr("Ground (collision)", 0, ImHashStr("physics", 0, tools->ID));
+    const ImGuiID grid = ImHashStr("floor grid", 0, tools->ID);
+    ImGui::ActivateItem(ground);
+    imgui.frame(draw);
+    imgui.frame(draw);
+    EXPECT_FALSE(doc.model().params.ground.has_value()) << "\"Ground (collision)\" is the model's ground";
+    EXPECT_TRUE(view.ground);
+    ImGui::ActivateItem(grid);
+    imgui.frame(draw);
+    imgui.frame(draw);
+    EXPECT_FALSE(view.ground) << "\"floor grid\" only hides the drawn grid";
+    EXPECT_EQ(doc.history_size(), 1u) << "and is no edit";
+}

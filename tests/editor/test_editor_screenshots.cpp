@@ -63,7 +63,7 @@ fs::path write_cloth(const fs::path& dir, const std::string& texture = {}) {
 std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
 
 // Only the surface: no panels, ground, shadow, springs or points.
-constexpr const char* kSurfaceOnly = " --hide ui,ground,shadow,springs,nodes,anchors";
+constexpr const char* kSurfaceOnly = " --hide ui,grid,shadow,springs,nodes,anchors";
 
 }  // namespace
 
@@ -223,7 +223,7 @@ TEST(EditorScreenshots, springsAreRedWhenStretchedAndBlueWhenCompressed) {
         const fs::path path = dir.path() / (name + ".json"), png = dir.path() / (name + ".png");
         save_model(model, path);
         const EditorRun run = run_editor("'" + path.string() + "' --paused --frames 2 --screenshot '" + png.string() +
-                                             "'" + size_args() + " --hide ui,surface,ground,nodes,anchors",
+                                             "'" + size_args() + " --hide ui,surface,grid,nodes,anchors",
                                          dir.path());
         EXPECT_EQ(run.exit_code, 0) << run.err;
         return load_png(png);

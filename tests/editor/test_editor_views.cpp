@@ -111,7 +111,7 @@ TEST(EditorViews, aKindTurnedOffInTheLegendDisappears) {
            << "click left " << xy(legend_checkbox(view.viewport, SpringClass::bend)) << "\n"
            << "wait 1\nscreenshot " << no_bend.string() << "\n";
     const EditorRun run =
-        run_script(file, "--paused --show legend --hide surface,ground,shadow,nodes,anchors",
+        run_script(file, "--paused --show legend --hide surface,grid,shadow,nodes,anchors",
                    script.str(), dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
 
@@ -150,7 +150,7 @@ TEST(EditorViews, isolatingTheSelectionHidesTheRest) {
            << "\n"
            << "wait 1\nscreenshot " << isolated.string() << "\n";
     const EditorRun run =
-        run_script(file, "--paused --show legend --hide ground,shadow", script.str(), dir.path());
+        run_script(file, "--paused --show legend --hide grid,shadow", script.str(), dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const Image all = load_png(before), only = load_png(isolated);
     ASSERT_EQ(only.width, kWidth);
@@ -182,7 +182,7 @@ TEST(EditorViews, xrayShowsTheSpringsBehindTheSurface) {
            << "click left " << xy(legend_checkbox(view.viewport, LegendRow::xray)) << "\n"
            << "wait 1\nscreenshot " << xray.string() << "\n";
     const EditorRun run =
-        run_script(file, "--paused --show legend,springs --hide ground,shadow,nodes", script.str(),
+        run_script(file, "--paused --show legend,springs --hide grid,shadow,nodes", script.str(),
                    dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
     const auto green = class_colour(SpringClass::volume);

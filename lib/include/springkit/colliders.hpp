@@ -55,6 +55,10 @@ class TriangleMesh;
 std::shared_ptr<const TriangleMesh> make_triangle_mesh(std::vector<Vec3> vertices,
                                                        std::vector<std::array<std::uint32_t, 3>> triangles);
 std::size_t triangle_count(const TriangleMesh& mesh);
+/// The mesh's vertices and triangles as it was built from them (for drawing
+/// it, or writing it out).
+std::span<const Vec3> mesh_vertices(const TriangleMesh& mesh);
+std::span<const std::array<std::uint32_t, 3>> mesh_triangles(const TriangleMesh& mesh);
 
 /// What one collider is: its shape's dimensions in its own frame, its pose and
 /// its surface. Make it with the functions below, which check the dimensions.

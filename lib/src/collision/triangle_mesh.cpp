@@ -197,5 +197,7 @@ std::shared_ptr<const TriangleMesh> make_triangle_mesh(std::vector<Vec3> vertice
 }
 
 std::size_t triangle_count(const TriangleMesh& mesh) { return mesh.triangles.size(); }
+std::span<const Vec3> mesh_vertices(const TriangleMesh& mesh) { return mesh.vertices; }
+std::span<const std::array<std::uint32_t, 3>> mesh_triangles(const TriangleMesh& mesh) { return mesh.triangles; }
 
 }  // namespace springkit
