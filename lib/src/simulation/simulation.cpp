@@ -203,7 +203,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             continue;
         }
         SpringRun run{entries[i].a, entries[i].offset, entries[j - 1].a - entries[i].a + 1,
-                      static_cast<std::uint32_t>(values.run_k.size()), true};
+                      static_cast<std::uint32_t>(values.run_k.size()), true, true};
         std::uint32_t next = run.a;  // the node of the run's next spring
         for (std::size_t e = i; e < j; ++e) {
             for (; next < entries[e].a; ++next) {  // a gap
@@ -213,6 +213,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 run_rest.push_back(0.0f);
                 run_present.push_back(0.0f);
                 run.uniform = false;
+                run.same_k = false;
             }
             const float k = values.spring_k[entries[e].spring];
             values.run_k.push_back(k);
@@ -220,8 +221,8 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             values.run_damping.push_back(damping);
             run_rest.push_back(m.springs[entries[e].spring].rest);
             run_present.push_back(1.0f);
-            run.uniform = run.uniform && values.run_k.back() == values.run_k[run.first] &&
-                          values.run_k_rest.back() == values.run_k_rest[run.first];
+            run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first];
+            run.uniform = run.uniform && run.same_k && values.run_k_rest.back() == values.run_k_rest[run.first];
             ++next;
         }
         // A run with values per spring is padded with springs of no force to whole
@@ -230,12 +231,13 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         // of 63 springs, runs of 254 or 255). The padding stays in the run's
         // window (build_partitions() and window_pass() rely on it), before the
         // run's first spring if there is no room after its last, and among the
-        // model's nodes.
+        // model's nodes. A run with one k reads it from the run, so padding
+        // springs of k 0 cannot join it: it is not padded, as a uniform run.
         const std::uint32_t window_begin = run.a / kWindow * kWindow;
         const auto extra = static_cast<std::uint32_t>((run.count + kBlock - 1) / kBlock * kBlock - run.count);
         const std::uint32_t after = std::min(extra, window_begin + kWindow - (run.a + run.count));
         const std::uint32_t before = extra - after;
-        if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
+        if (!run.same_k && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
             for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present}) {
                 slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
@@ -244,10 +246,12 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             run.a -= before;
             run.count += extra;
         }
-        if (run.uniform) {  // one value for all: kept in the run, not per spring
+        if (run.same_k) {
             run.k = values.run_k[run.first];
-            run.k_rest = values.run_k_rest[run.first];
             run.damping = damping;
+        }
+        if (run.uniform) {  // one value for all: kept in the run, not per spring
+            run.k_rest = values.run_k_rest[run.first];
             run.rest = run_rest[run.first];
             for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
                 slots->resize(run.first);
@@ -695,7 +699,11 @@ struct RunArrays {
     float* out_bz;
 };
 
-template <bool kDamped, bool kFused, bool kUniform>
+// Where a run's values come from: per spring, k and damping from the run and
+// k * rest per spring (SpringRun::same_k), or all from the run (uniform).
+enum class RunValues { per_spring, same_k, uniform };
+
+template <bool kDamped, bool kFused, RunValues kValues>
 SPRINGKIT_STAGE_CLONES
 void run_forces(const float* __restrict ax, const float* __restrict ay, const float* __restrict az,
                 const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
@@ -718,10 +726,11 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
-                               : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            constexpr bool kOneK = kValues != RunValues::per_spring;
+            float s = hooke_scale(length_squared[j], inverse_length[j], kOneK ? k[0] : k[i],
+                                  kValues == RunValues::uniform ? k_rest[0] : k_rest[i]);
             if constexpr (kDamped) {  // along the spring only (damping_scale())
-                const float c = kUniform ? damping[0] : damping[i];
+                const float c = kOneK ? damping[0] : damping[i];
                 const float closing =
                     closing_speed(bvx[i] - avx[i], bvy[i] - avy[i], bvz[i] - avz[i], dx[j], dy[j], dz[j]);
                 s += damping_scale(length_squared[j], inverse_length[j], c, closing);
@@ -743,18 +752,23 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
     }
 }
 
-template <bool kDamped, bool kFused, bool kUniform>
+template <bool kDamped, bool kFused, RunValues kValues>
 void run_forces(const RunArrays& r, std::size_t begin, std::size_t end) {
-    run_forces<kDamped, kFused, kUniform>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy,
+    run_forces<kDamped, kFused, kValues>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy,
                                           r.bvz, r.k, r.k_rest, r.damping, r.out_ax, r.out_ay, r.out_az,
                                           r.out_bx, r.out_by, r.out_bz, begin, end);
 }
 
-// Picks the loop for a run: damped or not, uniform k and rest or not.
+// Picks the loop for a run: damped or not, and where its values come from.
 template <bool kFused>
-void run_forces(const RunArrays& r, bool uniform, bool damped, std::size_t begin, std::size_t end) {
-    with_flags([&](auto is_damped, auto is_uniform) { run_forces<is_damped, kFused, is_uniform>(r, begin, end); },
-               damped, uniform);
+void run_forces(const RunArrays& r, const SpringRun& run, bool damped, std::size_t begin, std::size_t end) {
+    with_flags(
+        [&](auto is_damped) {
+            if (run.uniform) run_forces<is_damped, kFused, RunValues::uniform>(r, begin, end);
+            else if (run.same_k) run_forces<is_damped, kFused, RunValues::same_k>(r, begin, end);
+            else run_forces<is_damped, kFused, RunValues::per_spring>(r, begin, end);
+        },
+        damped);
 }
 
 // The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
@@ -894,9 +908,9 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
                     .bx = x + nb, .by = y + nb, .bz = z + nb,
                     .avx = vx + na, .avy = vy + na, .avz = vz + na,
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
-                    .k = run.uniform ? &run.k : springs_->run_k.data() + run.first,
+                    .k = run.same_k ? &run.k : springs_->run_k.data() + run.first,
                     .k_rest = run.uniform ? &run.k_rest : springs_->run_k_rest.data() + run.first,
-                    .damping = run.uniform ? &run.damping : springs_->run_damping.data() + run.first,
+                    .damping = run.same_k ? &run.damping : springs_->run_damping.data() + run.first,
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // Each node gets at most one force per run from its a side and one from
@@ -917,11 +931,11 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
             fused.out_by = Fy + nb;
             fused.out_bz = Fz + nb;
             for (std::size_t c = begin; c < blocks_end; c += chunk)
-                run_forces<true>(fused, run.uniform, damped, c, std::min(c + chunk, blocks_end));
+                run_forces<true>(fused, run, damped, c, std::min(c + chunk, blocks_end));
             if (blocks_end == piece.end) continue;
             begin = blocks_end;  // the rest through the buffer
         }
-        run_forces<false>(r, run.uniform, damped, begin, piece.end);
+        run_forces<false>(r, run, damped, begin, piece.end);
         const std::size_t a_begin = std::max<std::size_t>(begin, piece.a_begin);
         const std::size_t b_begin = std::max<std::size_t>(begin, piece.b_begin);
         if (run.offset < kBlock) {  // the row springs of a grid: one pass over their nodes

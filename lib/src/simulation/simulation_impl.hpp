@@ -42,7 +42,12 @@ struct SpringRun {
     std::uint32_t count = 0;
     std::uint32_t first = 0;
     bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
-    float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring, when uniform
+    /// No gaps and every spring has the same k (so the same damping), while
+    /// the rest lengths may differ (a cloth whose rest lengths come from float
+    /// positions differs in their last bits): the loop reads k and damping
+    /// from the run and only k * rest per spring. Implied by uniform.
+    bool same_k = false;
+    float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring: k, damping when same_k, all when uniform
     float rest = 0.0f;     ///< of every spring, when uniform
 };
 /// A spring that is part of no run, with its resolved k.
