@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "simulation/spring_force.hpp"
@@ -206,7 +207,21 @@ TEST(Kernels, ChangingThreadsMidRunKeepsTheResult) {
     c.step(1.0f / 60.0f);
     EXPECT_EQ(c.threads(), 3);
     EXPECT_EQ(state_hash(a), state_hash(c));
-    EXPECT_THROW(a.set_threads(0), Error);
+    EXPECT_THROW(a.set_threads(-1), Error);
+}
+
+TEST(Kernels, ZeroThreadsChoosesOneForASmallModel) {
+    // busy_cloth() has far fewer nodes than kAutoThreadNodes: the caller alone.
+    const Model m = busy_cloth();
+    ASSERT_LT(m.node_count(), Simulation::kAutoThreadNodes);
+    Simulation a(m, {.threads = 0}), b(m, {.threads = 3});
+    EXPECT_EQ(a.threads(), 1);
+    b.set_threads(0);
+    EXPECT_EQ(b.threads(), 1);
+    // A model of 2 kAutoThreadNodes nodes gets 2 where the machine has them.
+    const Model big = make_cloth({.columns = 64, .rows = 64});
+    Simulation c(big, {.threads = 0});
+    EXPECT_EQ(c.threads(), std::min(2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
 }
 
 TEST(Kernels, BatchedKernelAgreesWithTheReferenceWithinFiveMillimetres) {

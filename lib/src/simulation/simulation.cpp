@@ -2,11 +2,13 @@
 #include "simulation/simulation_impl.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 
 #include "simulation/batched_loops.hpp"
@@ -42,6 +44,9 @@ using detail::squared_length;
 using detail::with_flags;
 
 namespace {
+
+// threads = 0 never starts more than this many.
+constexpr unsigned kMaxAutoThreads = 64;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -271,8 +276,13 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
 }
 
 void Simulation::Impl::set_threads(int threads) {
-    if (threads < 1) throw Error("Simulation::set_threads: need at least 1 thread (got " +
+    if (threads < 0) throw Error("Simulation::set_threads: need at least 1 thread, or 0 to choose (got " +
                                  std::to_string(threads) + ")");
+    if (threads == 0) {
+        const auto hardware = static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency()));
+        const std::size_t by_size = std::max<std::size_t>(1, model_->node_count() / Simulation::kAutoThreadNodes);
+        threads = static_cast<int>(std::min({hardware, by_size, std::size_t{kMaxAutoThreads}}));
+    }
     if (threads != team_.size()) team_.resize(threads);
     build_partitions();
 }
@@ -515,16 +525,20 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
         return bead_loads;
     }
     // Forces and integration in one pass through the nodes; the nodes other
-    // threads read are integrated once every thread is done.
+    // threads read are integrated once every thread is done, by the thread
+    // that finishes last (a few max_offset-wide bands at the cuts), in the same
+    // fork-join: one synchronisation per substep, not two. Integration is per
+    // node, so who integrates a node does not change its bits.
+    std::atomic<std::size_t> passes_left{partitions_.size()};
     run_on(team_, [&](int t) {
         window_pass(partitions_[static_cast<std::size_t>(t)], true, args.dt, args.velocity_keep);
+        // acq_rel: the last one sees every other thread's forces and positions.
+        if (partitions_.size() > 1 && passes_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            for (const Partition& p : partitions_) {
+                integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
+                integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
+            }
     });
-    if (team_.size() > 1)
-        run_on(team_, [&](int t) {
-            const Partition& p = partitions_[static_cast<std::size_t>(t)];
-            integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
-            integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
-        });
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
 }
