@@ -96,10 +96,13 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
     moves_anchors_freely = ropes.empty() && model.tethers.empty() && model.beads.empty();
     build_face_runs();
-    constant_external.assign(n, Vec3{});
-    for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
-    has_constant_forces = std::any_of(constant_external.begin(), constant_external.end(),
-                                      [](const Vec3& f) { return !(f == Vec3{}); });
+    if (!model.constant_forces.empty()) {
+        constant_external.assign(n, Vec3{});
+        for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
+        if (std::all_of(constant_external.begin(), constant_external.end(), [](const Vec3& f) { return f == Vec3{}; }))
+            constant_external = {};
+    }
+    has_constant_forces = !constant_external.empty();
     // Built for either kernel: the body does not know which its instances use.
     build_spring_runs(*values);
 
@@ -376,8 +379,7 @@ void Simulation::Impl::reset() {
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
     clear_contacts();
-    external_.assign(b_->constant_external);
-    external_applied_ = false;
+    reset_external();
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
@@ -403,6 +405,12 @@ void Simulation::Impl::reset() {
     }
     update_bead_positions();
     recompute_normals();
+}
+
+void Simulation::Impl::reset_external() {
+    if (b_->has_constant_forces) external_.assign(b_->constant_external);
+    else external_ = {};
+    external_applied_ = false;
 }
 
 StepResult Simulation::Impl::step(float frame_dt) {
@@ -445,10 +453,7 @@ StepResult Simulation::Impl::step(float frame_dt) {
     const StageArgs args{.dt = dt, .velocity_keep = keep};
     for (std::uint64_t i = 0; i < result.substeps; ++i) substep(args);
     end_anchor_targets();
-    if (external_applied_) {  // apply_force() lasts one step
-        external_.assign(b_->constant_external);
-        external_applied_ = false;
-    }
+    if (external_applied_) reset_external();  // apply_force() lasts one step
     // A budgeted frame simulates only the substeps it ran.
     const double simulated = result.dropped_substeps == 0
                                  ? static_cast<double>(frame_dt)
@@ -1319,6 +1324,7 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
     wake();
+    if (external_.x.empty()) external_.assign(positions_.size(), Vec3{});
     external_.set(node, external_.get(node) + f);
     external_applied_ = true;
 }
