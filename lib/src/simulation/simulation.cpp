@@ -239,13 +239,15 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         // of 63 springs, runs of 254 or 255). The padding stays in the run's
         // window (build_partitions() and window_pass() rely on it), before the
         // run's first spring if there is no room after its last, and among the
-        // model's nodes. A run with one k reads it from the run, so padding
-        // springs of k 0 cannot join it: it is not padded, as a uniform run.
+        // model's nodes. Padding springs have k 0, so a padded run no longer
+        // has one k (same_k) and reads k per spring: the fused loop over all of
+        // it is worth more than the k saved (the short runs of a reordered
+        // mesh; docs/PERFORMANCE.md, "Throughput on the models people make").
         const std::uint32_t window_begin = run.a / kWindow * kWindow;
         const auto extra = static_cast<std::uint32_t>((run.count + kBlock - 1) / kBlock * kBlock - run.count);
         const std::uint32_t after = std::min(extra, window_begin + kWindow - (run.a + run.count));
         const std::uint32_t before = extra - after;
-        if (!run.same_k && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
+        if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
             for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present}) {
                 slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
@@ -253,6 +255,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             }
             run.a -= before;
             run.count += extra;
+            run.same_k = false;
         }
         if (run.same_k) {
             run.k = values.run_k[run.first];
