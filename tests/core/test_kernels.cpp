@@ -7,9 +7,11 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "simulation/spring_force.hpp"
+#include "simulation/worker_pool.hpp"
 #include "springkit/springkit.hpp"
 #include "support/build_arithmetic.hpp"
 #include "support/state_hash.hpp"
@@ -206,7 +208,40 @@ TEST(Kernels, ChangingThreadsMidRunKeepsTheResult) {
     c.step(1.0f / 60.0f);
     EXPECT_EQ(c.threads(), 3);
     EXPECT_EQ(state_hash(a), state_hash(c));
-    EXPECT_THROW(a.set_threads(0), Error);
+    EXPECT_THROW(a.set_threads(-1), Error);
+}
+
+TEST(Kernels, PoolRunsEveryTaskOnceBeforeItReturns) {
+    // Tasks are claimed by whichever thread is free (worker_pool.hpp): each of
+    // the size() tasks of a run must run exactly once, and all of them before
+    // run() returns, however the claims interleave. Task t adds t + 1 to its
+    // own slot; the caller checks the sums after every run.
+    for (int count : {2, 3, 5}) {
+        detail::WorkerPool pool(count);
+        std::vector<std::uint64_t> sums(static_cast<std::size_t>(count), 0);
+        for (int run = 1; run <= 2000; ++run) {
+            auto body = [&](int t) { sums[static_cast<std::size_t>(t)] += static_cast<std::uint64_t>(t + 1); };
+            pool.run(body);
+            for (int t = 0; t < count; ++t) {
+                const auto want = static_cast<std::uint64_t>(run) * static_cast<std::uint64_t>(t + 1);
+                ASSERT_EQ(sums[static_cast<std::size_t>(t)], want) << count << " tasks, run " << run << ", task " << t;
+            }
+        }
+    }
+}
+
+TEST(Kernels, ZeroThreadsChoosesOneForASmallModel) {
+    // busy_cloth() has far fewer nodes than kAutoThreadNodes: the caller alone.
+    const Model m = busy_cloth();
+    ASSERT_LT(m.node_count(), Simulation::kAutoThreadNodes);
+    Simulation a(m, {.threads = 0}), b(m, {.threads = 3});
+    EXPECT_EQ(a.threads(), 1);
+    b.set_threads(0);
+    EXPECT_EQ(b.threads(), 1);
+    // A model of 2 kAutoThreadNodes nodes gets 2 where the machine has them.
+    const Model big = make_cloth({.columns = 64, .rows = 64});
+    Simulation c(big, {.threads = 0});
+    EXPECT_EQ(c.threads(), std::min(2, static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))));
 }
 
 TEST(Kernels, BatchedKernelAgreesWithTheReferenceWithinFiveMillimetres) {

@@ -73,7 +73,10 @@ struct SleepSettings {
 
 struct SimulationOptions {
     /// Threads that step this simulation (the caller plus threads - 1 workers it
-    /// owns). 1 = the calling thread only. Results do not depend on it.
+    /// owns). 1 = the calling thread only; 0 = as many as pay off: one per
+    /// hardware thread, but at most one per kAutoThreadNodes nodes (a small
+    /// model runs on the caller alone, where splitting it costs more in
+    /// synchronisation than it saves). Results do not depend on it.
     int threads = 1;
     SpringKernel kernel = SpringKernel::batched;
     RunawayPolicy runaway = RunawayPolicy::throw_error;
@@ -351,10 +354,14 @@ public:
     /// the instance has not failed since it was made, reset() or restored.
     const std::string& failure() const;
 
-    /// Threads that step this simulation from now on (>= 1); results stay
-    /// bit-identical. Starts or stops the owned worker threads.
+    /// Threads that step this simulation from now on (>= 1, or 0 to choose as
+    /// SimulationOptions::threads says); results stay bit-identical. Starts or
+    /// stops the owned worker threads.
     void set_threads(int threads);
+    /// The threads it steps on (the count chosen, for 0).
     int threads() const;
+    /// Nodes per thread below which threads = 0 uses fewer threads.
+    static constexpr std::size_t kAutoThreadNodes = 2048;
     SpringKernel kernel() const;
 
     /// This instance's settings: the model's Parameters when made, then what

@@ -7,17 +7,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <random>
 #include <sstream>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "files/file_bytes.hpp"
 
 namespace springkit {
 
@@ -53,6 +56,44 @@ std::string read_file(const std::filesystem::path& path, const std::function<voi
     if (in.bad()) throw Error(path.string() + ": read failed");
     bytes += std::move(rest).str();
     return bytes;
+}
+
+detail::FileBytes detail::read_file_bytes(const std::filesystem::path& path,
+                                          const std::function<void(std::string_view)>& check_start) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error(path.string() + ": is a directory, not a model file");
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    // Pipes, special files and files that cannot be measured: as read_file() reads them.
+    if (ec || !std::filesystem::is_regular_file(path, ec) || size > (std::uintmax_t{1} << 62)) {
+        std::string bytes = read_file(path, check_start);
+        FileBytes out{std::make_unique_for_overwrite<char[]>(bytes.size()), bytes.size()};
+        std::memcpy(out.data.get(), bytes.data(), bytes.size());
+        return out;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot open for reading (" + std::strerror(errno) + ")");
+    FileBytes out{std::make_unique_for_overwrite<char[]>(static_cast<std::size_t>(size)),
+                  static_cast<std::size_t>(size)};
+    std::size_t done = 0;
+    auto read_up_to = [&](std::size_t end) {
+        in.read(out.data.get() + done, static_cast<std::streamsize>(end - done));
+        done += static_cast<std::size_t>(in.gcount());
+        if (in.bad()) throw Error(path.string() + ": read failed");
+    };
+    // The start first (see read_file()).
+    if (check_start) {
+        read_up_to(std::min(out.size, kReadFileStart));
+        check_start(std::string_view(out.data.get(), done));
+    }
+    read_up_to(out.size);
+    // A file that changed size while it was read: read again, as a stream.
+    if (done != out.size || in.peek() != std::ifstream::traits_type::eof()) {
+        std::string bytes = read_file(path);
+        out = {std::make_unique_for_overwrite<char[]>(bytes.size()), bytes.size()};
+        std::memcpy(out.data.get(), bytes.data(), bytes.size());
+    }
+    return out;
 }
 
 namespace {

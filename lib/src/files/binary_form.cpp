@@ -83,6 +83,16 @@ private:
 
 // Reads little-endian values; every read is bounds-checked and a short file is
 // a one-line error naming what was being read.
+
+// The little-endian T at p.
+template <class T>
+T load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof v);
+    if constexpr (std::endian::native == std::endian::big) v = byte_swapped(v);
+    return v;
+}
+
 class In {
 public:
     In(std::string_view bytes, const std::string& name) : bytes_(bytes), name_(name) {}
@@ -225,17 +235,22 @@ Model model_from_binary(std::string_view bytes, const std::string& name) {
     in.need(c.masses, 4, "masses");
     m.masses.resize(c.masses);
     in.get_array(m.masses.data(), c.masses, "masses");
+    // The springs' arrays decoded straight from the bytes into the springs.
     in.need(c.springs, 8, "spring pairs");
-    std::vector<std::uint32_t> pairs(2 * c.springs);
-    in.get_array(pairs.data(), pairs.size(), "spring pairs");
+    const char* pairs = in.take(8 * c.springs, "spring pairs").data();
     in.need(c.springs, 4, "spring rest lengths");
-    std::vector<float> values(c.springs);
+    const char* rests = in.take(4 * c.springs, "spring rest lengths").data();
     m.springs.resize(c.springs);
-    in.get_array(values.data(), values.size(), "spring rest lengths");
-    for (std::size_t i = 0; i < c.springs; ++i) m.springs[i] = {pairs[2 * i], pairs[2 * i + 1], values[i]};
+    for (std::size_t i = 0; i < c.springs; ++i) {
+        Spring& s = m.springs[i];
+        s.a = load<std::uint32_t>(pairs + 8 * i);
+        s.b = load<std::uint32_t>(pairs + 8 * i + 4);
+        s.rest = load<float>(rests + 4 * i);
+    }
     if (c.spring_flags & kHasK) {
-        in.get_array(values.data(), values.size(), "spring stiffnesses");
-        for (std::size_t i = 0; i < c.springs; ++i) m.springs[i].k = values[i];
+        in.need(c.springs, 4, "spring stiffnesses");
+        const char* ks = in.take(4 * c.springs, "spring stiffnesses").data();
+        for (std::size_t i = 0; i < c.springs; ++i) m.springs[i].k = load<float>(ks + 4 * i);
     }
     if (c.spring_flags & kHasKind) {
         const std::string_view kinds = in.take(c.springs, "spring kinds");

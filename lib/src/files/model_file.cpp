@@ -8,6 +8,7 @@
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "files/file_bytes.hpp"
 #include "files/json_writer.hpp"
 
 namespace springkit {
@@ -48,7 +49,7 @@ Model read_model(const std::filesystem::path& path) {
                             hex_byte(static_cast<unsigned char>(start[first])) + "; not read");
         };
     }
-    if (binary) return model_from_binary(read_file(path, check_start), path.string());
+    if (binary) return model_from_binary(detail::read_file_bytes(path, check_start).view(), path.string());
     return model_from_json(read_file(path, check_start), path.string());
 }
 

@@ -210,7 +210,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     const double drift[3] = {wind_.x * hd, wind_.y * hd, wind_.z * hd};
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 x0 = x_.get(i), v0 = v_.get(i);
-        const Vec3 force = external_.get(i) + (loads ? f_.get(i) : Vec3{});
+        const Vec3 force = external_at(i) + (loads ? f_.get(i) : Vec3{});
         const double xs[3] = {x0.x, x0.y, x0.z}, vs[3] = {v0.x, v0.y, v0.z}, fs[3] = {force.x, force.y, force.z};
         const std::int32_t row = l.unknown[i];
         for (int c = 0; c < 3; ++c) {

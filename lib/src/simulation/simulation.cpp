@@ -2,11 +2,13 @@
 #include "simulation/simulation_impl.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cmath>
 #include <numbers>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
 
 #include "simulation/batched_loops.hpp"
@@ -42,6 +44,9 @@ using detail::squared_length;
 using detail::with_flags;
 
 namespace {
+
+// threads = 0 never starts more than this many.
+constexpr unsigned kMaxAutoThreads = 64;
 
 // Rotates v around the unit axis by angle (Rodrigues' formula).
 Vec3 rotate(const Vec3& v, const Vec3& axis, float angle) {
@@ -91,10 +96,13 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
     moves_anchors_freely = ropes.empty() && model.tethers.empty() && model.beads.empty();
     build_face_runs();
-    constant_external.assign(n, Vec3{});
-    for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
-    has_constant_forces = std::any_of(constant_external.begin(), constant_external.end(),
-                                      [](const Vec3& f) { return !(f == Vec3{}); });
+    if (!model.constant_forces.empty()) {
+        constant_external.assign(n, Vec3{});
+        for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
+        if (std::all_of(constant_external.begin(), constant_external.end(), [](const Vec3& f) { return f == Vec3{}; }))
+            constant_external = {};
+    }
+    has_constant_forces = !constant_external.empty();
     // Built for either kernel: the body does not know which its instances use.
     build_spring_runs(*values);
 
@@ -203,7 +211,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             continue;
         }
         SpringRun run{entries[i].a, entries[i].offset, entries[j - 1].a - entries[i].a + 1,
-                      static_cast<std::uint32_t>(values.run_k.size()), true};
+                      static_cast<std::uint32_t>(values.run_k.size()), true, true};
         std::uint32_t next = run.a;  // the node of the run's next spring
         for (std::size_t e = i; e < j; ++e) {
             for (; next < entries[e].a; ++next) {  // a gap
@@ -213,6 +221,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 run_rest.push_back(0.0f);
                 run_present.push_back(0.0f);
                 run.uniform = false;
+                run.same_k = false;
             }
             const float k = values.spring_k[entries[e].spring];
             values.run_k.push_back(k);
@@ -220,8 +229,8 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             values.run_damping.push_back(damping);
             run_rest.push_back(m.springs[entries[e].spring].rest);
             run_present.push_back(1.0f);
-            run.uniform = run.uniform && values.run_k.back() == values.run_k[run.first] &&
-                          values.run_k_rest.back() == values.run_k_rest[run.first];
+            run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first];
+            run.uniform = run.uniform && run.same_k && values.run_k_rest.back() == values.run_k_rest[run.first];
             ++next;
         }
         // A run with values per spring is padded with springs of no force to whole
@@ -230,7 +239,10 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         // of 63 springs, runs of 254 or 255). The padding stays in the run's
         // window (build_partitions() and window_pass() rely on it), before the
         // run's first spring if there is no room after its last, and among the
-        // model's nodes.
+        // model's nodes. Padding springs have k 0, so a padded run no longer
+        // has one k (same_k) and reads k per spring: the fused loop over all of
+        // it is worth more than the k saved (the short runs of a reordered
+        // mesh; docs/PERFORMANCE.md, "Throughput on the models people make").
         const std::uint32_t window_begin = run.a / kWindow * kWindow;
         const auto extra = static_cast<std::uint32_t>((run.count + kBlock - 1) / kBlock * kBlock - run.count);
         const std::uint32_t after = std::min(extra, window_begin + kWindow - (run.a + run.count));
@@ -243,11 +255,14 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             }
             run.a -= before;
             run.count += extra;
+            run.same_k = false;
+        }
+        if (run.same_k) {
+            run.k = values.run_k[run.first];
+            run.damping = damping;
         }
         if (run.uniform) {  // one value for all: kept in the run, not per spring
-            run.k = values.run_k[run.first];
             run.k_rest = values.run_k_rest[run.first];
-            run.damping = damping;
             run.rest = run_rest[run.first];
             for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
                 slots->resize(run.first);
@@ -267,8 +282,13 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
 }
 
 void Simulation::Impl::set_threads(int threads) {
-    if (threads < 1) throw Error("Simulation::set_threads: need at least 1 thread (got " +
+    if (threads < 0) throw Error("Simulation::set_threads: need at least 1 thread, or 0 to choose (got " +
                                  std::to_string(threads) + ")");
+    if (threads == 0) {
+        const auto hardware = static_cast<std::size_t>(std::max(1u, std::thread::hardware_concurrency()));
+        const std::size_t by_size = std::max<std::size_t>(1, model_->node_count() / Simulation::kAutoThreadNodes);
+        threads = static_cast<int>(std::min({hardware, by_size, std::size_t{kMaxAutoThreads}}));
+    }
     if (threads != team_.size()) team_.resize(threads);
     build_partitions();
 }
@@ -362,8 +382,7 @@ void Simulation::Impl::reset() {
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
     clear_contacts();
-    external_.assign(b_->constant_external);
-    external_applied_ = false;
+    reset_external();
     anchor_state_.clear();
     anchor_velocity_.clear();
     for (const Anchor& a : m.anchors) {
@@ -389,6 +408,12 @@ void Simulation::Impl::reset() {
     }
     update_bead_positions();
     recompute_normals();
+}
+
+void Simulation::Impl::reset_external() {
+    if (b_->has_constant_forces) external_.assign(b_->constant_external);
+    else external_ = {};
+    external_applied_ = false;
 }
 
 StepResult Simulation::Impl::step(float frame_dt) {
@@ -431,10 +456,7 @@ StepResult Simulation::Impl::step(float frame_dt) {
     const StageArgs args{.dt = dt, .velocity_keep = keep};
     for (std::uint64_t i = 0; i < result.substeps; ++i) substep(args);
     end_anchor_targets();
-    if (external_applied_) {  // apply_force() lasts one step
-        external_.assign(b_->constant_external);
-        external_applied_ = false;
-    }
+    if (external_applied_) reset_external();  // apply_force() lasts one step
     // A budgeted frame simulates only the substeps it ran.
     const double simulated = result.dropped_substeps == 0
                                  ? static_cast<double>(frame_dt)
@@ -513,16 +535,20 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
         return bead_loads;
     }
     // Forces and integration in one pass through the nodes; the nodes other
-    // threads read are integrated once every thread is done.
+    // threads read are integrated once every thread is done, by the thread
+    // that finishes last (a few max_offset-wide bands at the cuts), in the same
+    // fork-join: one synchronisation per substep, not two. Integration is per
+    // node, so who integrates a node does not change its bits.
+    std::atomic<std::size_t> passes_left{partitions_.size()};
     run_on(team_, [&](int t) {
         window_pass(partitions_[static_cast<std::size_t>(t)], true, args.dt, args.velocity_keep);
+        // acq_rel: the last one sees every other thread's forces and positions.
+        if (partitions_.size() > 1 && passes_left.fetch_sub(1, std::memory_order_acq_rel) == 1)
+            for (const Partition& p : partitions_) {
+                integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
+                integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
+            }
     });
-    if (team_.size() > 1)
-        run_on(team_, [&](int t) {
-            const Partition& p = partitions_[static_cast<std::size_t>(t)];
-            integrate_range(p.node_begin, p.shared_low_end, args.dt, args.velocity_keep);
-            integrate_range(p.shared_high_begin, p.node_end, args.dt, args.velocity_keep);
-        });
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
 }
@@ -697,7 +723,11 @@ struct RunArrays {
     float* out_bz;
 };
 
-template <bool kDamped, bool kFused, bool kUniform>
+// Where a run's values come from: per spring, k and damping from the run and
+// k * rest per spring (SpringRun::same_k), or all from the run (uniform).
+enum class RunValues { per_spring, same_k, uniform };
+
+template <bool kDamped, bool kFused, RunValues kValues>
 SPRINGKIT_STAGE_CLONES
 void run_forces(const float* __restrict ax, const float* __restrict ay, const float* __restrict az,
                 const float* __restrict bx, const float* __restrict by, const float* __restrict bz,
@@ -720,10 +750,11 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            float s = kUniform ? hooke_scale(length_squared[j], inverse_length[j], k[0], k_rest[0])
-                               : hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            constexpr bool kOneK = kValues != RunValues::per_spring;
+            float s = hooke_scale(length_squared[j], inverse_length[j], kOneK ? k[0] : k[i],
+                                  kValues == RunValues::uniform ? k_rest[0] : k_rest[i]);
             if constexpr (kDamped) {  // along the spring only (damping_scale())
-                const float c = kUniform ? damping[0] : damping[i];
+                const float c = kOneK ? damping[0] : damping[i];
                 const float closing =
                     closing_speed(bvx[i] - avx[i], bvy[i] - avy[i], bvz[i] - avz[i], dx[j], dy[j], dz[j]);
                 s += damping_scale(length_squared[j], inverse_length[j], c, closing);
@@ -745,18 +776,23 @@ void run_forces(const float* __restrict ax, const float* __restrict ay, const fl
     }
 }
 
-template <bool kDamped, bool kFused, bool kUniform>
+template <bool kDamped, bool kFused, RunValues kValues>
 void run_forces(const RunArrays& r, std::size_t begin, std::size_t end) {
-    run_forces<kDamped, kFused, kUniform>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy,
+    run_forces<kDamped, kFused, kValues>(r.ax, r.ay, r.az, r.bx, r.by, r.bz, r.avx, r.avy, r.avz, r.bvx, r.bvy,
                                           r.bvz, r.k, r.k_rest, r.damping, r.out_ax, r.out_ay, r.out_az,
                                           r.out_bx, r.out_by, r.out_bz, begin, end);
 }
 
-// Picks the loop for a run: damped or not, uniform k and rest or not.
+// Picks the loop for a run: damped or not, and where its values come from.
 template <bool kFused>
-void run_forces(const RunArrays& r, bool uniform, bool damped, std::size_t begin, std::size_t end) {
-    with_flags([&](auto is_damped, auto is_uniform) { run_forces<is_damped, kFused, is_uniform>(r, begin, end); },
-               damped, uniform);
+void run_forces(const RunArrays& r, const SpringRun& run, bool damped, std::size_t begin, std::size_t end) {
+    with_flags(
+        [&](auto is_damped) {
+            if (run.uniform) run_forces<is_damped, kFused, RunValues::uniform>(r, begin, end);
+            else if (run.same_k) run_forces<is_damped, kFused, RunValues::same_k>(r, begin, end);
+            else run_forces<is_damped, kFused, RunValues::per_spring>(r, begin, end);
+        },
+        damped);
 }
 
 // The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
@@ -896,9 +932,9 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
                     .bx = x + nb, .by = y + nb, .bz = z + nb,
                     .avx = vx + na, .avy = vy + na, .avz = vz + na,
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
-                    .k = run.uniform ? &run.k : springs_->run_k.data() + run.first,
+                    .k = run.same_k ? &run.k : springs_->run_k.data() + run.first,
                     .k_rest = run.uniform ? &run.k_rest : springs_->run_k_rest.data() + run.first,
-                    .damping = run.uniform ? &run.damping : springs_->run_damping.data() + run.first,
+                    .damping = run.same_k ? &run.damping : springs_->run_damping.data() + run.first,
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // Each node gets at most one force per run from its a side and one from
@@ -919,11 +955,11 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
             fused.out_by = Fy + nb;
             fused.out_bz = Fz + nb;
             for (std::size_t c = begin; c < blocks_end; c += chunk)
-                run_forces<true>(fused, run.uniform, damped, c, std::min(c + chunk, blocks_end));
+                run_forces<true>(fused, run, damped, c, std::min(c + chunk, blocks_end));
             if (blocks_end == piece.end) continue;
             begin = blocks_end;  // the rest through the buffer
         }
-        run_forces<false>(r, run.uniform, damped, begin, piece.end);
+        run_forces<false>(r, run, damped, begin, piece.end);
         const std::size_t a_begin = std::max<std::size_t>(begin, piece.a_begin);
         const std::size_t b_begin = std::max<std::size_t>(begin, piece.b_begin);
         if (run.offset < kBlock) {  // the row springs of a grid: one pass over their nodes
@@ -1293,6 +1329,7 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {
     if (node >= positions_.size()) throw Error("apply_force: node index out of range");
     wake();
+    if (external_.x.empty()) external_.assign(positions_.size(), Vec3{});
     external_.set(node, external_.get(node) + f);
     external_applied_ = true;
 }

@@ -43,12 +43,11 @@ void Simulation::Impl::carry_state_from(const Impl& previous) {
     if (external_applied_) {
         // The force given for the next step is what external_ holds beyond the
         // constant forces; a node whose constant force is unchanged takes it as is.
+        if (external_.x.empty()) external_.assign(m.node_count(), Vec3{});
         for (std::size_t i = 0; i < m.node_count(); ++i) {
-            const Vec3 held = previous.external_.get(i),
-                       old_constant = previous.b_->constant_external[i];
-            external_.set(i, b_->constant_external[i] == old_constant
-                                 ? held
-                                 : b_->constant_external[i] + (held - old_constant));
+            const Vec3 held = previous.external_at(i), old_constant = previous.b_->constant_at(i),
+                       constant = b_->constant_at(i);
+            external_.set(i, constant == old_constant ? held : constant + (held - old_constant));
         }
     }
     // The air of the frame just taken, unless the edit changed the air.

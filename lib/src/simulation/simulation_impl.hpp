@@ -43,7 +43,12 @@ struct SpringRun {
     std::uint32_t count = 0;
     std::uint32_t first = 0;
     bool uniform = false;  ///< no gaps, every spring has the same rest and k (regular grids)
-    float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring, when uniform
+    /// No gaps and every spring has the same k (so the same damping), while
+    /// the rest lengths may differ (a cloth whose rest lengths come from float
+    /// positions differs in their last bits): the loop reads k and damping
+    /// from the run and only k * rest per spring. Implied by uniform.
+    bool same_k = false;
+    float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring: k, damping when same_k, all when uniform
     float rest = 0.0f;     ///< of every spring, when uniform
 };
 /// A spring that is part of no run, with its resolved k.
@@ -150,8 +155,11 @@ public:
     std::vector<float> face_run_open;      ///< 1 for a face of the model, 0 for a gap
     std::vector<float> face_run_pick;      ///< paired runs: 1 where the face takes corner o[3]
     std::vector<std::array<std::uint32_t, 3>> loose_faces;  ///< faces in no run
-    std::vector<Vec3> constant_external;   ///< Model::constant_forces summed per node
-    bool has_constant_forces = false;      ///< constant_external is not all zero
+    /// Model::constant_forces summed per node; empty when they sum to zero
+    /// everywhere (most models: no node array held for nothing).
+    std::vector<Vec3> constant_external;
+    bool has_constant_forces = false;      ///< constant_external is not empty
+    Vec3 constant_at(std::size_t node) const { return constant_external.empty() ? Vec3{} : constant_external[node]; }
     // The runaway bound (see Simulation::Impl::speed_bound_) in its parts.
     double diagonal = 0.0;                 ///< m, of the model's bounding box
     double drive_speed = 0.0;              ///< m/s, the fastest anchor drive
@@ -283,6 +291,9 @@ public:
     void normals_of(detail::Partition& part);
     void build_partitions();
     void refill_springs();
+    Vec3 external_at(std::size_t node) const { return external_.x.empty() ? Vec3{} : external_.get(node); }
+    /// Sets external_ to the constant forces: empty when there are none.
+    void reset_external();
     void update_speed_bound();
 
     std::shared_ptr<const PreparedBody> body_;
@@ -300,7 +311,9 @@ public:
     detail::Vec3Array v_;                ///< velocities
     detail::Vec3Array f_;                ///< forces of the current substep
     detail::Vec3Array previous_;         ///< Verlet's previous positions
-    detail::Vec3Array external_;         ///< apply_force() and constant forces, reset per step
+    /// apply_force() and constant forces, reset per step; empty while they are
+    /// 0 for every node (no constant forces, nothing applied since the reset).
+    detail::Vec3Array external_;
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch

@@ -5,6 +5,7 @@
 // once, at build time; each step only sums.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <climits>
 #include <cstdint>
@@ -47,6 +48,11 @@ inline FaceNormal face_normal(float ax, float ay, float az, float bx, float by, 
     return {mul_add(uy, vz, -(uz * vy)), mul_add(uz, vx, -(ux * vz)), mul_add(ux, vy, -(uy * vx))};
 }
 
+// a where mask is all ones, b where it is 0: a select as bit operations.
+inline float pick_bits(float a, float b, std::uint32_t mask) {
+    return std::bit_cast<float>((std::bit_cast<std::uint32_t>(a) & mask) | (std::bit_cast<std::uint32_t>(b) & ~mask));
+}
+
 // The normals of the faces (i + o[0], i + o[1], i + o[2]) of one run, for i in
 // [begin, end) rounded up to whole blocks, into n; x, y, z start at the run's
 // first node. With gaps, faces where open[i] is 0 are not in the model: their
@@ -63,11 +69,16 @@ void run_face_normals(const float* __restrict x, const float* __restrict y, cons
     for (std::size_t block = begin; block < end; block += kBlock) {
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            // Both candidates loaded: GCC vectorises selects, not loads under a condition.
-            const bool alternative = kPaired && pick[i] != 0.0f;
-            const float cx = alternative ? x[i + o3] : x[i + o2];
-            const float cy = alternative ? y[i + o3] : y[i + o2];
-            const float cz = alternative ? z[i + o3] : z[i + o2];
+            // Both candidates loaded and one kept by a bit mask: GCC keeps a
+            // select between two loads, or between their values, as a branch.
+            const float x2 = x[i + o2], y2 = y[i + o2], z2 = z[i + o2];
+            float cx = x2, cy = y2, cz = z2;
+            if constexpr (kPaired) {
+                const std::uint32_t keep3 = 0u - static_cast<std::uint32_t>(pick[i] != 0.0f);
+                cx = pick_bits(x[i + o3], x2, keep3);
+                cy = pick_bits(y[i + o3], y2, keep3);
+                cz = pick_bits(z[i + o3], z2, keep3);
+            }
             const FaceNormal n =
                 face_normal(x[i + o0], y[i + o0], z[i + o0], x[i + o1], y[i + o1], z[i + o1], cx, cy, cz);
             if constexpr (kGaps) {

@@ -56,10 +56,10 @@ void Simulation::Impl::refill_springs() {
         auto values = std::make_shared<detail::SpringValues>(base);
         const float s = stiffness_scale_;
         for (detail::SpringRun& run : values->runs) {
-            if (!run.uniform) continue;
+            if (!run.same_k) continue;
             run.k *= s;
-            run.k_rest = run.k * run.rest;
             run.damping = damping;
+            if (run.uniform) run.k_rest = run.k * run.rest;
         }
         for (std::size_t i = 0; i < values->run_k.size(); ++i) {
             values->run_k[i] = base.run_k[i] * s;

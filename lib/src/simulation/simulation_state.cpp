@@ -44,6 +44,10 @@ public:
     void put(Vec3 v) { put(v.x); put(v.y); put(v.z); }
     /// The first n values of each coordinate (the arrays may run on as padding).
     void put(const detail::Vec3Array& a, std::size_t n) {
+        if (a.x.empty()) {  // an array held empty while it is all 0 (external_)
+            for (std::size_t i = 0; i < 3 * n; ++i) put(0.0f);
+            return;
+        }
         for (const std::vector<float>* c : {&a.x, &a.y, &a.z})
             for (std::size_t i = 0; i < n; ++i) put((*c)[i]);
     }
@@ -230,6 +234,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     const Vec3 wind = in.vec("the wind");
     const std::size_t n = m.node_count();
     detail::Vec3Array x = x_, v = v_, previous = previous_, external = external_;  // with their padding
+    if (external.x.empty()) external.assign(n, Vec3{});
     in.array(x, n, "a position");
     in.array(v, n, "a velocity");
     in.array(previous, n, "a previous position");

@@ -14,33 +14,37 @@ namespace springkit::detail {
 
 namespace {
 
-// How long a thread waits actively before it sleeps: longer than the gap between
-// two stages of a step (a few microseconds), far shorter than the gap between
-// frames. After the first few hundred pauses it yields, so that on a machine with
-// more runnable threads than cores the thread it waits for gets to run.
-constexpr auto kSpin = std::chrono::microseconds(100);
-constexpr int kPauses = 256;
+// How long a thread waits actively before it sleeps: longer than the gap
+// between two stages of a step (a few microseconds), far shorter than the gap
+// between frames. It pauses rather than yields: sched_yield() hands the core
+// to whatever else is runnable and comes back at once, so on a machine busy
+// with other programs a yielding loop takes their time without waiting any
+// better; a thread that sleeps instead costs a wake-up, which the claiming of
+// tasks (worker_pool.hpp) hides, since the caller runs what a sleeping worker
+// has not begun.
+constexpr auto kSpin = std::chrono::microseconds(50);
+constexpr int kPausesPerClockRead = 64;
 
 // Waits actively until done() or the spin time is over; true if done() became true.
 template <class Done>
 bool spin_until(Done done) {
     const auto start = std::chrono::steady_clock::now();
-    for (int i = 0;; ++i) {
-        if (done()) return true;
-        if (i < kPauses) {
+    for (;;) {
+        for (int i = 0; i < kPausesPerClockRead; ++i) {
+            if (done()) return true;
             SPRINGKIT_PAUSE();
-        } else {
-            std::this_thread::yield();
-            if (std::chrono::steady_clock::now() - start > kSpin) return false;
         }
+        if (std::chrono::steady_clock::now() - start > kSpin) return done();
     }
 }
+
+constexpr std::uint64_t kTaskMask = 0xffffffffu;
 
 }  // namespace
 
 WorkerPool::WorkerPool(int count) : count_(count < 1 ? 1 : count) {
     threads_.reserve(static_cast<std::size_t>(count_ - 1));
-    for (int t = 1; t < count_; ++t) threads_.emplace_back([this, t] { work(t); });
+    for (int t = 1; t < count_; ++t) threads_.emplace_back([this] { work(); });
 }
 
 WorkerPool::~WorkerPool() {
@@ -50,29 +54,50 @@ WorkerPool::~WorkerPool() {
     for (std::thread& thread : threads_) thread.join();
 }
 
-void WorkerPool::dispatch(Task task, void* context) {
-    task_ = task;
-    context_ = context;
-    pending_.store(count_ - 1, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
-    generation_.notify_all();
-    task(context, 0);
-    if (!spin_until([&] { return pending_.load(std::memory_order_acquire) == 0; })) {
-        for (int left = pending_.load(std::memory_order_acquire); left != 0;
-             left = pending_.load(std::memory_order_acquire))
-            pending_.wait(left, std::memory_order_acquire);
+void WorkerPool::run_claimed(std::uint64_t state) {
+    const std::uint64_t generation = state >> 32;
+    for (;;) {
+        if ((state >> 32) != generation || (state & kTaskMask) >= static_cast<std::uint64_t>(count_)) return;
+        if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            task_(context_, static_cast<int>(state & kTaskMask));
+            done_.fetch_add(1, std::memory_order_release);
+            state = state_.load(std::memory_order_acquire);
+        }
     }
 }
 
-void WorkerPool::work(int t) {
+void WorkerPool::dispatch(Task task, void* context) {
+    // Every task of the previous run is done, so no thread reads these now.
+    task_ = task;
+    context_ = context;
+    done_.store(0, std::memory_order_relaxed);
+    const std::uint32_t generation = generation_.load(std::memory_order_relaxed) + 1;
+    // Task 0 is the caller's from the start: it runs with the caller's cache.
+    state_.store((std::uint64_t{generation} << 32) | 1u, std::memory_order_release);
+    generation_.store(generation, std::memory_order_release);
+    generation_.notify_all();
+    task(context, 0);
+    done_.fetch_add(1, std::memory_order_relaxed);
+    run_claimed(state_.load(std::memory_order_acquire));
+    // What is left runs on workers that have claimed it.
+    if (!spin_until([&] { return done_.load(std::memory_order_acquire) == count_; })) {
+        for (int d = done_.load(std::memory_order_acquire); d != count_; d = done_.load(std::memory_order_acquire))
+            done_.wait(d, std::memory_order_acquire);
+    }
+}
+
+void WorkerPool::work() {
     std::uint32_t seen = 0;
     for (;;) {
         if (!spin_until([&] { return generation_.load(std::memory_order_acquire) != seen; }))
             generation_.wait(seen, std::memory_order_acquire);
         seen = generation_.load(std::memory_order_acquire);
         if (stop_.load(std::memory_order_relaxed)) return;
-        task_(context_, t);
-        if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) pending_.notify_one();
+        const std::uint64_t state = state_.load(std::memory_order_acquire);
+        if ((state >> 32) == seen) {
+            run_claimed(state);
+            done_.notify_one();
+        }
     }
 }
 

@@ -1,10 +1,15 @@
 // springkit — a small fork-join pool of std::threads owned by one Simulation.
 //
-// run(body) calls body(0) on the calling thread and body(1 .. count-1) on the
-// workers, and returns when all have finished: one stage of a step over
-// per-thread index ranges. Workers spin briefly between stages (a substep is
-// tens of microseconds) and then sleep on an atomic wait, so an idle simulation
-// costs nothing. No allocation per run.
+// run(body) calls body(t) once for every task t in [0, size()) and returns when
+// all have returned: one stage of a step over per-thread index ranges. Tasks
+// are claimed, not assigned: the calling thread takes task 0 and then any task
+// no worker has claimed yet, so a worker that is asleep or whose core is busy
+// with another program delays nothing (the caller runs its task); body(t) must
+// therefore depend on t only, never on which thread runs it (every stage reads
+// and writes partition t's data). Workers spin briefly between stages (a
+// substep is tens of microseconds), pausing the core rather than yielding it,
+// and then sleep on an atomic wait, so an idle simulation costs nothing. No
+// allocation per run.
 #pragma once
 
 #include <atomic>
@@ -18,7 +23,7 @@ namespace springkit::detail {
 
 class WorkerPool {
 public:
-    /// A pool for `count` participants (the caller plus count - 1 threads); count >= 1.
+    /// A pool for `count` tasks per run (the caller plus count - 1 threads); count >= 1.
     explicit WorkerPool(int count);
     ~WorkerPool();
     WorkerPool(const WorkerPool&) = delete;
@@ -26,8 +31,8 @@ public:
 
     int size() const { return count_; }
 
-    /// Runs body(t) for t in [0, size()), t = 0 on the calling thread; returns when
-    /// every call has returned. Not reentrant.
+    /// Runs body(t) for t in [0, size()) on the calling thread and the workers;
+    /// returns when every call has returned. Not reentrant.
     template <class Body>
     void run(Body& body) {
         if (count_ == 1) {
@@ -40,13 +45,19 @@ public:
 private:
     using Task = void (*)(void*, int);
     void dispatch(Task task, void* context);
-    void work(int t);
+    void work();
+    /// Claims and runs tasks of generation `generation` until none is left.
+    void run_claimed(std::uint64_t state);
 
     int count_;
     Task task_ = nullptr;
     void* context_ = nullptr;
-    std::atomic<std::uint32_t> generation_{0};  ///< bumped once per run; workers wait on it
-    std::atomic<int> pending_{0};               ///< workers still running the current task
+    /// The current run's generation (high 32 bits) and its next unclaimed task
+    /// (low 32 bits), in one word so that a claim (a compare-exchange) can only
+    /// take a task of the run whose task_ and context_ it then reads.
+    std::atomic<std::uint64_t> state_{0};
+    std::atomic<std::uint32_t> generation_{0};  ///< workers sleep on it (the high half of state_)
+    std::atomic<int> done_{0};                  ///< tasks of the current run finished
     std::atomic<bool> stop_{false};
     std::vector<std::thread> threads_;
 };
@@ -68,8 +79,8 @@ private:
     std::unique_ptr<WorkerPool> pool_;
 };
 
-/// Runs body(t) for every participant of `team`: on the
-/// calling thread alone when the team has one member.
+/// Runs body(t) for every task of `team`: on the calling thread alone when the
+/// team has one member.
 template <class Body>
 void run_on(const Team& team, Body&& body) {
     if (WorkerPool* pool = team.pool()) pool->run(body);
