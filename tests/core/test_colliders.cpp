@@ -27,6 +27,27 @@ Model one_node(Vec3 p, Parameters params = {}) {
     return m;
 }
 
+// An n x n grid of 0.1 m cells in the x-z plane, its heights bump sin(7 i + 3 j).
+struct Terrain {
+    std::vector<Vec3> v;
+    std::vector<std::array<std::uint32_t, 3>> t;
+};
+Terrain terrain(int n, float bump) {
+    Terrain g;
+    for (int i = 0; i <= n; ++i)
+        for (int j = 0; j <= n; ++j)
+            g.v.push_back({static_cast<float>(i) * 0.1f, bump * std::sin(static_cast<float>(i * 7 + j * 3)),
+                           static_cast<float>(j) * 0.1f});
+    const auto m = static_cast<std::uint32_t>(n);
+    for (std::uint32_t i = 0; i < m; ++i)
+        for (std::uint32_t j = 0; j < m; ++j) {
+            const std::uint32_t a = i * (m + 1) + j, b = a + 1, c = a + m + 1, d = c + 1;
+            g.t.push_back({a, b, c});
+            g.t.push_back({b, d, c});
+        }
+    return g;
+}
+
 std::shared_ptr<const TriangleMesh> unit_square_mesh() {
     // The square [0, 1] x [0, 1] in the plane y = 0, normal +y.
     return make_triangle_mesh({{0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}}, {{{0, 2, 1}}, {{0, 3, 2}}});
@@ -83,19 +104,9 @@ TEST(ColliderShapes, SignedDistancesMatchClosedForms) {
 TEST(ColliderShapes, MeshHierarchyFindsWhatBruteForceFinds) {
     // A bumpy 40 x 40 terrain: the tree's nearest point equals the minimum over
     // every triangle for random points.
-    std::vector<Vec3> v;
-    std::vector<std::array<std::uint32_t, 3>> t;
-    const int n = 40;
-    for (int i = 0; i <= n; ++i)
-        for (int j = 0; j <= n; ++j)
-            v.push_back({static_cast<float>(i) * 0.1f, 0.2f * std::sin(static_cast<float>(i * 7 + j * 3)),
-                         static_cast<float>(j) * 0.1f});
-    for (std::uint32_t i = 0; i < n; ++i)
-        for (std::uint32_t j = 0; j < n; ++j) {
-            const std::uint32_t a = i * (n + 1) + j, b = a + 1, c = a + n + 1, d = c + 1;
-            t.push_back({a, b, c});
-            t.push_back({b, d, c});
-        }
+    const Terrain grid = terrain(40, 0.2f);
+    const std::vector<Vec3>& v = grid.v;
+    const std::vector<std::array<std::uint32_t, 3>>& t = grid.t;
     const Collider mesh = mesh_collider(make_triangle_mesh(v, t));
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-0.5f, 4.5f);
@@ -118,20 +129,9 @@ TEST(ColliderShapes, MeshSearchHintNeverChangesTheAnswer) {
     // grid, where points above shared edges and corners are equally near to
     // several triangles, and on the bumpy terrain.
     for (const float bump : {0.0f, 0.2f}) {
-        std::vector<Vec3> v;
-        std::vector<std::array<std::uint32_t, 3>> t;
-        const int n = 20;
-        for (int i = 0; i <= n; ++i)
-            for (int j = 0; j <= n; ++j)
-                v.push_back({static_cast<float>(i) * 0.1f, bump * std::sin(static_cast<float>(i * 7 + j * 3)),
-                             static_cast<float>(j) * 0.1f});
-        for (std::uint32_t i = 0; i < n; ++i)
-            for (std::uint32_t j = 0; j < n; ++j) {
-                const std::uint32_t a = i * (n + 1) + j, b = a + 1, c = a + n + 1, d = c + 1;
-                t.push_back({a, b, c});
-                t.push_back({b, d, c});
-            }
-        const TriangleMesh mesh(v, t);
+        const Terrain grid = terrain(20, bump);
+        const std::vector<std::array<std::uint32_t, 3>>& t = grid.t;
+        const TriangleMesh mesh(grid.v, t);
         std::mt19937 rng(11);
         std::uniform_real_distribution<float> u(-0.2f, 2.2f);
         std::uniform_int_distribution<std::uint32_t> slot(0, static_cast<std::uint32_t>(t.size() - 1));
