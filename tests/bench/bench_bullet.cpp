@@ -9,6 +9,8 @@
 #include <BulletSoftBody/btSoftBodyHelpers.h>
 #include <BulletSoftBody/btSoftBodyRigidBodyCollisionConfiguration.h>
 #include <BulletSoftBody/btSoftRigidDynamicsWorld.h>
+#include <BulletCollision/CollisionShapes/btBvhTriangleMeshShape.h>
+#include <BulletCollision/CollisionShapes/btTriangleMesh.h>
 #include <benchmark/benchmark.h>
 #include <btBulletDynamicsCommon.h>
 
@@ -18,6 +20,7 @@
 #include <memory>
 #include <vector>
 
+#include "floor_mesh.hpp"
 #include "springkit/springkit.hpp"
 
 namespace {
@@ -315,6 +318,139 @@ void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
     run_springkit_equal_quality(state, p);
 }
 
+// A jelly on a static 10k-triangle mesh: BM_JellyOnMesh's 16 x 4 x 16 jelly
+// (1024 nodes, 0.6 m wide, springkit's default jelly parameters, node radius
+// 5 mm) dropped 1 cm onto the 4 m floor of 10082 triangles, timed per 2 ms
+// step after kJellySettleSteps. Bullet: a btSoftBody built node by node and
+// link by link from the same model (same positions, masses, links and rest
+// lengths; CreateFromTriMesh is not used: it allocates (max index)^2),
+// piterations 1, collision margin the node radius, against a static
+// btRigidBody with a btBvhTriangleMeshShape of the same triangles, default
+// soft-rigid collision (SDF_RS, through btSoftBodyConcaveCollisionAlgorithm:
+// each triangle near the body as a convex shape). Counters: max_strain (over
+// the springs, at the end of settling), lowest (m, the lowest node's height)
+// and for springkit rms_to_bullet (m, the RMS distance between the two
+// settled shapes).
+constexpr float kJellyStep = 0.002f;
+constexpr int kJellySettleSteps = 500;  // 1 s
+constexpr int kJellyTriangles = 10000;
+
+springkit::Model bench_jelly() {
+    springkit::Parameters p;
+    p.node_radius = 0.005f;
+    return springkit::make_jelly({.nx = 16, .ny = 4, .nz = 16, .size = 0.6f, .origin = {-0.3f, 0.01f, -0.3f}}, p);
+}
+
+struct BulletJelly {
+    btSoftBodyRigidBodyCollisionConfiguration config;
+    btCollisionDispatcher dispatcher{&config};
+    btDbvtBroadphase broadphase;
+    btSequentialImpulseConstraintSolver solver;
+    btSoftRigidDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
+    btTriangleMesh triangles;
+    std::unique_ptr<btBvhTriangleMeshShape> shape;
+    std::unique_ptr<btRigidBody> floor;
+    btSoftBody* body = nullptr;
+
+    explicit BulletJelly(const springkit::Model& m) {
+        btSoftBodyWorldInfo& info = world.getWorldInfo();
+        info.m_gravity.setValue(0, -9.81f, 0);
+        info.m_sparsesdf.Initialize();
+        world.setGravity(info.m_gravity);
+        const springkit::bench::FloorMesh f = springkit::bench::floor_mesh(kJellyTriangles);
+        const auto bt = [](springkit::Vec3 v) { return btVector3(v.x, v.y, v.z); };
+        for (const auto& t : f.triangles)
+            triangles.addTriangle(bt(f.vertices[t[0]]), bt(f.vertices[t[1]]), bt(f.vertices[t[2]]));
+        shape = std::make_unique<btBvhTriangleMeshShape>(&triangles, true);
+        floor = std::make_unique<btRigidBody>(btRigidBody::btRigidBodyConstructionInfo(0.0f, nullptr, shape.get()));
+        world.addRigidBody(floor.get());
+        std::vector<btVector3> x;
+        std::vector<btScalar> mass;
+        for (std::size_t i = 0; i < m.node_count(); ++i) {
+            x.push_back(bt(m.positions[i]));
+            mass.push_back(m.node_mass(i));
+        }
+        body = new btSoftBody(&info, static_cast<int>(x.size()), x.data(), mass.data());
+        for (const springkit::Spring& s : m.springs) {
+            body->appendLink(static_cast<int>(s.a), static_cast<int>(s.b));
+            body->m_links[body->m_links.size() - 1].m_rl = s.rest;
+        }
+        body->m_cfg.piterations = 1;
+        body->getCollisionShape()->setMargin(m.params.node_radius);
+        world.addSoftBody(body);
+    }
+    ~BulletJelly() {
+        world.removeSoftBody(body);
+        delete body;
+        world.removeRigidBody(floor.get());
+    }
+    void step() { world.stepSimulation(kJellyStep, 0); }
+    springkit::Vec3 at(std::uint32_t i) const {
+        const btVector3& x = body->m_nodes[static_cast<int>(i)].m_x;
+        return {x.x(), x.y(), x.z()};
+    }
+};
+
+template <class At>
+void report_jelly(benchmark::State& state, const springkit::Model& m, At at) {
+    double strain = 0.0;
+    for (const springkit::Spring& s : m.springs)
+        strain = std::max(strain, static_cast<double>(length(at(s.a) - at(s.b)) / s.rest) - 1.0);
+    float lowest = at(0).y;
+    for (std::uint32_t i = 0; i < m.node_count(); ++i) lowest = std::min(lowest, at(i).y);
+    state.counters["max_strain"] = strain;
+    state.counters["lowest"] = lowest;
+    state.counters["nodes"] = static_cast<double>(m.node_count());
+}
+
+const std::vector<springkit::Vec3>& bullet_jelly_settled() {
+    static const std::vector<springkit::Vec3> shape = [] {
+        const springkit::Model m = bench_jelly();
+        BulletJelly jelly(m);
+        for (int i = 0; i < kJellySettleSteps; ++i) jelly.step();
+        std::vector<springkit::Vec3> out;
+        for (std::uint32_t i = 0; i < m.node_count(); ++i) out.push_back(jelly.at(i));
+        return out;
+    }();
+    return shape;
+}
+
+void BM_BulletJellyOnMesh(benchmark::State& state) {
+    const springkit::Model m = bench_jelly();
+    BulletJelly jelly(m);
+    for (int i = 0; i < kJellySettleSteps; ++i) jelly.step();
+    report_jelly(state, m, [&](std::uint32_t i) { return jelly.at(i); });
+    for (auto _ : state) {
+        jelly.step();
+        benchmark::DoNotOptimize(&jelly.body->m_nodes[0].m_x);
+    }
+}
+
+// Arg: threads.
+void BM_SpringkitJellyOnMesh(benchmark::State& state) {
+    const springkit::Model m = bench_jelly();
+    springkit::Simulation sim(m, {.threads = static_cast<int>(state.range(0))});
+    springkit::bench::FloorMesh f = springkit::bench::floor_mesh(kJellyTriangles);
+    auto colliders = std::make_shared<springkit::ColliderSet>();
+    colliders->add(springkit::mesh_collider(springkit::make_triangle_mesh(std::move(f.vertices), std::move(f.triangles))));
+    sim.set_colliders(colliders);
+    for (int i = 0; i < kJellySettleSteps; ++i) sim.step(kJellyStep);
+    const auto at = [&](std::uint32_t i) { return sim.positions()[i]; };
+    report_jelly(state, m, at);
+    const std::vector<springkit::Vec3>& bullet = bullet_jelly_settled();
+    double sum = 0.0;
+    for (std::uint32_t i = 0; i < m.node_count(); ++i) {
+        const springkit::Vec3 d = at(i) - bullet[i];
+        sum += static_cast<double>(dot(d, d));
+    }
+    state.counters["rms_to_bullet"] = std::sqrt(sum / static_cast<double>(m.node_count()));
+    for (auto _ : state) {
+        sim.step(kJellyStep);
+        benchmark::DoNotOptimize(sim.positions().data());
+    }
+    state.counters["contacts"] = static_cast<double>(sim.contacts().size());
+}
+
 }  // namespace
 
 BENCHMARK(BM_BulletEqualQuality)->DenseRange(0, 2)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -327,6 +463,8 @@ BENCHMARK(BM_SpringkitImplicitEqualQuality)
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BulletJellyOnMesh)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_SpringkitJellyOnMesh)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BulletSoftBodyPatch)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitSamePatch)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 

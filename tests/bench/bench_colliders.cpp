@@ -13,6 +13,7 @@
 #include <cmath>
 #include <memory>
 
+#include "floor_mesh.hpp"
 #include "springkit/springkit.hpp"
 
 namespace {
@@ -20,21 +21,8 @@ namespace {
 using namespace springkit;
 
 std::shared_ptr<const TriangleMesh> floor_mesh(int triangles) {
-    const int n = static_cast<int>(std::lround(std::sqrt(triangles / 2.0)));  // n x n quads
-    std::vector<Vec3> v;
-    std::vector<std::array<std::uint32_t, 3>> t;
-    for (int i = 0; i <= n; ++i)
-        for (int j = 0; j <= n; ++j)
-            v.push_back({-2.0f + 4.0f * static_cast<float>(i) / static_cast<float>(n), 0.0f,
-                         -2.0f + 4.0f * static_cast<float>(j) / static_cast<float>(n)});
-    const auto row = static_cast<std::uint32_t>(n + 1);
-    for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(n); ++i)
-        for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(n); ++j) {
-            const std::uint32_t a = i * row + j;
-            t.push_back({a, a + 1, a + row});
-            t.push_back({a + 1, a + row + 1, a + row});
-        }
-    return make_triangle_mesh(std::move(v), std::move(t));
+    bench::FloorMesh f = bench::floor_mesh(triangles);
+    return make_triangle_mesh(std::move(f.vertices), std::move(f.triangles));
 }
 
 void BM_JellyOnMesh(benchmark::State& state) {

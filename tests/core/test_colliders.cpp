@@ -3,10 +3,13 @@
 // restitution, tunnelling, kinematic colliders, contact impulses).
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
+#include <cstring>
 #include <numbers>
 #include <random>
 
+#include "collision/triangle_mesh.hpp"
 #include "springkit/springkit.hpp"
 #include "support/test_files.hpp"
 
@@ -22,6 +25,27 @@ Model one_node(Vec3 p, Parameters params = {}) {
     params.energy_loss = 1.0f;
     m.params = params;
     return m;
+}
+
+// An n x n grid of 0.1 m cells in the x-z plane, its heights bump sin(7 i + 3 j).
+struct Terrain {
+    std::vector<Vec3> v;
+    std::vector<std::array<std::uint32_t, 3>> t;
+};
+Terrain terrain(int n, float bump) {
+    Terrain g;
+    for (int i = 0; i <= n; ++i)
+        for (int j = 0; j <= n; ++j)
+            g.v.push_back({static_cast<float>(i) * 0.1f, bump * std::sin(static_cast<float>(i * 7 + j * 3)),
+                           static_cast<float>(j) * 0.1f});
+    const auto m = static_cast<std::uint32_t>(n);
+    for (std::uint32_t i = 0; i < m; ++i)
+        for (std::uint32_t j = 0; j < m; ++j) {
+            const std::uint32_t a = i * (m + 1) + j, b = a + 1, c = a + m + 1, d = c + 1;
+            g.t.push_back({a, b, c});
+            g.t.push_back({b, d, c});
+        }
+    return g;
 }
 
 std::shared_ptr<const TriangleMesh> unit_square_mesh() {
@@ -80,19 +104,9 @@ TEST(ColliderShapes, SignedDistancesMatchClosedForms) {
 TEST(ColliderShapes, MeshHierarchyFindsWhatBruteForceFinds) {
     // A bumpy 40 x 40 terrain: the tree's nearest point equals the minimum over
     // every triangle for random points.
-    std::vector<Vec3> v;
-    std::vector<std::array<std::uint32_t, 3>> t;
-    const int n = 40;
-    for (int i = 0; i <= n; ++i)
-        for (int j = 0; j <= n; ++j)
-            v.push_back({static_cast<float>(i) * 0.1f, 0.2f * std::sin(static_cast<float>(i * 7 + j * 3)),
-                         static_cast<float>(j) * 0.1f});
-    for (std::uint32_t i = 0; i < n; ++i)
-        for (std::uint32_t j = 0; j < n; ++j) {
-            const std::uint32_t a = i * (n + 1) + j, b = a + 1, c = a + n + 1, d = c + 1;
-            t.push_back({a, b, c});
-            t.push_back({b, d, c});
-        }
+    const Terrain grid = terrain(40, 0.2f);
+    const std::vector<Vec3>& v = grid.v;
+    const std::vector<std::array<std::uint32_t, 3>>& t = grid.t;
     const Collider mesh = mesh_collider(make_triangle_mesh(v, t));
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-0.5f, 4.5f);
@@ -106,6 +120,53 @@ TEST(ColliderShapes, MeshHierarchyFindsWhatBruteForceFinds) {
         }
         EXPECT_FLOAT_EQ(distance(mesh, q).distance, best) << k;
         if (k == 20) break;  // brute force is slow; 21 points, each against 3200 triangles
+    }
+}
+
+TEST(ColliderShapes, MeshSearchHintNeverChangesTheAnswer) {
+    // TriangleMesh::closest with a hint (the contact stage passes each node's
+    // last triangle) must find what it finds without one, to the bit: on a flat
+    // grid, where points above shared edges and corners are equally near to
+    // several triangles, and on the bumpy terrain.
+    for (const float bump : {0.0f, 0.2f}) {
+        const Terrain grid = terrain(20, bump);
+        const std::vector<std::array<std::uint32_t, 3>>& t = grid.t;
+        const TriangleMesh mesh(grid.v, t);
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> u(-0.2f, 2.2f);
+        std::uniform_int_distribution<std::uint32_t> slot(0, static_cast<std::uint32_t>(t.size() - 1));
+        auto bits = [](Vec3 a) {
+            std::array<std::uint32_t, 3> out;
+            std::memcpy(out.data(), &a, sizeof out);
+            return out;
+        };
+        for (int k = 0; k < 400; ++k) {
+            // Every other point above a grid vertex or an edge's middle: ties.
+            Vec3 q{u(rng), u(rng) * 0.1f, u(rng)};
+            if (k % 2 == 0) {
+                q.x = static_cast<float>(static_cast<int>(q.x * 20.0f)) * 0.05f;
+                q.z = static_cast<float>(static_cast<int>(q.z * 20.0f)) * 0.05f;
+            }
+            const float limit = 0.3f;
+            float d0 = 0.0f;
+            Vec3 p0, n0;
+            const bool f0 = mesh.closest(q, limit, d0, p0, n0);
+            std::uint32_t answer = TriangleMesh::kLeafSize * 1000000u;
+            if (f0) {
+                ASSERT_TRUE(mesh.closest(q, limit, d0, p0, n0, &answer));
+            }
+            for (const std::uint32_t hint : {answer, slot(rng), slot(rng), 0xffffffffu}) {
+                std::uint32_t h = hint;
+                float d1 = 0.0f;
+                Vec3 p1, n1;
+                ASSERT_EQ(mesh.closest(q, limit, d1, p1, n1, &h), f0) << k;
+                if (!f0) continue;
+                EXPECT_EQ(std::bit_cast<std::uint32_t>(d1), std::bit_cast<std::uint32_t>(d0)) << k;
+                EXPECT_EQ(bits(p1), bits(p0)) << k;
+                EXPECT_EQ(bits(n1), bits(n0)) << k;
+                EXPECT_EQ(h, answer) << k;
+            }
+        }
     }
 }
 

@@ -1,14 +1,17 @@
 // springkit — colliders in their own frame: distances and sweeps (private).
 #pragma once
 
+#include <cstdint>
+
 #include "springkit/colliders.hpp"
 
 namespace springkit::detail {
 
 /// The signed distance (m) from the local point p to the collider's surface
 /// and the local unit normal there. A triangle mesh is searched only within
-/// `limit` of p: beyond it the result is a distance > limit.
-SurfacePoint local_distance(const Collider& c, Vec3 p, float limit);
+/// `limit` of p: beyond it the result is a distance > limit. `mesh_hint`: the
+/// triangle mesh's search hint for this point (TriangleMesh::closest), or null.
+SurfacePoint local_distance(const Collider& c, Vec3 p, float limit, std::uint32_t* mesh_hint = nullptr);
 
 /// Whether the local segment a -> b comes within `radius` of the collider's
 /// surface on the way (a being farther than radius): true and the parameter

@@ -209,7 +209,7 @@ float bounding_radius(const Collider& c) {
 }
 
 
-SurfacePoint local_distance(const Collider& c, Vec3 p, float limit) {
+SurfacePoint local_distance(const Collider& c, Vec3 p, float limit, std::uint32_t* mesh_hint) {
     switch (c.shape) {
         case ColliderShape::plane: return {p.y, {0.0f, 1.0f, 0.0f}};
         case ColliderShape::sphere: {
@@ -250,7 +250,7 @@ SurfacePoint local_distance(const Collider& c, Vec3 p, float limit) {
         case ColliderShape::triangle_mesh: {
             float d = 0.0f;
             Vec3 point, face_normal;
-            if (!c.mesh->closest(p, limit, d, point, face_normal)) return {limit + 1.0f, {0.0f, 1.0f, 0.0f}};
+            if (!c.mesh->closest(p, limit, d, point, face_normal, mesh_hint)) return {limit + 1.0f, {0.0f, 1.0f, 0.0f}};
             // Two-sided: the normal points from the surface to p (the face's
             // normal, on p's side, when p lies on the surface).
             const Vec3 away = p - point;

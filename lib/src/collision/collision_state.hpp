@@ -22,6 +22,9 @@ struct CollisionState {
     float time_in_frame = 0.0f;      ///< s since the start of the current step
     std::vector<std::uint32_t> candidates;  ///< scratch: nodes near the collider at hand
     std::vector<unsigned char> near;        ///< scratch: 1 per node near it
+    /// Per collider, per node: the triangle mesh's slot that the node found
+    /// nearest last (a search hint only: results do not depend on it).
+    std::vector<std::vector<std::uint32_t>> mesh_hints;
     static constexpr std::uint32_t kNone = 0xffffffffu;
 };
 

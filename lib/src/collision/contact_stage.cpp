@@ -83,6 +83,12 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
                                 ? length(v_lin) * args.dt  // turning planes are not bounded: keep them still
                                 : (length(v_lin) + length(omega) * detail::bounding_radius(c)) * args.dt;
         gather_candidates(c, pose1, reach + sweep, args.dt);
+        std::uint32_t* hints = nullptr;
+        if (mesh) {
+            if (cs.mesh_hints.size() <= ci) cs.mesh_hints.resize(ci + 1);
+            if (cs.mesh_hints[ci].size() != n) cs.mesh_hints[ci].assign(n, detail::CollisionState::kNone);
+            hints = cs.mesh_hints[ci].data();
+        }
         // Most colliders are not turned: then the frames differ by a shift
         // (rotate() by the identity gives the same bits, only slower).
         const bool turned = !(pose0.rotation == Quat{}) || !(pose1.rotation == Quat{});
@@ -95,7 +101,7 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             const float travel = length(v) * args.dt + sweep;  // relative to the collider
             // Nothing on the way: the end is farther from the surface than the
             // way is long (distances are 1-Lipschitz).
-            const SurfacePoint end = detail::local_distance(c, p1, reach + travel);
+            const SurfacePoint end = detail::local_distance(c, p1, reach + travel, hints ? hints + i : nullptr);
             if (end.distance - travel > reach) continue;
             const Vec3 p0 = local0(x - v * args.dt);
             Vec3 p;       // where the node goes, local

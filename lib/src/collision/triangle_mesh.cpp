@@ -77,6 +77,14 @@ TriangleMesh::TriangleMesh(std::vector<Vec3> v, std::vector<std::array<std::uint
     }
     nodes.reserve(2 * triangles.size() / kLeafSize + 1);
     build(0, static_cast<std::uint32_t>(triangles.size()), centres);
+    slots.resize(triangles.size());
+    for (std::size_t s = 0; s < slots.size(); ++s) {
+        const auto& tri = triangles[tri_order[s]];
+        const Vec3 a = vertices[tri[0]], b = vertices[tri[1]], c = vertices[tri[2]];
+        slots[s] = {a, b, c, normalized(cross(b - a, c - a))};
+    }
+    for (const Vec3 corner : vertices)
+        largest_coordinate = std::max({largest_coordinate, std::abs(corner.x), std::abs(corner.y), std::abs(corner.z)});
 }
 
 std::uint32_t TriangleMesh::build(std::uint32_t first, std::uint32_t count, std::vector<Vec3>& centres) {
@@ -116,15 +124,38 @@ std::uint32_t TriangleMesh::build(std::uint32_t first, std::uint32_t count, std:
     return index;
 }
 
-bool TriangleMesh::closest(Vec3 p, float limit, float& distance, Vec3& point, Vec3& face_normal) const {
+bool TriangleMesh::closest(Vec3 p, float limit, float& distance, Vec3& point, Vec3& face_normal,
+                           std::uint32_t* hint) const {
+    // The answer is the last triangle, in the tree's depth-first order, whose
+    // squared distance d2 is the least (ties go to the later one). A box is
+    // skipped only when it is farther than best by more than rounding can
+    // explain (the box holds its triangles, so in exact arithmetic its
+    // distance is at most theirs): every triangle with d2 <= best at the time
+    // is visited. Hence starting best at a hinted triangle's d2 (>= the least)
+    // instead of limit^2 visits fewer boxes yet ends on the same triangle.
+    // Rounding: the nearest point q of a triangle is off by e, a few ulps of
+    // the coordinates (e < 1e-6 s, s the largest coordinate of p or the mesh),
+    // so its d2 = |p - q|^2 is off by at most 2 |p - q| e + e^2: within
+    // d2 / 256 when |p - q| >= 512 e, else within 1025 e^2 < (40 e)^2.
     float best = limit * limit;
+    const float scale = 4e-5f * std::max({largest_coordinate, std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+    const float absolute = scale * scale;
+    auto slack = [absolute](float b) { return b + b * (1.0f / 256.0f) + absolute; };
+    if (hint != nullptr && *hint < slots.size()) {
+        const Slot& s = slots[*hint];
+        if (!(s.normal == Vec3{})) {
+            const Vec3 d = p - closest_on_triangle(p, s.a, s.b, s.c);
+            best = std::min(best, dot(d, d));
+        }
+    }
     bool found = false;
+    std::uint32_t found_slot = 0;
     std::uint32_t stack[64];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const Node& node = nodes[stack[--top]];
-        if (box_distance_squared(p, node.lo, node.hi) > best) continue;
+        if (box_distance_squared(p, node.lo, node.hi) > slack(best)) continue;
         if (node.count == 0) {
             const auto self = static_cast<std::uint32_t>(&node - nodes.data());
             stack[top++] = node.second;
@@ -132,22 +163,24 @@ bool TriangleMesh::closest(Vec3 p, float limit, float& distance, Vec3& point, Ve
             continue;
         }
         for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-            const auto& tri = triangles[tri_order[i]];
-            const Vec3 a = vertices[tri[0]], b = vertices[tri[1]], c = vertices[tri[2]];
-            const Vec3 q = closest_on_triangle(p, a, b, c);
+            const Slot& s = slots[i];
+            const Vec3 q = closest_on_triangle(p, s.a, s.b, s.c);
             const Vec3 d = p - q;
             const float d2 = dot(d, d);
             if (d2 <= best) {
-                const Vec3 n = normalized(cross(b - a, c - a));
-                if (n == Vec3{}) continue;  // a degenerate triangle has no surface
+                if (s.normal == Vec3{}) continue;  // a degenerate triangle has no surface
                 best = d2;
                 point = q;
-                face_normal = n;
+                face_normal = s.normal;
                 found = true;
+                found_slot = i;
             }
         }
     }
-    if (found) distance = std::sqrt(best);
+    if (found) {
+        distance = std::sqrt(best);
+        if (hint != nullptr) *hint = found_slot;
+    }
     return found;
 }
 
@@ -167,8 +200,8 @@ bool TriangleMesh::first_crossing(Vec3 a, Vec3 b, float& t_hit, Vec3& face_norma
             continue;
         }
         for (std::uint32_t i = node.first; i < node.first + node.count; ++i) {
-            const auto& tri = triangles[tri_order[i]];
-            const Vec3 v0 = vertices[tri[0]], e1 = vertices[tri[1]] - v0, e2 = vertices[tri[2]] - v0;
+            const Slot& s = slots[i];
+            const Vec3 v0 = s.a, e1 = s.b - v0, e2 = s.c - v0;
             // Moller-Trumbore: a + t dir = v0 + u e1 + v e2.
             const Vec3 pv = cross(dir, e2);
             const float det = dot(e1, pv);
@@ -183,7 +216,7 @@ bool TriangleMesh::first_crossing(Vec3 a, Vec3 b, float& t_hit, Vec3& face_norma
             const float t = dot(e2, qv) * inv;
             if (t < 0.0f || t > 1.0f || t >= best) continue;
             best = t;
-            face_normal = normalized(cross(e1, e2));
+            face_normal = s.normal;
         }
     }
     if (best > 1.0f) return false;
