@@ -370,6 +370,12 @@ TEST(Implicit, LongRangeAttachmentsKeepAFallingChainWithinItsRestPath) {
     }
     // It fell and swung down: the end hangs near its full rest path below.
     EXPECT_LT(lowest, -0.9 * rest * (nodes - 1));
+    // Turned on mid-run by set_parameters(), they hold from the next step.
+    Parameters turned_on = free_chain.parameters();
+    turned_on.long_range_attachments = 1;
+    free_chain.set_parameters(turned_on);
+    free_chain.step(kFrame);
+    EXPECT_LE(farthest_over_path(free_chain), 1.0 + 1e-6);
 }
 
 TEST(Implicit, StrainLimitPassesHoldAHangingClothAtItsLimit) {
