@@ -307,7 +307,8 @@ void BM_SpringkitExplicitEqualQuality(benchmark::State& state) {
     run_springkit_equal_quality(state, p);
 }
 
-// Args: level, iterations, strain_limit in 1/1000, k in N/m (one step a frame).
+// Args: level, iterations, strain_limit in 1/1000, k in N/m (one step a
+// frame), long_range_attachments, strain_limit_passes.
 void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
     springkit::Parameters p;
     p.integrator = springkit::Integrator::implicit;
@@ -315,6 +316,8 @@ void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
     p.implicit_iterations = static_cast<int>(state.range(1));
     p.strain_limit = static_cast<float>(state.range(2)) / 1000.0f;
     p.k = static_cast<float>(state.range(3));
+    p.long_range_attachments = static_cast<int>(state.range(4));
+    p.strain_limit_passes = static_cast<int>(state.range(5));
     run_springkit_equal_quality(state, p);
 }
 
@@ -458,8 +461,11 @@ BENCHMARK(BM_SpringkitExplicitEqualQuality)
     ->Args({0, 350})->Args({1, 1150})->Args({2, 3500})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SpringkitImplicitEqualQuality)
-    ->Args({0, 5, 100, 300})->Args({1, 5, 30, 300})
-    ->Args({2, 5, 10, 300})->Args({2, 5, 7, 300})
+    ->Args({0, 5, 100, 300, 0, 4})->Args({1, 5, 30, 300, 0, 4})
+    ->Args({2, 5, 10, 300, 0, 4})->Args({2, 5, 7, 300, 0, 4})
+    ->Args({0, 1, 100, 100, 2, 2})->Args({1, 1, 30, 100, 2, 4})
+    ->Args({2, 1, 10, 100, 2, 4})->Args({2, 1, 10, 100, 2, 6})->Args({2, 2, 10, 300, 2, 4})
+    ->Args({2, 1, 7, 100, 2, 8})->Args({2, 2, 7, 300, 2, 6})->Args({2, 2, 10, 300, 2, 8})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -110,6 +110,8 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     EXPECT_EQ(parameter_widget(*find_parameter("k")).group, PhysicsGroup::main);
     EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, PhysicsGroup::implicit);
     EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).group, PhysicsGroup::self_collision);
+    EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).group, PhysicsGroup::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).group, PhysicsGroup::implicit);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");

@@ -82,6 +82,13 @@ struct Parameters {
     int implicit_iterations = 20; ///< local/global iterations per substep of Integrator::implicit
     float strain_limit = 0.0f;    ///< Integrator::implicit: largest stretch of a Hooke spring, share of rest; 0 = none
     float chebyshev_rho = 0.0f;   ///< Integrator::implicit: rho of Wang's Chebyshev weights, [0, 1); 0 = plain iterations
+    /// Integrator::implicit: each free node's distance from its nearest this
+    /// many anchors (along the springs) is capped at its rest distance from
+    /// them (Kim et al. 2012's long range attachments); 0 = none
+    int long_range_attachments = 0;
+    /// Integrator::implicit: passes of the strain limit and the long range
+    /// attachments after the solve
+    int strain_limit_passes = 4;
     float node_radius = 0.0f;     ///< m, collision radius of every node against colliders (colliders.hpp)
     float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
     float self_collision_distance = 0.0f;  ///< m, nodes of the body kept this far apart (self-collision); 0 = off

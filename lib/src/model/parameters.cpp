@@ -85,6 +85,14 @@ constexpr std::array kTable{
                   "apart (spatial hash of Teschner et al. 2003); 0 = off", false},
     ParameterInfo{"self_friction", S::main, "self friction", "--self-friction", "", T::number, at_least(0), kNoMax,
                   "Coulomb coefficient between two nodes of the body in self-collision (Bridson et al. 2002)", false},
+    ParameterInfo{"long_range_attachments", S::main, "long range attachments", "--long-range-attachments", "",
+                  T::count, at_least(0), at_most(64),
+                  "implicit integrator: each free node's distance from its nearest this many anchors (along the "
+                  "springs) is capped at its rest distance from them (Kim, Chentanez, Mueller 2012); 0 = none", false},
+    ParameterInfo{"strain_limit_passes", S::main, "strain limit passes", "--strain-limit-passes", "", T::count,
+                  at_least(1), at_most(1000),
+                  "implicit integrator: Gauss-Seidel passes of the strain limit and the long range attachments after "
+                  "the solve", false},
 };
 
 // Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
@@ -128,6 +136,8 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "implicit_iterations") f.count = &p.implicit_iterations;
             else if (k == "strain_limit") f.number = &p.strain_limit;
             else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
+            else if (k == "long_range_attachments") f.count = &p.long_range_attachments;
+            else if (k == "strain_limit_passes") f.count = &p.strain_limit_passes;
             else if (k == "node_radius") f.number = &p.node_radius;
             else if (k == "pressure") f.number = &p.pressure;
             else if (k == "self_collision_distance") f.number = &p.self_collision_distance;

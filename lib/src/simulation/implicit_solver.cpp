@@ -16,7 +16,8 @@
 // frame. The matrix depends on the topology, k, the masses and h only: it is
 // factored once (sparse LDL^T, Eigen's SimplicialLDLT with its minimum-degree
 // ordering) and each iteration is a back-substitution of three right-hand
-// sides, one per coordinate.
+// sides, one per coordinate, in float for the correction of the iterate (see
+// GlobalFactor).
 //
 // Jacobi in place of the factorisation (Wang, "A Chebyshev Semi-Iterative
 // Approach for Accelerating Projective and Position-based Dynamics",
@@ -29,15 +30,19 @@
 //
 // Anchored nodes are eliminated: they hold their driven positions
 // x_n + h v_n (the anchors stage then sets them exactly), and their springs
-// pull on the free nodes through the right-hand side, h^2 k x_anchor. Air
+// pull on the free nodes through the right-hand side. Air
 // friction is implicit too: the drag c (v - w) adds (c / 2h) |x - x_n - h w|^2
 // to g, so node i's inertia term takes m_i + c h as mass and
 // (m_i y_i + c h (x_n + h w)) / (m_i + c h) as target. The ground is a
 // projection after the solve (the penalty force of the explicit integrators
 // would need k_ground h^2 / m small), its friction an implicit slowing of the
-// sliding velocity; Parameters::strain_limit caps each Hooke spring's stretch
-// by a projection after the solve, and rope constraints follow as for every
-// integrator. Spring damping is not applied: implicit Euler damps by itself
+// sliding velocity; Parameters::long_range_attachments tie each node to its
+// nearest anchors and Parameters::strain_limit caps each Hooke spring's
+// stretch, both projections after the solve (limit_strain()), and rope
+// constraints follow as for every integrator. A near-inextensible cloth at
+// one step a frame is cheapest with a moderate k (k h^2 / m in the hundreds,
+// where one or two iterations converge the swing) and these projections
+// holding the stretch (docs/PERFORMANCE.md). Spring damping is not applied: implicit Euler damps by itself
 // (docs/ARCHITECTURE.md). Every loop is serial and in a fixed order: the same
 // bits for any number of threads.
 #include "simulation/implicit_solver.hpp"
@@ -46,6 +51,9 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <functional>
+#include <queue>
 
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
@@ -54,44 +62,47 @@ namespace springkit {
 
 namespace detail {
 
-// P A P^T = L D L^T, and the back-substitution of three right-hand sides at
-// once: one pass over L's entries for x, y and z together, where Eigen's own
-// solve() takes one pass per column.
+// P A P^T = L D L^T, factored in double (Eigen's SimplicialLDLT), kept in
+// float for the back-substitution: the iterations solve for the correction
+// A dx = r, r the residual of the current iterate computed in double, so
+// float's relative error lands on dx, not on x (iterative refinement), and
+// the iterations' fixed point is the double one. One pass over L's entries
+// serves x, y and z together, where Eigen's own solve() takes one a column.
 struct GlobalFactor {
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt;
-    std::vector<std::int32_t> place;  ///< row -> its place in P's order
+    std::vector<std::int32_t> place;         ///< row -> its place in P's order
+    std::vector<std::int32_t> column_first;  ///< L's columns: entries column_first[j] .. column_first[j + 1]
+    std::vector<std::int32_t> below;         ///< the row (place) of each entry, below the unit diagonal
+    std::vector<float> value;                ///< the entries of L
+    std::vector<float> inverse_d;            ///< 1 / D per place
 
-    // work: 3 values per place (x, y, z), P b on entry, P x on return.
-    void solve_in_place(std::vector<double>& work) const {
-        using Inner = Eigen::SparseMatrix<double>::InnerIterator;
-        const Eigen::SparseMatrix<double>& l = ldlt.matrixL().nestedExpression();  // unit lower, diagonal not stored
-        const Eigen::VectorXd& d = ldlt.vectorD();
-        const Eigen::Index n = l.outerSize();
-        double* w = work.data();
-        for (Eigen::Index j = 0; j < n; ++j) {  // L z = P b
-            const double x = w[3 * j], y = w[3 * j + 1], z = w[3 * j + 2];
-            for (Inner it(l, j); it; ++it) {
-                double* out = w + 3 * it.index();
-                out[0] -= it.value() * x;
-                out[1] -= it.value() * y;
-                out[2] -= it.value() * z;
+    // work: 4 values per place (x, y, z and a lane that only pads the group
+    // to 16 bytes, so each entry is one 4-wide multiply-subtract), P r on
+    // entry, P dx on return.
+    void solve_in_place(std::vector<float>& work) const {
+        using Lane4 = float __attribute__((vector_size(16)));
+        const auto load = [](const float* p) {
+            Lane4 v;
+            std::memcpy(&v, p, sizeof v);
+            return v;
+        };
+        const auto store = [](float* p, Lane4 v) { std::memcpy(p, &v, sizeof v); };
+        const std::size_t n = inverse_d.size();
+        float* w = work.data();
+        const std::int32_t* first = column_first.data();
+        const std::int32_t* rows = below.data();
+        const float* l = value.data();
+        for (std::size_t j = 0; j < n; ++j) {  // L z = P r
+            const Lane4 v = load(w + 4 * j);
+            for (std::int32_t e = first[j]; e < first[j + 1]; ++e) {
+                float* out = w + 4 * static_cast<std::size_t>(rows[e]);
+                store(out, load(out) - l[e] * v);
             }
         }
-        for (Eigen::Index j = 0; j < n; ++j) {  // D u = z
-            const double inverse = 1.0 / d[j];
-            for (int c = 0; c < 3; ++c) w[3 * j + c] *= inverse;
-        }
-        for (Eigen::Index j = n; j-- > 0;) {  // L^T (P x) = u
-            double x = w[3 * j], y = w[3 * j + 1], z = w[3 * j + 2];
-            for (Inner it(l, j); it; ++it) {
-                const double* in = w + 3 * it.index();
-                x -= it.value() * in[0];
-                y -= it.value() * in[1];
-                z -= it.value() * in[2];
-            }
-            w[3 * j] = x;
-            w[3 * j + 1] = y;
-            w[3 * j + 2] = z;
+        for (std::size_t j = 0; j < n; ++j) store(w + 4 * j, load(w + 4 * j) * inverse_d[j]);  // D u = z
+        for (std::size_t j = n; j-- > 0;) {  // L^T (P dx) = u
+            Lane4 v = load(w + 4 * j);
+            for (std::int32_t e = first[j]; e < first[j + 1]; ++e) v -= l[e] * load(w + 4 * static_cast<std::size_t>(rows[e]));
+            store(w + 4 * j, v);
         }
     }
 };
@@ -136,6 +147,8 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     l.mass.resize(n);
     for (std::size_t i = 0; i < n; ++i)
         l.mass[i] = static_cast<double>(body.mass[i]) + static_cast<double>(air_friction) * h;
+    l.inverse_mass.resize(n);
+    for (std::size_t i = 0; i < n; ++i) l.inverse_mass[i] = l.unknown[i] >= 0 ? static_cast<float>(1.0 / l.mass[i]) : 0.0f;
     // M' + h^2 L over the free nodes: a spring to an anchor adds to the
     // diagonal only (its other end is on the right-hand side).
     const double h2 = static_cast<double>(h) * h;
@@ -155,16 +168,133 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     const auto rows = static_cast<Eigen::Index>(l.node_of.size());
     Eigen::SparseMatrix<double> matrix(rows, rows);
     matrix.setFromTriplets(entries.begin(), entries.end());
-    auto factor = std::make_shared<GlobalFactor>();
-    factor->ldlt.compute(matrix);
+    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
     // M' + h^2 L is symmetric positive definite (M' > 0), so this fails only
     // when memory or the numbers do.
-    if (factor->ldlt.info() != Eigen::Success)
+    if (ldlt.info() != Eigen::Success)
         throw Error("implicit integrator: the global step's matrix could not be factored");
-    const auto& permutation = factor->ldlt.permutationP().indices();  // (P b)[permutation[i]] = b[i]
+    auto factor = std::make_shared<GlobalFactor>();
+    const auto& permutation = ldlt.permutationP().indices();  // (P b)[permutation[i]] = b[i]
     factor->place.assign(permutation.data(), permutation.data() + permutation.size());
+    const Eigen::SparseMatrix<double>& lower = ldlt.matrixL().nestedExpression();  // unit lower, diagonal not stored
+    factor->column_first.reserve(static_cast<std::size_t>(lower.outerSize()) + 1);
+    factor->below.reserve(static_cast<std::size_t>(lower.nonZeros()));
+    factor->value.reserve(static_cast<std::size_t>(lower.nonZeros()));
+    factor->inverse_d.reserve(static_cast<std::size_t>(lower.outerSize()));
+    factor->column_first.push_back(0);
+    for (Eigen::Index j = 0; j < lower.outerSize(); ++j) {
+        for (Eigen::SparseMatrix<double>::InnerIterator it(lower, j); it; ++it) {
+            factor->below.push_back(static_cast<std::int32_t>(it.index()));
+            factor->value.push_back(static_cast<float>(it.value()));
+        }
+        factor->column_first.push_back(static_cast<std::int32_t>(factor->below.size()));
+        factor->inverse_d.push_back(static_cast<float>(1.0 / ldlt.vectorD()[j]));
+    }
     l.factor = std::move(factor);
     return layout;
+}
+
+std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const PreparedBody& body, int count) {
+    auto out = std::make_shared<LongRangeAttachments>();
+    out->count = count;
+    const Model& m = body.model;
+    const std::size_t n = m.node_count();
+    // Each node's neighbours along the springs, with the rest lengths.
+    std::vector<std::uint32_t> first(n + 1, 0), next(2 * m.springs.size());
+    std::vector<float> rest(2 * m.springs.size());
+    for (const Spring& s : m.springs) {
+        ++first[s.a + 1];
+        ++first[s.b + 1];
+    }
+    for (std::size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    std::vector<std::uint32_t> fill(first.begin(), first.end() - 1);
+    for (const Spring& s : m.springs) {
+        rest[fill[s.a]] = s.rest;
+        next[fill[s.a]++] = s.b;
+        rest[fill[s.b]] = s.rest;
+        next[fill[s.b]++] = s.a;
+    }
+    // Dijkstra from all anchors at once, one label per (node, anchor): the
+    // first `count` labels a node settles are its nearest anchors (ties by
+    // anchor node index, through the queue's order), at most count per node.
+    struct Label {
+        double distance;
+        std::uint32_t node, anchor;
+        bool operator>(const Label& o) const {
+            if (distance != o.distance) return distance > o.distance;
+            if (anchor != o.anchor) return anchor > o.anchor;
+            return node > o.node;
+        }
+    };
+    std::vector<char> anchored(n, 0);
+    std::priority_queue<Label, std::vector<Label>, std::greater<>> queue;
+    for (const Anchor& a : m.anchors) {
+        if (anchored[a.node]) continue;
+        anchored[a.node] = 1;
+        queue.push({0.0, a.node, a.node});
+    }
+    std::vector<std::vector<std::pair<std::uint32_t, double>>> settled(n);  // (anchor, distance) per node
+    const auto count_size = static_cast<std::size_t>(count);
+    while (!queue.empty()) {
+        const Label top = queue.top();
+        queue.pop();
+        auto& here = settled[top.node];
+        if (here.size() >= count_size) continue;
+        if (std::any_of(here.begin(), here.end(), [&](const auto& e) { return e.first == top.anchor; })) continue;
+        here.emplace_back(top.anchor, top.distance);
+        for (std::uint32_t e = first[top.node]; e < first[top.node + 1]; ++e) {
+            const std::uint32_t to = next[e];
+            if (anchored[to] || settled[to].size() >= count_size) continue;
+            queue.push({top.distance + rest[e], to, top.anchor});
+        }
+    }
+    // The length of a node's attachment is its straight rest distance from
+    // the anchor. Kim et al. take the geodesic on the rest mesh; on a flat,
+    // convex rest shape that is this distance, where the spring path
+    // (Dijkstra's, a grid's staircase) is up to 8% longer and let the 64 x 64
+    // cloth hang 9% stretched (docs/PERFORMANCE.md). A rest shape folded
+    // between node and anchor cannot unfold past its rest distance.
+    out->first.assign(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto& here = settled[i];
+        if (!anchored[i]) {
+            std::sort(here.begin(), here.end());
+            for (const auto& entry : here) {
+                out->anchor.push_back(entry.first);
+                out->length.push_back(length(m.positions[i] - m.positions[entry.first]));
+            }
+        }
+        out->first[i + 1] = static_cast<std::uint32_t>(out->anchor.size());
+    }
+    return out;
+}
+
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l) {
+    auto out = std::make_shared<StrainLimitSprings>();
+    // Spring s (a, c) is implied when some node b has springs (a, b) and
+    // (b, c) with rest_ab + rest_bc <= rest_ac: |x_a - x_c| <= |x_a - x_b| +
+    // |x_b - x_c| <= (1 + limit) (rest_ab + rest_bc). A cloth's bend springs
+    // are, over the two structural springs they skip.
+    const auto other = [&](std::uint32_t entry) { return (entry & 1) ? l.a[entry / 2] : l.b[entry / 2]; };
+    for (std::size_t s = 0; s < l.a.size(); ++s) {
+        const std::uint32_t a = l.a[s], c = l.b[s];
+        bool implied = false;
+        for (std::uint32_t e = l.node_first[a]; e < l.node_first[a + 1] && !implied; ++e) {
+            const std::uint32_t b = other(l.node_entry[e]);
+            const float ab = l.rest[l.node_entry[e] / 2];
+            if (b == c || ab >= l.rest[s]) continue;
+            for (std::uint32_t f = l.node_first[b]; f < l.node_first[b + 1]; ++f)
+                if (other(l.node_entry[f]) == c && ab + l.rest[l.node_entry[f] / 2] <= l.rest[s]) {
+                    implied = true;
+                    break;
+                }
+        }
+        if (implied) continue;
+        out->a.push_back(a);
+        out->b.push_back(c);
+        out->rest.push_back(l.rest[s]);
+    }
+    return out;
 }
 
 }  // namespace detail
@@ -174,8 +304,6 @@ namespace {
 // Plain iterations before Wang's Chebyshev weights start (he delays them
 // while the first local steps still turn the springs a lot).
 constexpr int kChebyshevDelay = 2;
-// Gauss-Seidel passes of the strain limit over the Hooke springs.
-constexpr int kStrainLimitPasses = 4;
 
 }  // namespace
 
@@ -185,6 +313,9 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     if (!st.layout || st.layout->h != h || st.layout->springs != springs_ ||
         st.layout->air_friction != params_.air_friction)
         st.layout = detail::build_implicit_layout(*b_, springs_, h, params_.air_friction);
+    const int attach = params_.long_range_attachments;
+    if (attach > 0 && (!st.attachments || st.attachments->count != attach))
+        st.attachments = detail::build_long_range_attachments(*b_, attach);
     const detail::ImplicitLayout& l = *st.layout;
     const std::size_t n = model_->node_count();
     const std::size_t rows = l.node_of.size();
@@ -192,8 +323,8 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     st.start.resize(3 * n);
     st.current.resize(3 * n);
     st.target.resize(3 * rows);
-    st.work.resize(3 * rows);
-    st.direction.resize(3 * springs);
+    st.work.assign(4 * rows, 0.0f);
+    st.force.resize(3 * springs);
     // Bead loads and the gas's pressure are forces of this substep like the
     // others, taken at its start (apply_bead_loads(), stage_pressure()).
     const bool beads = !model_->beads.empty();
@@ -219,47 +350,45 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             if (row >= 0) {
                 const double m = b_->mass[i];
                 y += h2 * (gravity[c] + fs[c] / m);
-                // M' y' = m y + c h (x_n + h w): the inertia and drag terms.
-                st.target[3 * static_cast<std::size_t>(row) + c] = m * y + drag_h * (xs[c] + drift[c]);
-                y = st.target[3 * static_cast<std::size_t>(row) + c] / l.mass[i];
+                // y' = (m y + c h (x_n + h w)) / m': the inertia and drag terms.
+                y = (m * y + drag_h * (xs[c] + drift[c])) / l.mass[i];
+                st.target[3 * static_cast<std::size_t>(row) + c] = y;
             }
-            st.current[3 * i + c] = y;
+            st.current[3 * i + c] = y;  // the first iterate: the inertial prediction
         }
-    }
-    // An anchor's spring pulls its free end towards the anchor: h^2 k x_anchor
-    // on that row, the same in every iteration.
-    for (std::size_t s = 0; s < springs; ++s) {
-        const std::int32_t ra = l.unknown[l.a[s]], rb = l.unknown[l.b[s]];
-        if ((ra >= 0) == (rb >= 0)) continue;
-        const std::size_t row = static_cast<std::size_t>(ra >= 0 ? ra : rb);
-        const std::uint32_t anchor = ra >= 0 ? l.b[s] : l.a[s];
-        for (int c = 0; c < 3; ++c) st.target[3 * row + c] += h2 * l.k[s] * st.current[3 * anchor + c];
     }
     const double rho = params_.chebyshev_rho;
     double omega = 1.0;
     for (int it = 0; it < params_.implicit_iterations; ++it) {
-        // Local step: each spring's best d, times k.
+        // Local step: each spring's best d (rest along x_a - x_b), and
+        // k (d - (x_a - x_b)), the spring's force on a: the part of the
+        // right-hand side h^2 J d not yet balanced by h^2 L x.
         for (std::size_t s = 0; s < springs; ++s) {
             const double* xa = &st.current[3 * l.a[s]];
             const double* xb = &st.current[3 * l.b[s]];
             const double d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
             const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             // A spring of zero length has no direction: it asks for none.
-            const double scale = len > 0.0 ? l.k[s] * l.rest[s] / len : 0.0;
-            for (int c = 0; c < 3; ++c) st.direction[3 * s + c] = d[c] * scale;
+            const double scale = len > 0.0 ? l.k[s] * (l.rest[s] / len - 1.0) : 0.0;
+            for (int c = 0; c < 3; ++c) st.force[3 * s + c] = d[c] * scale;
         }
-        // Global step: right-hand sides M' y' + h^2 J d (+ the anchors' pull),
-        // gathered per row in a fixed order, then the back-substitution.
+        // Global step as a correction: (M' + h^2 L) dx = r with the residual
+        // r = M' (y' - x) + h^2 J d - h^2 L x = M' (y' - x) + h^2 f(x), f
+        // summed per row in a fixed order (an anchor's spring pulls through
+        // its current, driven position), then x + dx, the same x as solving
+        // (M' + h^2 L) x = M' y' + h^2 J d (+ the anchors' pull) directly.
         for (std::size_t row = 0; row < rows; ++row) {
             const std::uint32_t i = l.node_of[row];
             double sum[3] = {0.0, 0.0, 0.0};
             for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
                 const std::uint32_t entry = l.node_entry[e];
                 const double sign = (entry & 1) ? -1.0 : 1.0;
-                for (int c = 0; c < 3; ++c) sum[c] += sign * st.direction[3 * (entry / 2) + c];
+                for (int c = 0; c < 3; ++c) sum[c] += sign * st.force[3 * (entry / 2) + c];
             }
-            const std::size_t place = 3 * static_cast<std::size_t>(l.factor->place[row]);
-            for (std::size_t c = 0; c < 3; ++c) st.work[place + c] = st.target[3 * row + c] + h2 * sum[c];
+            const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
+            for (std::size_t c = 0; c < 3; ++c)
+                st.work[place + c] = static_cast<float>(l.mass[i] * (st.target[3 * row + c] - st.current[3 * i + c]) +
+                                                        h2 * sum[c]);
         }
         l.factor->solve_in_place(st.work);
         // Wang's Chebyshev weights on the local/global iterates:
@@ -274,7 +403,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t at = 3 * l.node_of[row] + c;
                 const double now = st.current[at];
-                const double solved = st.work[3 * static_cast<std::size_t>(l.factor->place[row]) + c];
+                const double solved = now + st.work[4 * static_cast<std::size_t>(l.factor->place[row]) + c];
                 st.current[at] = omega * (solved - st.older[at]) + st.older[at];
                 st.older[at] = now;
             }
@@ -282,7 +411,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     for (std::size_t i = 0; i < n; ++i)
         x_.set(i, {static_cast<float>(st.current[3 * i]), static_cast<float>(st.current[3 * i + 1]),
                    static_cast<float>(st.current[3 * i + 2])});
-    if (params_.strain_limit > 0.0f) limit_strain(params_.strain_limit);
+    if (params_.strain_limit > 0.0f || attach > 0) limit_strain(params_.strain_limit, attach > 0);
     const float inv_h = 1.0f / h;
     const float keep = args.velocity_keep;
     const std::optional<Ground>& ground = params_.ground;
@@ -308,25 +437,59 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     return rope_constraints;
 }
 
-void Simulation::Impl::limit_strain(float limit) {
-    // Provot's strain limit ("Deformation Constraints in a Mass-Spring Model to
-    // Describe Rigid Cloth Behavior", 1995), as a projection: a Hooke spring
-    // longer than (1 + limit) rest is shortened to that length, the correction
-    // split by inverse mass (none on an anchor), Gauss-Seidel in spring order.
-    const detail::ImplicitLayout& l = *implicit_.layout;
-    for (int pass = 0; pass < kStrainLimitPasses; ++pass) {
-        for (std::size_t s = 0; s < l.a.size(); ++s) {
-            const std::uint32_t a = l.a[s], b = l.b[s];
-            const Vec3 d = x_.get(a) - x_.get(b);
-            const float len = length(d);
-            const float longest = l.rest[s] * (1.0f + limit);
+void Simulation::Impl::limit_strain(float limit, bool attachments) {
+    // Each pass: long range attachments (Kim, Chentanez and Müller 2012): a
+    // free node farther from an attached anchor than its attachment's length
+    // goes back onto that sphere (the anchor does not move). They hold the
+    // long-range stretch that a Gauss-Seidel sweep over the springs would
+    // need as many passes as there are springs between node and anchor to
+    // undo. Then Provot's strain limit ("Deformation Constraints in a
+    // Mass-Spring Model to Describe Rigid Cloth Behavior", 1995) as a
+    // projection: a Hooke spring longer than (1 + limit) rest is shortened to
+    // that length, the correction split by inverse mass (none on an anchor),
+    // Gauss-Seidel in spring order, over the springs the limit of two others
+    // does not already imply (StrainLimitSprings).
+    detail::ImplicitState& st = implicit_;
+    const detail::ImplicitLayout& l = *st.layout;
+    if (limit > 0.0f && !st.limited)
+        st.limited = detail::build_strain_limit_springs(l);
+    const detail::LongRangeAttachments* tied = attachments ? st.attachments.get() : nullptr;
+    float* px = x_.x.data();
+    float* py = x_.y.data();
+    float* pz = x_.z.data();
+    for (int pass = 0; pass < params_.strain_limit_passes; ++pass) {
+        if (tied)
+            for (std::size_t i = 0; i + 1 < tied->first.size(); ++i)
+                for (std::uint32_t e = tied->first[i]; e < tied->first[i + 1]; ++e) {
+                    const std::uint32_t a = tied->anchor[e];
+                    const float dx = px[i] - px[a], dy = py[i] - py[a], dz = pz[i] - pz[a];
+                    const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+                    const float longest = tied->length[e];
+                    if (len <= longest) continue;
+                    const float scale = longest / len;
+                    px[i] = px[a] + dx * scale;
+                    py[i] = py[a] + dy * scale;
+                    pz[i] = pz[a] + dz * scale;
+                }
+        if (limit <= 0.0f) continue;
+        const detail::StrainLimitSprings& sl = *st.limited;
+        const float* w = l.inverse_mass.data();
+        for (std::size_t e = 0; e < sl.a.size(); ++e) {
+            const std::uint32_t a = sl.a[e], b = sl.b[e];
+            const float dx = px[a] - px[b], dy = py[a] - py[b], dz = pz[a] - pz[b];
+            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+            const float longest = sl.rest[e] * (1.0f + limit);
             if (len <= longest) continue;
-            const float wa = l.unknown[a] >= 0 ? static_cast<float>(1.0 / l.mass[a]) : 0.0f;
-            const float wb = l.unknown[b] >= 0 ? static_cast<float>(1.0 / l.mass[b]) : 0.0f;
+            const float wa = w[a], wb = w[b];
             if (wa + wb == 0.0f) continue;
-            const Vec3 correction = d * ((1.0f - longest / len) / (wa + wb));
-            x_.set(a, x_.get(a) - correction * wa);
-            x_.set(b, x_.get(b) + correction * wb);
+            const float scale = (1.0f - longest / len) / (wa + wb);
+            const float cx = dx * scale, cy = dy * scale, cz = dz * scale;
+            px[a] -= cx * wa;
+            py[a] -= cy * wa;
+            pz[a] -= cz * wa;
+            px[b] += cx * wb;
+            py[b] += cy * wb;
+            pz[b] += cz * wb;
         }
     }
 }

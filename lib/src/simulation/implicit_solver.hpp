@@ -35,20 +35,52 @@ struct ImplicitLayout {
     /// node_entry, each 2 s for spring s's a end or 2 s + 1 for its b end.
     std::vector<std::uint32_t> node_first, node_entry;
     std::vector<double> mass;          ///< kg per node, m' = m + air_friction h
+    std::vector<float> inverse_mass;   ///< 1 / m' per node, 0 for an anchored node (the projections)
     std::vector<std::int32_t> unknown; ///< node -> row of the global system; -1 for an anchored node
     std::vector<std::uint32_t> node_of; ///< row -> node
     std::shared_ptr<const GlobalFactor> factor;  ///< LDL^T of M' + h^2 L over the free nodes
 };
 
+/// Long range attachments (Kim, Chentanez and Müller, "Long Range Attachments:
+/// A Method to Simulate Inextensible Clothing in Computer Games", SCA 2012):
+/// each free node tied to its nearest anchors by a unilateral constraint,
+/// |x_i - x_anchor| <= (1 + strain_limit) * length. Built from the topology
+/// and rest lengths only (not k, h or the masses), so an edit of k keeps them.
+struct LongRangeAttachments {
+    int count = 0;  ///< anchors per node asked for (Parameters::long_range_attachments)
+    /// Node i's attachments: entries first[i] .. first[i + 1] of anchor and
+    /// length, by anchor node index; none for an anchored node.
+    std::vector<std::uint32_t> first, anchor;
+    std::vector<float> length;  ///< m, the node's rest distance from the anchor
+};
+
+/// Each node's `count` nearest anchors along the springs (all kinds; Dijkstra
+/// from every anchor at once, a node settled once per anchor, at most `count`
+/// times) and its rest distance from each.
+std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const PreparedBody& body, int count);
+
+/// The Hooke springs the strain limit projects: those whose cap the caps of
+/// two others do not imply (a cloth's bend springs are implied). Built from
+/// a layout's topology and rest lengths, which an edit of k, h or the air
+/// friction keeps.
+struct StrainLimitSprings {
+    std::vector<std::uint32_t> a, b;
+    std::vector<float> rest;
+};
+
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& layout);
+
 /// Per-instance scratch of the implicit step (copied with its instance).
 struct ImplicitState {
     std::shared_ptr<const ImplicitLayout> layout;
+    std::shared_ptr<const LongRangeAttachments> attachments;  ///< built on the first step that asks
+    std::shared_ptr<const StrainLimitSprings> limited;         ///< built on the first step with a strain limit
     std::vector<double> start;     ///< x_n, 3 per node
-    std::vector<double> target;    ///< M' y' + the anchors' pull, 3 per row (see implicit_pass())
+    std::vector<double> target;    ///< y', the inertia term's target, 3 per row (see implicit_pass())
     std::vector<double> current;   ///< the iterate, 3 per node (anchored nodes: their driven positions)
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
-    std::vector<double> direction; ///< k d per spring, 3 each: the local step's result
-    std::vector<double> work;      ///< the global step's right-hand side, then its solution, in P's order
+    std::vector<double> force;     ///< per spring, 3 each: the local step's k (d - (x_a - x_b)), the force on a
+    std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the

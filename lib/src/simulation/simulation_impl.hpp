@@ -276,7 +276,7 @@ public:
     void apply_anchors(float dt);
     // Integrator::implicit in place of forces and integration (implicit_solver.cpp).
     std::size_t implicit_pass(const StageArgs& args);
-    void limit_strain(float limit);
+    void limit_strain(float limit, bool attachments);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);
