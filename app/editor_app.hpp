@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "ui/file_dialog.hpp"
 #include "ui/insight_panel.hpp"
 #include "ui/menus.hpp"
+#include "ui/paint_panel.hpp"
 #include "view/camera.hpp"
 #include "view/picking.hpp"
 
@@ -140,6 +142,10 @@ private:
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();
+    /// Paint mode's strokes (editor_paint.cpp): true when it took the left
+    /// button this frame (a stroke goes on), so that nothing else does.
+    bool paint_with_mouse(bool inside, float x, float y, std::span<const Vec3> positions,
+                          const Mat4& view_projection, const Viewport& vp);
     /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
@@ -194,6 +200,7 @@ private:
     std::optional<Vec3> followed_;  ///< the centre of mass the camera followed last frame
     bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
     ViewportDrag drag_;
+    PaintMode paint_;
     bool quit_confirmed_ = false;
     std::string window_title_;  ///< what the title bar shows (set only when it changes)
     Messages messages_;

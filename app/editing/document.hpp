@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "editing/paint.hpp"
 #include "springkit/model.hpp"
 
 namespace springkit::editor {
@@ -28,9 +29,11 @@ struct AddSpring {
     Spring spring;
 };
 /// Springs taken out; `indices` ascending, `springs` the removed values in that order.
+/// The spring groups lose them and renumber the rest; `groups` is what they were.
 struct RemoveSprings {
     std::vector<std::uint32_t> indices;
     std::vector<Spring> springs;
+    std::vector<SpringGroup> groups;
 };
 /// The anchor list replaced (anchoring and un-anchoring nodes, in bulk or one by one).
 struct SetAnchors {
@@ -46,7 +49,17 @@ struct SetSpringK {
 struct SetTubes {
     std::vector<Tube> before, after;
 };
-using Edit = std::variant<SetParameters, AddSpring, RemoveSprings, SetAnchors, SetSpringK, SetTubes>;
+/// A brush stroke (paint.hpp): masses, anchors and spring k as they were and are.
+struct Paint {
+    PaintValues before, after;
+    PaintTarget target = PaintTarget::anchors;
+};
+/// The spring group list replaced (create, rename, k and damping, delete).
+struct SetSpringGroups {
+    std::vector<SpringGroup> before, after;
+};
+using Edit = std::variant<SetParameters, AddSpring, RemoveSprings, SetAnchors, SetSpringK, SetTubes, Paint,
+                          SetSpringGroups>;
 
 /// Short human name of an edit, for "Undo add spring" menu entries.
 const char* edit_name(const Edit& edit);
@@ -100,6 +113,13 @@ public:
     /// count, radius, sides); refused (false) when invalid or unchanged. Merges
     /// like set_parameters.
     bool set_tubes(std::vector<Tube> tubes, bool continuing = false);
+    /// Sets what a brush stroke paints (paint.hpp): the masses, anchors and spring
+    /// k of `values`. Refused (false) when unchanged or invalid. With `continuing`,
+    /// the dabs of one stroke merge into one undo entry until seal().
+    bool paint(const PaintValues& values, PaintTarget target, bool continuing = false);
+    /// Replaces the spring groups (names, stiffness scales, damping, members);
+    /// refused (false) when unchanged or invalid. Merges like set_parameters.
+    bool set_spring_groups(std::vector<SpringGroup> groups, bool continuing = false);
     /// Ends a continuing edit: the next change starts a new undo entry.
     void seal() { merge_open_ = false; }
 
