@@ -18,6 +18,7 @@
 #include "editing/scene_menu.hpp"
 #include "ui/colliders_panel.hpp"
 #include "ui/dialogs.hpp"
+#include "ui/groups_panel.hpp"
 #include "ui/overlays.hpp"
 #include "ui/physics_panel.hpp"
 #include "ui/spring_legend.hpp"
@@ -612,6 +613,7 @@ void EditorApp::shortcut(const KeyPress& press, bool text_field) {
             break;
         case GLFW_KEY_V: perform(Command::toggle_mesh_view); break;
         case GLFW_KEY_P: perform(Command::toggle_anchors); break;
+        case GLFW_KEY_B: paint_.active = !paint_.active; break;
         case GLFW_KEY_A: perform((press.mods & GLFW_MOD_ALT) != 0 ? Command::select_none : Command::select_all); break;
         case GLFW_KEY_ESCAPE:
             perform(Command::select_none);
@@ -694,6 +696,9 @@ void EditorApp::handle_viewport_mouse() {
     const auto positions = live_.simulation().positions();
     const Mat4 view_projection = camera_.view_projection(vp);
 
+    if (paint_.active && drag_.kind == ViewportDrag::Kind::none &&
+        paint_with_mouse(inside && !io.WantCaptureMouse, mx, my, positions, view_projection, vp))
+        return;
     // ImGui keeps the mouse when it wants it (over a panel, dragging a slider),
     // except for a drag that started in the viewport.
     if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
@@ -855,6 +860,8 @@ void EditorApp::draw_ui() {
     sync_with_document();  // the simulation collides with what the panel changed
     drives_section(live_);
     ropes_section(doc_);
+    paint_section(paint_, doc_.model());
+    spring_groups_section(doc_, selection_);
     view_section(view_, renderer_.texture_error());
     end_side_panel();
 
@@ -876,6 +883,9 @@ void EditorApp::draw_ui() {
     if (live_.running() && !selection_.springs().empty())
         selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),
                                  camera_.view_projection(viewport()), viewport());
+    if (paint_.active && live_.running() && live_.model().node_count() == doc_.model().node_count())
+        paint_overlay(doc_.model(), live_.simulation().positions(), camera_.view_projection(viewport()), viewport(),
+                      paint_.brush, ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y);
     const bool fresh = status_fresh(messages_.status, glfwGetTime() - messages_.status_time);
     status_bar(fresh ? messages_.status : std::string(), autosaver_.last_error());
     help_window(show_help_);

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <utility>
 #include <string>
 #include <vector>
@@ -26,6 +27,7 @@
 #include "ui/insight_panel.hpp"
 #include "ui/timeline_panel.hpp"
 #include "ui/menus.hpp"
+#include "ui/paint_panel.hpp"
 #include "view/camera.hpp"
 #include "view/picking.hpp"
 
@@ -187,7 +189,11 @@ private:
     void handle_viewport_mouse();
     /// The nearest collider the ray meets (drawn ones only) and where.
     std::optional<std::pair<std::size_t, Vec3>> collider_under(const Ray& ray) const;
-        /// A left click (pressed and let go without moving) on `hit` or empty space.
+    /// Paint mode's strokes (editor_paint.cpp): true when it took the left
+    /// button this frame (a stroke goes on), so that nothing else does.
+    bool paint_with_mouse(bool inside, float x, float y, std::span<const Vec3> positions,
+                          const Mat4& view_projection, const Viewport& vp);
+    /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
@@ -277,6 +283,7 @@ private:
     std::optional<Vec3> followed_;  ///< the centre of mass the camera followed last frame
     bool driving_ = false;  ///< keys are driving a velocity anchor (stop it when let go)
     ViewportDrag drag_;
+    PaintMode paint_;
     bool quit_confirmed_ = false;
     std::string window_title_;  ///< what the title bar shows (set only when it changes)
     Messages messages_;

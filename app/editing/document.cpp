@@ -39,6 +39,21 @@ std::vector<std::uint32_t> sorted_unique(std::span<const std::uint32_t> values) 
     return out;
 }
 
+// The groups after the springs `removed` (ascending) are taken out: those
+// springs leave their groups, and the later ones move down.
+std::vector<SpringGroup> groups_without(std::vector<SpringGroup> groups, std::span<const std::uint32_t> removed) {
+    for (SpringGroup& g : groups) {
+        std::vector<std::uint32_t> kept;
+        for (std::uint32_t s : g.springs) {
+            const auto below = std::lower_bound(removed.begin(), removed.end(), s);
+            if (below != removed.end() && *below == s) continue;
+            kept.push_back(s - static_cast<std::uint32_t>(below - removed.begin()));
+        }
+        g.springs = std::move(kept);
+    }
+    return groups;
+}
+
 }  // namespace
 
 const char* edit_name(const Edit& edit) {
@@ -55,6 +70,15 @@ const char* edit_name(const Edit& edit) {
                           [](const SetTubes&) { return "rope drawing"; },
                           [](const SetMasses&) { return "node mass"; },
                           [](const SetColliders& e) { return e.what; },
+                          [](const Paint& e) {
+                              switch (e.target) {
+                                  case PaintTarget::anchors: return "paint anchors";
+                                  case PaintTarget::mass: return "paint mass";
+                                  case PaintTarget::stiffness: return "paint stiffness";
+                              }
+                              return "paint";
+                          },
+                          [](const SetSpringGroups&) { return "spring groups"; },
                       },
                       edit);
 }
@@ -128,6 +152,7 @@ bool Document::remove_springs(std::span<const std::uint32_t> springs) {
     edit.indices = sorted_unique(springs);
     if (edit.indices.empty() || edit.indices.back() >= model_.springs.size()) return false;
     for (std::uint32_t i : edit.indices) edit.springs.push_back(model_.springs[i]);
+    edit.groups = model_.spring_groups;
     push(std::move(edit), false);
     return true;
 }
@@ -294,6 +319,41 @@ void Document::save_scene_if_changed() {
     save_scene_as(suggested_scene_path());
 }
 
+bool Document::paint(const PaintValues& values, PaintTarget target, bool continuing) {
+    PaintValues before = paint_values(model_);
+    if (values == before) return false;
+    if (values.spring_k.size() != model_.springs.size() ||
+        (!values.masses.empty() && values.masses.size() != model_.node_count()))
+        return false;
+    Model check;  // the painted values against the node count only
+    check.positions.resize(model_.node_count());
+    check.masses = values.masses;
+    check.anchors = values.anchors;
+    try {
+        validate(check);
+    } catch (const Error&) {
+        return false;
+    }
+    for (float k : values.spring_k)
+        if (!std::isfinite(k) || k < 0.0f) return false;
+    push(Paint{std::move(before), values, target}, continuing);
+    return true;
+}
+
+bool Document::set_spring_groups(std::vector<SpringGroup> groups, bool continuing) {
+    if (groups == model_.spring_groups) return false;
+    Model check;  // the groups against the spring count; the springs themselves are valid already
+    check.springs.resize(model_.springs.size());
+    check.spring_groups = groups;
+    try {
+        validate_spring_groups(check);
+    } catch (const Error&) {
+        return false;
+    }
+    push(SetSpringGroups{model_.spring_groups, std::move(groups)}, continuing);
+    return true;
+}
+
 void Document::push(Edit edit, bool continuing) {
     // A continuing change merges into the entry on top when it is the same kind of
     // change of the same things: one undo entry for one slider drag.
@@ -302,6 +362,13 @@ void Document::push(Edit edit, bool continuing) {
         bool merged = false;
         if (auto* p = std::get_if<SetParameters>(&top); p && std::holds_alternative<SetParameters>(edit)) {
             p->after = std::get<SetParameters>(edit).after;
+            merged = true;
+        } else if (auto* g = std::get_if<SetSpringGroups>(&top); g && std::holds_alternative<SetSpringGroups>(edit)) {
+            g->after = std::get<SetSpringGroups>(edit).after;
+            merged = true;
+        } else if (auto* d = std::get_if<Paint>(&top);
+                   d && std::holds_alternative<Paint>(edit) && d->target == std::get<Paint>(edit).target) {
+            d->after = std::get<Paint>(edit).after;
             merged = true;
         } else if (auto* t = std::get_if<SetTubes>(&top); t && std::holds_alternative<SetTubes>(edit)) {
             t->after = std::get<SetTubes>(edit).after;
@@ -362,9 +429,11 @@ void Document::apply(const Edit& edit, bool forward) {
                        if (forward) {
                            for (auto i = e.indices.size(); i-- > 0;)
                                springs.erase(springs.begin() + e.indices[i]);
+                           model_.spring_groups = groups_without(e.groups, e.indices);
                        } else {
                            for (std::size_t i = 0; i < e.indices.size(); ++i)
                                springs.insert(springs.begin() + e.indices[i], e.springs[i]);
+                           model_.spring_groups = e.groups;
                        }
                    },
                    [&](const SetAnchors& e) { model_.anchors = forward ? e.after : e.before; },
@@ -375,6 +444,13 @@ void Document::apply(const Edit& edit, bool forward) {
                    [&](const SetTubes& e) { model_.tubes = forward ? e.after : e.before; },
                    [&](const SetMasses& e) { model_.masses = forward ? e.after : e.before; },
                    [&](const SetColliders& e) { colliders_ = forward ? e.after : e.before; },
+                   [&](const Paint& e) {
+                       const PaintValues& v = forward ? e.after : e.before;
+                       model_.masses = v.masses;
+                       model_.anchors = v.anchors;
+                       for (std::size_t i = 0; i < model_.springs.size(); ++i) model_.springs[i].k = v.spring_k[i];
+                   },
+                   [&](const SetSpringGroups& e) { model_.spring_groups = forward ? e.after : e.before; },
                },
                edit);
     if (is_scene_edit(edit))

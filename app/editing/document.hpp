@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "springkit/colliders.hpp"
+#include "editing/paint.hpp"
 #include "springkit/model.hpp"
 
 namespace springkit::editor {
@@ -30,9 +31,11 @@ struct AddSpring {
     Spring spring;
 };
 /// Springs taken out; `indices` ascending, `springs` the removed values in that order.
+/// The spring groups lose them and renumber the rest; `groups` is what they were.
 struct RemoveSprings {
     std::vector<std::uint32_t> indices;
     std::vector<Spring> springs;
+    std::vector<SpringGroup> groups;
 };
 /// The anchor list replaced (anchoring and un-anchoring nodes, in bulk or one by one).
 struct SetAnchors {
@@ -60,8 +63,17 @@ struct SetColliders {
     std::vector<Collider> before, after;
     const char* what = "collider change";
 };
+/// A brush stroke (paint.hpp): masses, anchors and spring k as they were and are.
+struct Paint {
+    PaintValues before, after;
+    PaintTarget target = PaintTarget::anchors;
+};
+/// The spring group list replaced (create, rename, k and damping, delete).
+struct SetSpringGroups {
+    std::vector<SpringGroup> before, after;
+};
 using Edit = std::variant<SetParameters, AddSpring, RemoveSprings, SetAnchors, SetSpringK, SetTubes, SetMasses,
-                          SetColliders>;
+                          SetColliders, Paint, SetSpringGroups>;
 
 /// True for the edits that change the scene (the colliders) rather than the model.
 bool is_scene_edit(const Edit& edit);
@@ -164,6 +176,13 @@ public:
     /// scene's file. Throws springkit::Error; nothing changes then.
     void save_scene_as(const std::filesystem::path& path);
 
+    /// Sets what a brush stroke paints (paint.hpp): the masses, anchors and spring
+    /// k of `values`. Refused (false) when unchanged or invalid. With `continuing`,
+    /// the dabs of one stroke merge into one undo entry until seal().
+    bool paint(const PaintValues& values, PaintTarget target, bool continuing = false);
+    /// Replaces the spring groups (names, stiffness scales, damping, members);
+    /// refused (false) when unchanged or invalid. Merges like set_parameters.
+    bool set_spring_groups(std::vector<SpringGroup> groups, bool continuing = false);
     /// Ends a continuing edit: the next change starts a new undo entry.
     void seal() { merge_open_ = false; }
 

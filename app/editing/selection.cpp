@@ -67,6 +67,11 @@ void Selection::select_spring(std::uint32_t spring, SelectMode mode) {
     combine(springs_, one, mode);
 }
 
+void Selection::select_springs(std::span<const std::uint32_t> springs, SelectMode mode) {
+    if (mode == SelectMode::replace) nodes_.clear();
+    combine(springs_, springs, mode);
+}
+
 void Selection::next_node(std::size_t node_count) {
     if (node_count == 0) return;
     const auto active = active_node();

@@ -29,6 +29,7 @@ public:
     void select_node(std::uint32_t node, SelectMode mode);
     void select_nodes(std::span<const std::uint32_t> nodes, SelectMode mode);
     void select_spring(std::uint32_t spring, SelectMode mode);
+    void select_springs(std::span<const std::uint32_t> springs, SelectMode mode);
 
     /// Oliveira's loop through the nodes: the one after (or before) the active node,
     /// wrapping around; selects node 0 (or the last) when nothing is active.

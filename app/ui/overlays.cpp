@@ -68,6 +68,7 @@ constexpr Shortcut kShortcuts[] = {
     {"F", "spring between the last two selected nodes (it becomes selected)"},
     {"Delete, X", "delete the selected springs (or else the selected collider)"},
     {"P", "anchor or free the selected nodes"},
+    {"B", "paint mode: a left drag paints anchors, mass or stiffness under the brush (Tools > Paint)"},
     {"A / Alt+A, Esc", "select all / none"},
     {"[ ]", "previous / next node"},
     {"arrows, Page Up / Down", "move the selected collider (no node selected), the selected anchor, or a rope's "

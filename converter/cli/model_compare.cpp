@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "springkit/io.hpp"
+#include "springkit/printable.hpp"
 
 namespace springkit::cli {
 
@@ -295,9 +296,42 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     }
     if (uv_changed > limit) lines.push_back("  ... " + std::to_string(uv_changed - limit) + " more texcoords changed");
 
+    // Spring groups, matched by name.
+    auto group_named = [](const Model& m, const std::string& name) -> const SpringGroup* {
+        for (const SpringGroup& g : m.spring_groups)
+            if (g.name == name) return &g;
+        return nullptr;
+    };
+    auto damping_text = [](const SpringGroup& g) { return g.damping ? num(*g.damping) + " N s/m" : std::string("the model's"); };
+    for (const SpringGroup& g : a.spring_groups) {
+        const std::string title = "spring group \"" + printable(g.name) + "\": ";
+        const SpringGroup* h = group_named(b, g.name);
+        if (!h) {
+            lines.push_back(title + "removed (" + std::to_string(g.springs.size()) + " springs)");
+            continue;
+        }
+        if (h->stiffness_scale != g.stiffness_scale)
+            lines.push_back(title + "stiffness x " + num(g.stiffness_scale) + " -> " + num(h->stiffness_scale));
+        if (h->damping != g.damping) lines.push_back(title + "damping " + damping_text(g) + " -> " + damping_text(*h));
+        if (h->springs != g.springs) {
+            const std::set<std::uint32_t> before(g.springs.begin(), g.springs.end()), after(h->springs.begin(), h->springs.end());
+            std::size_t gained = 0, lost = 0;
+            for (std::uint32_t x : after) gained += !before.count(x);
+            for (std::uint32_t x : before) lost += !after.count(x);
+            lines.push_back(title + "springs " + std::to_string(g.springs.size()) + " -> " +
+                            std::to_string(h->springs.size()) + " (" + std::to_string(gained) + " added, " +
+                            std::to_string(lost) + " removed)");
+        }
+    }
+    for (const SpringGroup& h : b.spring_groups)
+        if (!group_named(a, h.name))
+            lines.push_back("spring group \"" + printable(h.name) + "\": added (" + std::to_string(h.springs.size()) +
+                            " springs, stiffness x " + num(h.stiffness_scale) + ", damping " + damping_text(h) + ")");
+
     // Anything else in the file (attachments), compared as a whole.
     static const std::set<std::string> handled = {"format", "version", "name", "parameters", "positions",
-                                                  "masses", "springs", "anchors", "faces", "texcoords", "texture"};
+                                                  "masses", "springs", "anchors", "faces", "texcoords", "texture",
+                                                  "spring_groups"};
     for (const auto& [k, v] : ja.items())
         if (!handled.count(k) && (!jb.contains(k) || jb.at(k) != v)) lines.push_back(k + ": changed");
     for (const auto& [k, v] : jb.items())

@@ -237,6 +237,14 @@ VerbRun register_info(CLI::App& app) {
                                    {"rope_visits", cost.rope_visits},
                                    {"seconds_one_thread", cost.seconds},
                                    {"real_time", cost.real_time()}};
+            if (!model.spring_groups.empty()) {
+                nlohmann::json& groups = j["spring_groups"] = nlohmann::json::array();
+                for (const SpringGroup& g : model.spring_groups)
+                    groups.push_back({{"name", g.name},
+                                      {"springs", g.springs.size()},
+                                      {"stiffness_scale", g.stiffness_scale},
+                                      {"damping", g.damping ? nlohmann::json(*g.damping) : nlohmann::json()}});
+            }
             if (shape) j["shape_error"] = *shape;
             // Names that are not UTF-8 are shown with U+FFFD (nlohmann would throw).
             std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
@@ -251,6 +259,12 @@ VerbRun register_info(CLI::App& app) {
             std::printf("  attached    %zu constant forces, %zu tethers, %zu beads, %zu tubes\n",
                         model.constant_forces.size(), model.tethers.size(), model.beads.size(),
                         model.tubes.size());
+        for (const SpringGroup& g : model.spring_groups) {
+            std::printf("  group       \"%s\": %zu springs, stiffness x %.4g, ", printable(g.name).c_str(),
+                        g.springs.size(), g.stiffness_scale);
+            if (g.damping) std::printf("damping %.4g N s/m\n", *g.damping);
+            else std::printf("the model's damping\n");
+        }
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
                     model.texture.empty() ? "" : ", texture ", printable(model.texture).c_str());
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,

@@ -72,6 +72,36 @@ void BM_ClothReordered(benchmark::State& state) {
     run_frames(state, model, SpringKernel::batched);
 }
 
+// The jelly with Tunca's spring damping (the damped loops of the kernel), and
+// the same with half its springs (every other one) in a spring group of twice
+// that damping (springkit/model.hpp SpringGroup: loose springs then read a
+// damping per spring).
+Model damped_jelly(int n) {
+    Model m = jelly(n);
+    m.params.spring_damping = 0.2f;
+    return m;
+}
+
+template <int N>
+void BM_JellyDamped(benchmark::State& state) {
+    static const Model model = damped_jelly(N);
+    run_frames(state, model, SpringKernel::batched);
+}
+
+template <int N>
+void BM_JellyDampedGroup(benchmark::State& state) {
+    static const Model model = [] {
+        Model m = damped_jelly(N);
+        SpringGroup g;
+        g.name = "half";
+        g.damping = 0.4f;
+        for (std::uint32_t i = 0; i < m.springs.size(); i += 2) g.springs.push_back(i);
+        m.spring_groups.push_back(g);
+        return m;
+    }();
+    run_frames(state, model, SpringKernel::batched);
+}
+
 // The seed-faithful kernel (one pass over the springs in file order), for scale.
 template <int N>
 void BM_ClothReference(benchmark::State& state) {
@@ -109,6 +139,8 @@ BENCHMARK(BM_Cloth<64>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrose
 BENCHMARK(BM_Cloth<256>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<512>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Jelly<32>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_JellyDamped<32>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_JellyDampedGroup<32>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothScattered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReordered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReference<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -366,3 +366,46 @@ TEST(CliCore, SimulateWithASceneRestsTheClothOnTheTableTopPlusNodeRadius) {
     ASSERT_EQ(run_command(kCli + " simulate " + in.string() + " --seconds 4 -o " + out.string()).exit_code, 0);
     EXPECT_LT(springkit::load_model(out).positions[0].y, -10.0f);
 }
+
+// Spring groups: info lists them, diff names the groups that changed.
+TEST(CliCore, InfoListsSpringGroupsAndDiffNamesTheChangedOnes) {
+    springkit::Model m = springkit::make_cloth({.columns = 4, .rows = 4});
+    springkit::SpringGroup stiff;
+    stiff.name = "stiff";
+    stiff.stiffness_scale = 2.0f;
+    stiff.springs = {0, 1, 2};
+    springkit::SpringGroup soft;
+    soft.name = "soft";
+    soft.stiffness_scale = 0.5f;
+    soft.damping = 0.25f;
+    soft.springs = {3};
+    m.spring_groups = {stiff, soft};
+    const fs::path a = work_dir() / "groups-a.json", b = work_dir() / "groups-b.json";
+    springkit::save_model(m, a);
+    auto r = run_command(kCli + " info " + a.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\n  group       \"stiff\": 3 springs, stiffness x 2, the model's damping\n"
+                         "  group       \"soft\": 1 springs, stiffness x 0.5, damping 0.25 N s/m\n"),
+              std::string::npos)
+        << r.out;
+    r = run_command(kCli + " info --json " + a.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["spring_groups"][1]["name"], "soft");
+    EXPECT_EQ(j["spring_groups"][1]["springs"], 1);
+    EXPECT_EQ(j["spring_groups"][0]["damping"], nullptr);
+
+    m.spring_groups[0].stiffness_scale = 3.0f;
+    m.spring_groups[0].springs = {0, 1, 4, 5};
+    m.spring_groups[1].name = "softer";
+    save_model(m, b);
+    r = run_command(kCli + " diff " + a.string() + " " + b.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\nspring group \"stiff\": stiffness x 2 -> 3\n"
+                         "spring group \"stiff\": springs 3 -> 4 (2 added, 1 removed)\n"
+                         "spring group \"soft\": removed (1 springs)\n"
+                         "spring group \"softer\": added (1 springs, stiffness x 0.5, damping 0.25 N s/m)\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("spring_groups"), std::string::npos) << r.out;
+}

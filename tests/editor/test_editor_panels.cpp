@@ -21,6 +21,7 @@
 #include "ui/insight_panel.hpp"
 #include "ui/overlays.hpp"
 #include "ui/widgets.hpp"
+#include "headless_imgui.hpp"
 #if SPRINGKIT_EDITOR_HAS_IMPORT
 #include "ui/import_dialog.hpp"
 #endif
@@ -30,6 +31,7 @@
 
 using namespace springkit;
 using namespace springkit::editor;
+using springkit::test::editor::HeadlessImGui;
 
 namespace {
 
@@ -42,40 +44,6 @@ Model small_cloth() {
     spec.rows = 4;
     return make_cloth(spec);
 }
-
-// A Dear ImGui context of its own with a built font atlas: enough to run frames
-// and lay out widgets with nothing drawn anywhere.
-class HeadlessImGui {
-public:
-    HeadlessImGui() {
-        context_ = ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.IniFilename = nullptr;
-        io.DisplaySize = ImVec2(1280, 720);
-        io.DeltaTime = 1.0f / 60.0f;
-        unsigned char* pixels = nullptr;
-        int width = 0, height = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
-    }
-    ~HeadlessImGui() { ImGui::DestroyContext(context_); }
-    HeadlessImGui(const HeadlessImGui&) = delete;
-    HeadlessImGui& operator=(const HeadlessImGui&) = delete;
-
-    // One frame with `draw` inside a fixed window at the top left.
-    template <class Draw>
-    void frame(Draw draw) {
-        ImGui::NewFrame();
-        ImGui::SetNextWindowPos(ImVec2(0, 0));
-        ImGui::SetNextWindowSize(ImVec2(330, 700));
-        ImGui::Begin("Tools", nullptr, ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoMove);
-        draw();
-        ImGui::End();
-        ImGui::Render();
-    }
-
-private:
-    ImGuiContext* context_;
-};
 
 }  // namespace
 
@@ -316,7 +284,7 @@ TEST(PanelsHeadless, helpListsEveryShortcutKeyOfTheEditor) {
     // The keys EditorApp::shortcut() carries out, each named in some help line.
     std::string keys;
     for (const Shortcut& s : shortcuts()) keys += std::string(s.keys) + "\n";
-    for (const char* key : {"F1", "Space", ".", "R", "Home", "F", "Delete", "X", "P", "A", "Alt+A", "Esc", "[ ]",
+    for (const char* key : {"F1", "Space", ".", "R", "Home", "F", "Delete", "X", "P", "B", "A", "Alt+A", "Esc", "[ ]",
                             "Page Up", "Ctrl+Z", "Ctrl+Shift+Z", "Ctrl+Y", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+O",
                             "Ctrl+Q", "wheel", "Ctrl+click", "Ctrl+Left", "Ctrl+Right"})
         EXPECT_NE(keys.find(key), std::string::npos) << key;

@@ -39,6 +39,11 @@ std::string with_parameters(const std::string& parameters) {
                       "\"parameters\": " + parameters);
 }
 
+std::string with_groups(const std::string& groups) {
+    return model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1, 1,2], "rest": [1, 1]})",
+                      "\"spring_groups\": " + groups);
+}
+
 struct Row {
     const char* name;   ///< test name: what is wrong
     std::string text;   ///< the file
@@ -213,6 +218,29 @@ const std::vector<Row> kRows = {
     {"PositionsNotTriples", model_text("[0,0,0, 1,0]"), "/positions: length 5 is not a multiple of 3"},
     {"FacesNotSextuples", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("faces": [0,1,2])"),
      "/faces: length 3 is not a multiple of 6"},
+
+    // ---- spring groups
+    {"GroupSpringOutOfRange", with_groups(R"([{"name": "a", "springs": [0, 2]}])"),
+     "/spring_groups/0/springs/1: spring index 2 out of range (model has 2 springs)"},
+    {"GroupSpringNegative", with_groups(R"([{"name": "a", "springs": [-1]}])"),
+     "/spring_groups/0/springs/0: index -1 is out of range"},
+    {"GroupSpringNotAnIndex", with_groups(R"([{"name": "a", "springs": ["0"]}])"),
+     "/spring_groups/0/springs/0: expected a spring index (integer), found string"},
+    {"GroupDuplicateName", with_groups(R"([{"name": "a", "springs": [0]}, {"name": "a", "springs": [1]}])"),
+     "/spring_groups/1/name: duplicate group name \"a\" (same as spring group 0)"},
+    {"GroupSpringInTwoGroups", with_groups(R"([{"name": "a", "springs": [0]}, {"name": "b", "springs": [1, 0]}])"),
+     "/spring_groups/1/springs/1: spring 0 is already in spring group \"a\""},
+    {"GroupWithoutName", with_groups(R"([{"springs": [0]}])"), "/spring_groups/0: missing field \"name\""},
+    {"GroupEmptyName", with_groups(R"([{"name": "", "springs": [0]}])"),
+     "/spring_groups/0/name: a spring group needs a name"},
+    {"GroupZeroStiffnessScale", with_groups(R"([{"name": "a", "stiffness_scale": 0, "springs": [0]}])"),
+     "/spring_groups/0/stiffness_scale: stiffness scale must be > 0 (got 0)"},
+    {"GroupNegativeDamping", with_groups(R"([{"name": "a", "damping": -0.5, "springs": [0]}])"),
+     "/spring_groups/0/damping: spring damping must be >= 0 N s/m (got -0.5)"},
+    {"GroupNullDamping", with_groups(R"([{"name": "a", "damping": null, "springs": [0]}])"),
+     "/spring_groups/0/damping: expected a number, found null (NaN and infinity are not allowed)"},
+    {"GroupsNotAnArray", with_groups(R"({"name": "a"})"), "/spring_groups: expected an array, found object"},
+    {"GroupNotAnObject", with_groups("[3]"), "/spring_groups/0: expected an object"},
 };
 // clang-format on
 

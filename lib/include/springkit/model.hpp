@@ -217,6 +217,19 @@ struct Tube {
     friend bool operator==(const Tube&, const Tube&) = default;
 };
 
+/// A named set of springs with their own stiffness and damping (the spring
+/// counterpart of Blender's vertex groups): the editor's groups panel makes
+/// them, files save them. Each spring is in at most one group.
+struct SpringGroup {
+    std::string name;                     ///< non-empty, unique in the model
+    float stiffness_scale = 1.0f;         ///< > 0: its springs' k (own or Parameters::k) times this
+    /// N s/m, >= 0: its springs' inner friction in place of Parameters::spring_damping;
+    /// none = the model's.
+    std::optional<float> damping;
+    std::vector<std::uint32_t> springs;   ///< indices into Model::springs
+    friend bool operator==(const SpringGroup&, const SpringGroup&) = default;
+};
+
 struct Model {
     std::string name;               ///< free text, shown by tools
     Parameters params;
@@ -231,12 +244,24 @@ struct Model {
     std::vector<Tether> tethers;    ///< Builderboy ropes; may be empty
     std::vector<Bead> beads;        ///< Garrido beads; may be empty
     std::vector<Tube> tubes;        ///< chains drawn as tubes; may be empty
+    std::vector<SpringGroup> spring_groups;  ///< named spring groups; may be empty
 
     std::size_t node_count() const { return positions.size(); }
     float node_mass(std::size_t i) const { return masses.empty() ? params.mass : masses[i]; }
+    /// A spring's k before its group's stiffness scale (spring_stiffnesses() applies it).
     float spring_k(const Spring& s) const { return s.k > 0.0f ? s.k : params.k; }
     friend bool operator==(const Model&, const Model&) = default;
 };
+
+/// The k every spring is stepped with: spring_k() times its group's
+/// stiffness_scale (exactly spring_k() for springs in no group).
+std::vector<float> spring_stiffnesses(const Model& model);
+/// The inner friction every spring is stepped with: its group's damping, else
+/// Parameters::spring_damping.
+std::vector<float> spring_dampings(const Model& model);
+/// The group of every spring: an index into spring_groups, or -1 for none.
+/// Assumes a valid model (indices in range).
+std::vector<int> spring_group_of(const Model& model);
 
 /// Sets every spring's rest length to the current distance of its nodes.
 void compute_rest_lengths(Model& model);
@@ -256,6 +281,10 @@ void validate(const Model& model, const std::string& context = {});
 
 /// The part of validate() that checks the parameters alone, with its messages.
 void validate_parameters(const Parameters& params, const std::string& context = {});
+
+/// The part of validate() that checks the spring groups (against the model's
+/// spring count), with its messages: names, stiffness scales, damping, indices.
+void validate_spring_groups(const Model& model, const std::string& context = {});
 
 /// Stability estimate of explicit mass-spring integration (Garrido): the largest
 /// k dt^2 / m over Hooke springs, with m the lighter node and dt = max_substep.

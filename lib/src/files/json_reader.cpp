@@ -335,7 +335,7 @@ private:
         return v.get<int>();
     }
 
-    // constant_forces, tethers, beads and tubes: all optional (absent = none).
+    // constant_forces, tethers, beads, tubes and spring groups: all optional (absent = none).
     void attachments(const json& root, Model& m) const {
         objects(root, "constant_forces", [&](const json& o, const std::string& at) {
             m.constant_forces.push_back({index(member(o, at, "node"), at + "/node"),
@@ -369,6 +369,24 @@ private:
                 t.subdivisions = small_integer(*v, at + "/subdivisions");
             m.tubes.push_back(t);
         });
+        objects(root, "spring_groups", [&](const json& o, const std::string& at) {
+            SpringGroup g;
+            g.name = text(member(o, at, "name"), at + "/name");
+            if (const json* v = present(o, "stiffness_scale")) g.stiffness_scale = number(*v, at + "/stiffness_scale");
+            if (const json* v = present(o, "damping")) g.damping = number(*v, at + "/damping");
+            const json& springs = array(member(o, at, "springs"), at + "/springs", 1);
+            g.springs.reserve(springs.size());
+            for (std::size_t k = 0; k < springs.size(); ++k)
+                g.springs.push_back(spring_index(springs[k], at + "/springs/" + std::to_string(k)));
+            m.spring_groups.push_back(std::move(g));
+        });
+    }
+    std::uint32_t spring_index(const json& v, const std::string& where) const {
+        if (!v.is_number_integer())
+            fail(where, std::string("expected a spring index (integer), found ") + v.type_name());
+        if (v.is_number_unsigned() ? v.get<std::uint64_t>() > 0xFFFFFFF0u : true)
+            fail(where, "index " + v.dump() + " is out of range");
+        return v.get<std::uint32_t>();
     }
 
     std::string name_;

@@ -367,6 +367,25 @@ Pieces json_text(const Model& model, bool with_arrays) {
                          W::field("subdivisions", t.subdivisions));
             });
         }
+        if (!model.spring_groups.empty()) {
+            v.raw(",\n  \"spring_groups\": ");
+            v.array(model.spring_groups, 1, [&v](const SpringGroup& g) {
+                v.raw("{\"name\": ");
+                v.text(g.name);
+                v.raw(", \"stiffness_scale\": ");
+                v.number(g.stiffness_scale);
+                if (g.damping) {
+                    v.raw(", \"damping\": ");
+                    v.number(*g.damping);
+                }
+                v.raw(", \"springs\": [");
+                for (std::size_t k = 0; k < g.springs.size(); ++k) {
+                    if (k > 0) v.raw(", ");
+                    v.number(std::uint64_t{g.springs[k]});
+                }
+                v.raw("]}");
+            });
+        }
         v.raw("\n}\n");
     };
     if (rest_size < kSecondThread) {

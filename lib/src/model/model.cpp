@@ -62,6 +62,33 @@ bool add_spring(Model& model, std::uint32_t a, std::uint32_t b, float k, SpringK
     return true;
 }
 
+std::vector<int> spring_group_of(const Model& model) {
+    std::vector<int> group(model.springs.size(), -1);
+    for (std::size_t g = 0; g < model.spring_groups.size(); ++g)
+        for (std::uint32_t s : model.spring_groups[g].springs)
+            if (s < group.size()) group[s] = static_cast<int>(g);
+    return group;
+}
+
+std::vector<float> spring_stiffnesses(const Model& model) {
+    std::vector<float> k(model.springs.size());
+    for (std::size_t i = 0; i < k.size(); ++i) k[i] = model.spring_k(model.springs[i]);
+    for (const SpringGroup& g : model.spring_groups)
+        if (g.stiffness_scale != 1.0f)
+            for (std::uint32_t s : g.springs)
+                if (s < k.size()) k[s] = model.spring_k(model.springs[s]) * g.stiffness_scale;
+    return k;
+}
+
+std::vector<float> spring_dampings(const Model& model) {
+    std::vector<float> c(model.springs.size(), model.params.spring_damping);
+    for (const SpringGroup& g : model.spring_groups)
+        if (g.damping)
+            for (std::uint32_t s : g.springs)
+                if (s < c.size()) c[s] = *g.damping;
+    return c;
+}
+
 namespace {
 
 [[noreturn]] void fail(const std::string& context, const std::string& where,
@@ -196,6 +223,43 @@ void validate_attachments(const Model& model, const std::string& context) {
 }
 
 }  // namespace
+
+// Spring groups: names, their values, and springs each in one group at most.
+void validate_spring_groups(const Model& model, const std::string& context) {
+    const std::size_t n = model.springs.size();
+    std::unordered_map<std::string_view, std::size_t> names;
+    std::vector<std::int32_t> owner(model.spring_groups.empty() ? 0 : n, -1);
+    const ParameterInfo* damping_row = find_parameter("spring_damping");
+    for (std::size_t i = 0; i < model.spring_groups.size(); ++i) {
+        const SpringGroup& g = model.spring_groups[i];
+        const std::string at = "/spring_groups/" + std::to_string(i);
+        if (g.name.empty()) fail(context, at + "/name", "a spring group needs a name");
+        if (auto [it, inserted] = names.emplace(g.name, i); !inserted)
+            fail(context, at + "/name",
+                 "duplicate group name \"" + g.name + "\" (same as spring group " + std::to_string(it->second) + ")");
+        check_finite(g.stiffness_scale, context, at + "/stiffness_scale");
+        if (g.stiffness_scale <= 0)
+            fail(context, at + "/stiffness_scale", "stiffness scale must be > 0 (got " + str(g.stiffness_scale) + ")");
+        if (g.damping) {
+            check_finite(*g.damping, context, at + "/damping");
+            if (!damping_row->in_range(*g.damping))
+                fail(context, at + "/damping", parameter_range_message(*damping_row, str(*g.damping)));
+        }
+        for (std::size_t k = 0; k < g.springs.size(); ++k) {
+            const std::uint32_t s = g.springs[k];
+            const std::string where = at + "/springs/" + std::to_string(k);
+            if (s >= n)
+                fail(context, where,
+                     "spring index " + std::to_string(s) + " out of range (model has " + std::to_string(n) +
+                         " springs)");
+            if (owner[s] >= 0)
+                fail(context, where,
+                     "spring " + std::to_string(s) + " is already in spring group \"" +
+                         model.spring_groups[static_cast<std::size_t>(owner[s])].name + "\"");
+            owner[s] = static_cast<std::int32_t>(i);
+        }
+    }
+}
 
 Vec3 wind_at(const Parameters& params, double time) {
     const Gust& g = params.gust;
@@ -390,6 +454,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
         }
     }
     validate_attachments(model, context);
+    validate_spring_groups(model, context);
 }
 
 bool springs_look_valid(const Model& model) {
@@ -455,17 +520,19 @@ void validate(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     if (!arrays_look_valid(model)) validate_in_detail(model, context);  // throws
     validate_attachments(model, context);
+    validate_spring_groups(model, context);
     detail::check_pressure_mesh(model, model.params, context);
 }
 
 Stability stability_estimate(const Model& model) {
     Stability result;
     const double dt = model.params.max_substep;
+    const std::vector<float> k = spring_stiffnesses(model);
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
         const Spring& s = model.springs[i];
         if (s.kind != SpringKind::hooke) continue;
         const double m = std::min(model.node_mass(s.a), model.node_mass(s.b));
-        const double value = model.spring_k(s) * dt * dt / m;
+        const double value = k[i] * dt * dt / m;
         if (value > result.worst) {
             result.worst = value;
             result.worst_spring = i;
@@ -502,13 +569,15 @@ FrequencyStability frequency_stability(const Model& model) {
     const std::size_t n = model.node_count();
     std::vector<Block> blocks;
     blocks.reserve(model.springs.size());
-    for (const Spring& spring : model.springs) {
+    const std::vector<float> stiffness = spring_stiffnesses(model);
+    for (std::size_t si = 0; si < model.springs.size(); ++si) {
+        const Spring& spring = model.springs[si];
         if (spring.kind != SpringKind::hooke) continue;
         const Vec3 d = model.positions[spring.b] - model.positions[spring.a];
         const double length = std::sqrt(static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y +
                                         static_cast<double>(d.z) * d.z);
         if (!(length > 0.0)) continue;
-        const double k = model.spring_k(spring);
+        const double k = stiffness[si];
         const double s = std::max(0.0, 1.0 - spring.rest / length);
         blocks.push_back({spring.a, spring.b, k * s, k * (1.0 - s), {d.x / length, d.y / length, d.z / length}});
     }

@@ -98,6 +98,18 @@ std::uint64_t physics_hash(const Model& m) {
         h.add(f.node);
         h.add(f.force);
     }
+    // Only when there are any, so that the hashes of models without groups
+    // (and the saved states that carry them) stay as they were.
+    if (!m.spring_groups.empty()) {
+        h.add(static_cast<std::uint64_t>(m.spring_groups.size()));
+        for (const SpringGroup& g : m.spring_groups) {
+            h.add(g.stiffness_scale);
+            h.add(static_cast<std::uint8_t>(g.damping.has_value()));
+            h.add(g.damping.value_or(0.0f));
+            h.add(static_cast<std::uint64_t>(g.springs.size()));
+            for (std::uint32_t s : g.springs) h.add(s);
+        }
+    }
     return h.value();
 }
 

@@ -86,11 +86,20 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
 
     auto values = std::make_shared<detail::SpringValues>();
-    values->spring_k.resize(model.springs.size());
+    values->spring_k = spring_stiffnesses(model);
+    values->spring_damping = spring_dampings(model);
+    own_damping.assign(model.springs.size(), -1.0f);
+    for (const SpringGroup& g : model.spring_groups)
+        if (g.damping) {
+            group_damping = true;
+            for (std::uint32_t s : g.springs) own_damping[s] = *g.damping;
+        }
+    values->per_spring_damping = group_damping;
+    values->damped = model.params.spring_damping > 0.0f;
     for (std::size_t i = 0; i < model.springs.size(); ++i) {
         const Spring& s = model.springs[i];
-        values->spring_k[i] = model.spring_k(s);
         (s.kind == SpringKind::hooke ? hooke : ropes).push_back(static_cast<std::uint32_t>(i));
+        if (s.kind == SpringKind::hooke && values->spring_damping[i] > 0.0f) values->damped = true;
     }
     // Nothing reads an anchored node between the integration and apply_anchors()
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
@@ -196,7 +205,6 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     values.loose.clear();
     // A run may skip springs (kMaxStep): the gaps are filled with springs of no
     // force (k = 0, no damping).
-    const float damping = m.params.spring_damping;
     for (std::size_t i = 0; i < entries.size();) {
         const std::size_t j = run_end(
             entries, i, [](const Entry& l, const Entry& r) { return l.offset == r.offset; },
@@ -205,7 +213,8 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
                 values.loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
-                                  values.spring_k[entries[e].spring]});
+                                        values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
+                                        own_damping[entries[e].spring]});
             }
             i = j;
             continue;
@@ -220,16 +229,21 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 values.run_damping.push_back(0.0f);
                 run_rest.push_back(0.0f);
                 run_present.push_back(0.0f);
+                run_own_damping.push_back(-1.0f);
                 run.uniform = false;
                 run.same_k = false;
             }
             const float k = values.spring_k[entries[e].spring];
             values.run_k.push_back(k);
             values.run_k_rest.push_back(k * m.springs[entries[e].spring].rest);
-            values.run_damping.push_back(damping);
+            values.run_damping.push_back(values.spring_damping[entries[e].spring]);
             run_rest.push_back(m.springs[entries[e].spring].rest);
             run_present.push_back(1.0f);
-            run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first];
+            run_own_damping.push_back(own_damping[entries[e].spring]);
+            // k and the damping's source alike: the run holds them (same_k);
+            // k * rest alike too: the run holds everything (uniform).
+            run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first] &&
+                         run_own_damping.back() == run_own_damping[run.first];
             run.uniform = run.uniform && run.same_k && values.run_k_rest.back() == values.run_k_rest[run.first];
             ++next;
         }
@@ -249,7 +263,8 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         const std::uint32_t before = extra - after;
         if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present}) {
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+                             &run_own_damping}) {
                 slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
                 slots->insert(slots->end(), after, 0.0f);
             }
@@ -259,18 +274,21 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         }
         if (run.same_k) {
             run.k = values.run_k[run.first];
-            run.damping = damping;
+            run.damping = values.run_damping[run.first];
+            run.own_damping = run_own_damping[run.first];
         }
         if (run.uniform) {  // one value for all: kept in the run, not per spring
             run.k_rest = values.run_k_rest[run.first];
             run.rest = run_rest[run.first];
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+                             &run_own_damping})
                 slots->resize(run.first);
         }
         values.runs.push_back(run);
         i = j;
     }
-    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present})
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+                             &run_own_damping})
         slots->resize(slots->size() + kBlock, 0.0f);  // blocks may read past the last run
     std::stable_sort(values.runs.begin(), values.runs.end(), [](const SpringRun& l, const SpringRun& r) {
         return l.a / kWindow < r.a / kWindow;
@@ -351,6 +369,7 @@ void Simulation::Impl::build_partitions() {
             p.loose.b.push_back(s.b);
             p.loose.k.push_back(s.k);
             p.loose.k_rest.push_back(s.k * s.rest);
+            p.loose.damping.push_back(s.damping);
             window_of(s.a)->loose_end = static_cast<std::uint32_t>(p.loose.a.size());
         }
         // A window without springs of its own ends where the one before it ended.
@@ -367,6 +386,7 @@ void Simulation::Impl::build_partitions() {
         p.loose.b.resize(padded, p.node_begin);
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
+        p.loose.damping.resize(padded, 0.0f);
         build_face_pieces(p);
         p.scratch.assign(detail::kScratchArrays * kScratchStride, 0.0f);
     }
@@ -670,7 +690,6 @@ void Simulation::Impl::accumulate_springs_reference() {
     // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
     // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
-    const float damping = params_.spring_damping;
     for (std::uint32_t si : b_->hooke) {
         const Spring& s = m.springs[si];
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
@@ -678,6 +697,7 @@ void Simulation::Impl::accumulate_springs_reference() {
         Vec3 f{};
         if (len > kSpringTolerance) {
             f = d * (springs_->spring_k[si] * (len - s.rest) / len);
+            const float damping = springs_->spring_damping[si];
             if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
         }
         f_.set(s.a, f_.get(s.a) + f);
@@ -795,13 +815,16 @@ void run_forces(const RunArrays& r, const SpringRun& run, bool damped, std::size
         damped);
 }
 
-// The same for springs a[i] -> b[i] given by index, count rounded up to blocks.
-template <bool kDamped>
+// The same for springs a[i] -> b[i] given by index, count rounded up to blocks;
+// damping[i] per spring (kPerSpring: springs of groups with their own damping
+// among them), else damping[0] for all.
+template <bool kDamped, bool kPerSpring>
 SPRINGKIT_STAGE_CLONES
 void loose_forces(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                   const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
                   const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
-                  const float* __restrict k, const float* __restrict k_rest, float damping, std::size_t count,
+                  const float* __restrict k, const float* __restrict k_rest, const float* __restrict damping,
+                  std::size_t count,
                   float* __restrict fx, float* __restrict fy, float* __restrict fz) {
     for (std::size_t block = 0; block < count; block += kBlock) {
         float dx[kBlock], dy[kBlock], dz[kBlock], length_squared[kBlock], inverse_length[kBlock];
@@ -821,7 +844,8 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
             if constexpr (kDamped) {  // along the spring only (damping_scale())
                 const float closing =
                     closing_speed(vx[ib] - vx[ia], vy[ib] - vy[ia], vz[ib] - vz[ia], dx[j], dy[j], dz[j]);
-                s += damping_scale(length_squared[j], inverse_length[j], damping, closing);
+                s += damping_scale(length_squared[j], inverse_length[j], kPerSpring ? damping[i] : damping[0],
+                                   closing);
             }
             fx[i] = dx[j] * s;
             fy[i] = dy[j] * s;
@@ -910,7 +934,7 @@ void Simulation::Impl::window_pass(Partition& part, bool then_integrate, float d
 void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, std::uint32_t pieces_end,
                              std::uint32_t loose_begin, std::uint32_t loose_end) {
     const float damping = params_.spring_damping;
-    const bool damped = damping > 0.0f;
+    const bool damped = springs_->damped;
     float* Fx = f_.x.data();
     float* Fy = f_.y.data();
     float* Fz = f_.z.data();
@@ -975,12 +999,17 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
     const LooseSprings& loose = part.loose;
     for (std::size_t chunk = loose_begin; chunk < loose_end; chunk += kWindow) {
         const std::size_t count = std::min<std::size_t>(kWindow, loose_end - chunk);
-        if (damped)
-            loose_forces<true>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
-                               loose.k.data() + chunk, loose.k_rest.data() + chunk, damping, count, fx, fy, fz);
+        const std::uint32_t* la = loose.a.data() + chunk;
+        const std::uint32_t* lb = loose.b.data() + chunk;
+        const float* lk = loose.k.data() + chunk;
+        const float* lk_rest = loose.k_rest.data() + chunk;
+        if (damped && springs_->per_spring_damping)
+            loose_forces<true, true>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, loose.damping.data() + chunk, count,
+                                     fx, fy, fz);
+        else if (damped)
+            loose_forces<true, false>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
         else
-            loose_forces<false>(x, y, z, vx, vy, vz, loose.a.data() + chunk, loose.b.data() + chunk,
-                                loose.k.data() + chunk, loose.k_rest.data() + chunk, damping, count, fx, fy, fz);
+            loose_forces<false, false>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
         for (std::size_t j = 0; j < count; ++j) {
             const std::uint32_t a = loose.a[chunk + j], b = loose.b[chunk + j];
             if (a >= part.node_begin && a < part.node_end) {

@@ -47,14 +47,19 @@ struct SpringRun {
     /// the rest lengths may differ (a cloth whose rest lengths come from float
     /// positions differs in their last bits): the loop reads k and damping
     /// from the run and only k * rest per spring. Implied by uniform.
+    /// Same k also means the same source of damping (the same spring group's
+    /// own, or the instance's spring_damping for all).
     bool same_k = false;
     float k = 0.0f, k_rest = 0.0f, damping = 0.0f;  ///< of every spring: k, damping when same_k, all when uniform
     float rest = 0.0f;     ///< of every spring, when uniform
+    float own_damping = -1.0f;  ///< of every spring, when same_k: its group's, or -1 (the instance's)
 };
-/// A spring that is part of no run, with its resolved k.
+/// A spring that is part of no run, with its resolved k and damping.
 struct LooseSpring {
     std::uint32_t a = 0, b = 0;
     float rest = 0.0f, k = 0.0f;
+    float damping = 0.0f;
+    float own_damping = -1.0f;  ///< its group's damping, or -1: the instance's spring_damping
 };
 /// What one thread does with one run or loose spring: compute the springs
 /// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
@@ -70,6 +75,7 @@ struct Piece {
 struct LooseSprings {
     std::vector<std::uint32_t> a, b;
     std::vector<float> k, k_rest;  ///< k and k * rest
+    std::vector<float> damping;    ///< read only when SpringValues::per_spring_damping
 };
 /// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
 /// [0, count) (simulation_normals.cpp). With gaps, face_run_open[open + i]
@@ -123,6 +129,12 @@ struct SpringValues {
     std::vector<float> run_damping;
     std::vector<LooseSpring> loose;   ///< batched kernel: springs in no run
     std::vector<float> spring_k;      ///< resolved k per model spring
+    std::vector<float> spring_damping;  ///< resolved inner friction per model spring
+    /// Some spring has damping > 0: the kernels take their damped loops.
+    bool damped = false;
+    /// Some spring group sets its own damping: loose springs read theirs one by
+    /// one (runs with values per spring always do; uniform runs hold one).
+    bool per_spring_damping = false;
 };
 
 /// Throws springkit::Error, naming `who`, for a transform that is not finite or
@@ -150,6 +162,9 @@ public:
     std::shared_ptr<const detail::SpringValues> springs;  ///< with the model's k and damping
     std::vector<float> run_rest;           ///< rest length per run slot (0 in gaps): refills k * rest
     std::vector<float> run_present;        ///< 1 per run slot holding a spring, 0 in gaps: refills damping
+    std::vector<float> run_own_damping;    ///< per run slot: its group's damping, or -1 (the instance's)
+    std::vector<float> own_damping;        ///< per model spring: its group's damping, or -1
+    bool group_damping = false;            ///< some spring group sets its own damping
     std::uint32_t max_offset = 0;          ///< batched kernel: largest b - a of a spring
     std::vector<detail::FaceRun> face_runs;
     std::vector<float> face_run_open;      ///< 1 for a face of the model, 0 for a gap

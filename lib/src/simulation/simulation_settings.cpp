@@ -53,21 +53,32 @@ void Simulation::Impl::refill_springs() {
     } else {
         // The values a body prepared from the model with every k times the scale
         // and this damping would hold: k s, then (k s) rest, rounded as there.
+        // Springs of a group with its own damping keep it (own >= 0).
         auto values = std::make_shared<detail::SpringValues>(base);
         const float s = stiffness_scale_;
+        auto resolved = [damping](float own) { return own >= 0.0f ? own : damping; };
         for (detail::SpringRun& run : values->runs) {
             if (!run.same_k) continue;
             run.k *= s;
-            run.damping = damping;
+            run.damping = resolved(run.own_damping);
             if (run.uniform) run.k_rest = run.k * run.rest;
         }
         for (std::size_t i = 0; i < values->run_k.size(); ++i) {
             values->run_k[i] = base.run_k[i] * s;
             values->run_k_rest[i] = values->run_k[i] * b_->run_rest[i];
-            values->run_damping[i] = b_->run_present[i] != 0.0f ? damping : 0.0f;
+            values->run_damping[i] = b_->run_present[i] != 0.0f ? resolved(b_->run_own_damping[i]) : 0.0f;
         }
-        for (detail::LooseSpring& spring : values->loose) spring.k *= s;
+        for (detail::LooseSpring& spring : values->loose) {
+            spring.k *= s;
+            spring.damping = resolved(spring.own_damping);
+        }
         for (float& k : values->spring_k) k *= s;
+        values->damped = false;
+        for (std::size_t i = 0; i < values->spring_damping.size(); ++i) {
+            values->spring_damping[i] = resolved(b_->own_damping[i]);
+            if (model_->springs[i].kind == SpringKind::hooke && values->spring_damping[i] > 0.0f)
+                values->damped = true;
+        }
         springs_ = std::move(values);
     }
     build_partitions();  // the threads' copies of the loose springs' k
