@@ -63,6 +63,12 @@ void implicit_overrides(ImportOptions& o) {
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }
+    // What the object is made of: node masses and spring k derived from it (material.hpp).
+    if (ImGui::TreeNode("Material")) {
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::material))
+            override_row(w, o.parameters, shown, true);
+        ImGui::TreePop();
+    }
 }
 
 // The physics half of the dialog, grouped as the Physics section groups it.

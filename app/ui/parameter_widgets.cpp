@@ -69,6 +69,9 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
                   ? PhysicsGroup::wind
               : row.key == "implicit_iterations" || row.key == "strain_limit" || row.key == "chebyshev_rho"
                   ? PhysicsGroup::implicit
+              : row.key == "total_mass" || row.key == "density" || row.key == "area_density" ||
+                      row.key == "stretch_stiffness"
+                  ? PhysicsGroup::material
                   : PhysicsGroup::main;
 
     w.label = row.label;

@@ -25,7 +25,9 @@ enum class ParameterControl : std::uint8_t {
 /// rows: they only matter together with air friction).
 /// implicit: the rows that only the implicit integrator reads (under their own
 /// tree node, so that the panels stay within a laptop's screen).
-enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit };
+/// material: the rows node masses and spring k are derived from
+/// (derive_material): set when converting, shown read-only in the Physics section.
+enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit, material };
 
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;

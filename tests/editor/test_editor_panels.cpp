@@ -32,7 +32,7 @@ using namespace springkit::editor;
 namespace {
 
 constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind,
-                                    PhysicsGroup::implicit};
+                                    PhysicsGroup::implicit, PhysicsGroup::material};
 
 Model small_cloth() {
     ClothSpec spec;
@@ -107,6 +107,8 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, PhysicsGroup::wind);
     EXPECT_EQ(parameter_widget(*find_parameter("k")).group, PhysicsGroup::main);
     EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, PhysicsGroup::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).group, PhysicsGroup::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).group, PhysicsGroup::material);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
@@ -336,6 +338,7 @@ ImGuiID set_checkbox_id(const ParameterInfo& row) {
     ImGuiID seed = import_window()->ID;
     if (parameter_widget(row).group == PhysicsGroup::wind) seed = ImHashStr("Wind and gusts", 0, seed);
     if (parameter_widget(row).group == PhysicsGroup::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
+    if (parameter_widget(row).group == PhysicsGroup::material) seed = ImHashStr("Material", 0, seed);
     const ParameterInfo* pushed = &row;
     return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
 }
@@ -374,6 +377,7 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     ASSERT_NE(import_window(), nullptr);
     import_window()->StateStorage.SetInt(dialog_id("Wind and gusts"), 1);  // opened, as a click would
     import_window()->StateStorage.SetInt(dialog_id("Implicit integrator"), 1);
+    import_window()->StateStorage.SetInt(dialog_id("Material"), 1);
     imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
     EXPECT_TRUE(state.options.parameters.empty()) << "nothing is set until it is ticked";
 

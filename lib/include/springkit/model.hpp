@@ -84,6 +84,12 @@ struct Parameters {
     float chebyshev_rho = 0.0f;   ///< Integrator::implicit: rho of Wang's Chebyshev weights, [0, 1); 0 = plain iterations
     float node_radius = 0.0f;     ///< m, collision radius of every node against colliders (colliders.hpp)
     float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
+    // The material (material.hpp): what node masses and spring k were derived
+    // from; 0 = not given. The simulation reads masses and k, never these.
+    float total_mass = 0.0f;        ///< kg, spread over the nodes by the area around each
+    float density = 0.0f;           ///< kg/m^3 of the volume a closed face mesh encloses
+    float area_density = 0.0f;      ///< kg/m^2 of the faces' area
+    float stretch_stiffness = 0.0f; ///< N/m, a sheet's Young's modulus x thickness (Van Gelder's spring k)
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 
