@@ -68,6 +68,12 @@ void implicit_overrides(ImportOptions& o) {
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }
+    // What the object is made of: node masses and spring k derived from it (material.hpp).
+    if (ImGui::TreeNode("Material")) {
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::material))
+            override_row(w, o.parameters, shown, true);
+        ImGui::TreePop();
+    }
 }
 
 // The physics half of the dialog, grouped as the Physics section groups it.
@@ -127,6 +133,11 @@ std::vector<std::string> lines(const std::string& text) {
 
 std::optional<ImportRequest> import_dialog(ImportDialogState& state) {
     if (state.path && !ImGui::IsPopupOpen("Convert mesh")) ImGui::OpenPopup("Convert mesh");
+    // No taller than the screen: with every group open the dialog scrolls
+    // instead of pushing its Convert button out of reach.
+    const ImGuiViewport* screen = ImGui::GetMainViewport();
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f),
+                                        ImVec2(screen->WorkSize.x, std::max(200.0f, screen->WorkSize.y - 20.0f)));
     if (!ImGui::BeginPopupModal("Convert mesh", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return std::nullopt;
     std::optional<ImportRequest> request;
     ImportOptions& o = state.options;

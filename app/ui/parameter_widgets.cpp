@@ -72,6 +72,9 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
                   ? PhysicsGroup::implicit
               : row.key == "self_collision_distance" || row.key == "self_friction"
                   ? PhysicsGroup::self_collision
+              : row.key == "total_mass" || row.key == "density" || row.key == "area_density" ||
+                      row.key == "stretch_stiffness"
+                  ? PhysicsGroup::material
                   : PhysicsGroup::main;
 
     w.label = row.label;

@@ -27,7 +27,9 @@ enum class ParameterControl : std::uint8_t {
 /// tree node, so that the panels stay within a laptop's screen).
 /// self_collision: the self-collision distance and friction, under their own
 /// tree node for the same reason.
-enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit, self_collision };
+/// material: the rows node masses and spring k are derived from
+/// (derive_material): set when converting, shown read-only in the Physics section.
+enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit, self_collision, material };
 
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;

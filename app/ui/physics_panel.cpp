@@ -7,6 +7,7 @@
 #include <climits>
 #include <string>
 
+#include "springkit/material.hpp"
 #include "ui/widgets.hpp"
 
 namespace springkit::editor {
@@ -103,6 +104,18 @@ void physics_section(Document& doc) {
     if (ImGui::TreeNode("Self-collision")) {
         rows(PhysicsGroup::self_collision);
         ImGui::TreePop();
+    }
+    // The material node masses and spring k were derived from when converting
+    // (derive_material): shown, not edited here, since the masses and k are.
+    if (has_material(p)) {
+        std::string text = "material:";
+        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::material)) {
+            const float value = *parameter_number(*w.row, p);
+            if (value > 0.0f) text += " " + w.label + " " + std::to_string(value) + " " + std::string(w.row->unit);
+        }
+        ImGui::TextDisabled("%s", text.c_str());
+        help_marker("What the node masses and spring stiffness were derived from when the mesh was converted "
+                    "(springkit convert --total-mass, --density, --area-density, --stretch-stiffness).");
     }
     ImGui::PopItemWidth();
     ImGui::PopID();

@@ -37,6 +37,7 @@ std::string summary(const ImportResult& r, const fs::path& out) {
         if (p.island_springs > 0) text += ", joined by " + std::to_string(p.island_springs) + " springs";
         if (p.dropped_nodes > 0) text += ", the largest kept (" + std::to_string(p.dropped_nodes) + " nodes dropped)";
     }
+    if (!p.structure.empty()) text += "; structural springs: " + p.structure;
     if (m.params.ground && p.ground_repulsion > 0.0) {
         std::snprintf(sized, sizeof sized, "; ground at y = %.4g, repulsion %.4g N/m: sinks at most %.3g m at rest",
                       m.params.ground->height, p.ground_repulsion, p.ground_sink);
@@ -85,6 +86,7 @@ VerbRun register_convert(CLI::App& app) {
         std::string extension = ".json";
         std::string units;
         std::string islands = "keep";
+        std::string springs = "auto";
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand(
@@ -97,9 +99,16 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--weld", o->import.weld,
                     "Weld vertices closer than EPS x bounding-box diagonal (default 1e-5; 0 = exact duplicates, "
                     "negative = no welding)");
-    sub->add_flag("--bend", o->import.bend, "Add springs across each pair of adjacent triangles");
-    sub->add_flag("--shear", o->import.shear, "Add both diagonals of every quad");
-    sub->add_flag("--volume", o->import.volume, "Add internal springs across the volume (keeps closed meshes in shape)");
+    sub->add_option("--springs", o->springs,
+                    "Structural springs beside the edges when no --bend, --shear or --volume is given: auto (default; "
+                    "volume for a closed or curved mesh, bend + shear for a flat sheet, none without faces), edges "
+                    "(none: the bare mesh), sheet (bend + shear), solid (volume)")
+        ->check(CLI::IsMember({"auto", "edges", "sheet", "solid"}));
+    CLI::Option* structure = sub->get_option("--springs");
+    structure->excludes(sub->add_flag("--bend", o->import.bend, "Add springs across each pair of adjacent triangles"));
+    structure->excludes(sub->add_flag("--shear", o->import.shear, "Add both diagonals of every quad"));
+    structure->excludes(sub->add_flag("--volume", o->import.volume,
+                                    "Add internal springs across the volume (keeps closed meshes in shape)"));
     sub->add_flag("--keep-order", o->import.keep_order,
                   "Keep the welded node order even when scattered (by default such meshes are renumbered to step faster)");
     sub->add_flag("!--assimp-obj", o->import.fast_obj,
@@ -149,10 +158,18 @@ VerbRun register_convert(CLI::App& app) {
         o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
                             : o->islands == "connect" ? ImportOptions::Islands::connect
                                                       : ImportOptions::Islands::keep;
+        o->import.structure = o->springs == "edges"   ? ImportOptions::Structure::edges
+                              : o->springs == "sheet" ? ImportOptions::Structure::sheet
+                              : o->springs == "solid" ? ImportOptions::Structure::solid
+                                                      : ImportOptions::Structure::automatic;
         // A mesh has no ground: the ground's constants need --ground.
         Parameters with_options;
         if (o->import.ground_at_bottom) with_options.ground = Ground{};
         if (!apply_parameter_options(*o->parameters, with_options)) return kExitUsage;
+        if ((with_options.total_mass > 0) + (with_options.density > 0) + (with_options.area_density > 0) > 1) {
+            print_error("--total-mass, --density and --area-density each give the mass: give one of them");
+            return kExitUsage;
+        }
         const fs::path out(o->out);
         std::error_code ec;
         const bool to_stdout = o->out == "-";

@@ -24,10 +24,13 @@ void warn_if_unstable(const Model& model, const std::string& name) {
 // one line for the main section, one for the ground, one for the gust.
 void print_other_parameters(const Parameters& p) {
     static constexpr std::string_view on_first_line[] = {"k", "energy_loss", "mass", "max_substep", "integrator"};
+    // The material has a line of its own (print_material).
+    static constexpr std::string_view material[] = {"total_mass", "density", "area_density", "stretch_stiffness"};
     std::string line[3];
     for (const ParameterInfo& row : parameter_table()) {
         if (row.section == ParameterSection::main &&
-            std::find(std::begin(on_first_line), std::end(on_first_line), row.key) != std::end(on_first_line))
+            (std::find(std::begin(on_first_line), std::end(on_first_line), row.key) != std::end(on_first_line) ||
+             std::find(std::begin(material), std::end(material), row.key) != std::end(material)))
             continue;
         char value[128] = "";
         if (const float* x = parameter_number(row, p)) std::snprintf(value, sizeof value, "%.4g", *x);
@@ -135,6 +138,8 @@ VerbRun register_new(CLI::App& app) {
         Model model;
         try {
             model = build_scene(find_scene(o->scene), o->options);
+            // Masses and k follow the material the options give (material.hpp).
+            if (has_material(model.params)) derive_material(model, o->out);
         } catch (const Error& e) {
             print_error(e.what());  // a parameter option that cannot apply (a ground constant without a ground)
             return kExitUsage;
@@ -272,6 +277,29 @@ VerbRun register_info(CLI::App& app) {
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
                     p.energy_loss, p.mass, p.max_substep, integrator_name(p.integrator));
         print_other_parameters(p);
+        if (has_material(p)) {
+            std::string line;
+            for (const char* key : {"total_mass", "density", "area_density", "stretch_stiffness"}) {
+                const ParameterInfo& row = *find_parameter(key);
+                const float value = *parameter_number(row, p);
+                if (value <= 0.0f) continue;
+                char text[96];
+                std::snprintf(text, sizeof text, "%s%s %.4g %s", line.empty() ? "" : ", ",
+                              std::string(row.label).c_str(), value, std::string(row.unit).c_str());
+                line += text;
+            }
+            // Re-derived, the masses and k are what the file holds unless they were edited since.
+            Model derived = model;
+            bool same = false;
+            try {
+                derive_material(derived);
+                same = derived == model;
+            } catch (const Error&) {
+            }
+            std::printf("  material    %s (%s)\n", line.c_str(),
+                        same ? "node masses and spring k derived from it"
+                             : "node masses or spring k differ from what it gives: edited since");
+        }
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
                     stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,

@@ -96,11 +96,14 @@ void BM_AssimpReadFile(benchmark::State& state) {
 }
 
 // `springkit convert` as a user runs it; `reader` "assimp" passes --assimp-obj
-// (Assimp reads the OBJ, as for every file outside the plain OBJ subset).
-void BM_SpringkitConvert(benchmark::State& state, const char* output, const char* reader) {
+// (Assimp reads the OBJ, as for every file outside the plain OBJ subset);
+// `springs` is a structural-springs option, or "" for the default (the grid is
+// a flat sheet: bend and shear springs).
+void BM_SpringkitConvert(benchmark::State& state, const char* output, const char* reader, const char* springs) {
     const std::string in = grid_obj().string(), out = (work_dir() / output).string();
     std::vector<std::string> command{SPRINGKIT_CLI, "convert", in, "-o", out};
     if (std::string_view(reader) == "assimp") command.push_back("--assimp-obj");
+    if (*springs != '\0') command.push_back(springs);
     for (auto _ : state) {
         if (run(command) != 0) {
             state.SkipWithError("springkit convert failed");
@@ -113,11 +116,17 @@ void BM_SpringkitConvert(benchmark::State& state, const char* output, const char
 }  // namespace
 
 BENCHMARK(BM_AssimpReadFile)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-BENCHMARK_CAPTURE(BM_SpringkitConvert, binary, "grid.skb", "obj")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-BENCHMARK_CAPTURE(BM_SpringkitConvert, json, "grid.json", "obj")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-BENCHMARK_CAPTURE(BM_SpringkitConvert, binary_assimp, "grid.skb", "assimp")
+BENCHMARK_CAPTURE(BM_SpringkitConvert, binary, "grid.skb", "obj", "")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SpringkitConvert, binary_edges, "grid.skb", "obj", "--springs=edges")
     ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
-BENCHMARK_CAPTURE(BM_SpringkitConvert, json_assimp, "grid.json", "assimp")
+BENCHMARK_CAPTURE(BM_SpringkitConvert, binary_volume, "grid.skb", "obj", "--volume")
+    ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SpringkitConvert, json, "grid.json", "obj", "")->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SpringkitConvert, json_volume, "grid.json", "obj", "--volume")
+    ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SpringkitConvert, binary_assimp, "grid.skb", "assimp", "")
+    ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK_CAPTURE(BM_SpringkitConvert, json_assimp, "grid.json", "assimp", "")
     ->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 int main(int argc, char** argv) {

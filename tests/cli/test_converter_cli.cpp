@@ -114,7 +114,9 @@ TEST(Convert, EveryInstanceOfAMeshIsTakenWithItsOwnTransform) {
     // One mesh shown by two nodes, 50 cm apart: two triangles, six nodes.
     const fs::path fbx = export_fbx("twice.fbx", {translate_scale({0, 0, 0}, 1), translate_scale({0, 0, 50}, 1)});
     ImportReport report;
-    const Model m = import_mesh(fbx, {}, report);
+    ImportOptions bare;
+    bare.structure = ImportOptions::Structure::edges;
+    const Model m = import_mesh(fbx, bare, report);
     EXPECT_EQ(report.meshes, 2u);
     ASSERT_EQ(m.node_count(), 6u);
     EXPECT_EQ(m.faces.size(), 2u);
@@ -238,7 +240,8 @@ TEST(Convert, IslandsAreReportedKeptDroppedOrConnected) {
         std::ofstream f(mesh);
         f << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 3 0 0\nv 4 0 0\nv 3 1 0\nf 1 2 3 4\nf 5 6 7\n";
     }
-    auto r = run_command(kCli + " convert " + q(mesh) + " --keep-order -o " + q(out));
+    // Bare meshes: chosen volume springs would join the parts.
+    auto r = run_command(kCli + " convert " + q(mesh) + " --springs edges --keep-order -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "warning: " + mesh.string() +
                          ": 2 islands (parts no spring joins; nodes: 4, 3): each moves on its own; --islands largest "
@@ -248,7 +251,7 @@ TEST(Convert, IslandsAreReportedKeptDroppedOrConnected) {
     EXPECT_EQ(kept.node_count(), 7u);
     EXPECT_EQ(kept.springs.size(), 5u + 3u);
 
-    r = run_command(kCli + " convert " + q(mesh) + " --keep-order --islands largest -o " + q(out));
+    r = run_command(kCli + " convert " + q(mesh) + " --springs edges --keep-order --islands largest -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
     EXPECT_NE(r.out.find("; 2 islands, the largest kept (3 nodes dropped)"), std::string::npos) << r.out;
@@ -257,7 +260,7 @@ TEST(Convert, IslandsAreReportedKeptDroppedOrConnected) {
     EXPECT_EQ(largest.springs.size(), 5u);
     EXPECT_EQ(largest.faces.size(), 2u);
 
-    r = run_command(kCli + " convert " + q(mesh) + " --keep-order --islands connect -o " + q(out));
+    r = run_command(kCli + " convert " + q(mesh) + " --springs edges --keep-order --islands connect -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("; 2 islands, joined by 3 springs"), std::string::npos) << r.out;
     const Model joined = load_model(out);
@@ -446,7 +449,7 @@ TEST(Convert, AnchorOptionAnchorsThePole) {
 
 TEST(InfoShapeError, ReportsShapeErrorInJson) {
     const fs::path plain = work_dir() / "cube-plain.json", volume = work_dir() / "cube-volume.json";
-    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(plain)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --springs edges -o " + q(plain)).exit_code, 0);
     ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume -o " + q(volume)).exit_code, 0);
     auto shape = [](const fs::path& p) {
         const auto r = run_command(kCli + " info --json --shape-error " + q(p));
@@ -455,6 +458,59 @@ TEST(InfoShapeError, ReportsShapeErrorInJson) {
     };
     EXPECT_LT(shape(volume), 0.02);
     EXPECT_GT(shape(plain), 0.1);
+}
+
+TEST(ConvertStructure, TheSummarySaysWhatWasChosenAndWhy) {
+    const fs::path out = work_dir() / "structure-cube.json";
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(" 0 bend, 0 shear, "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("; structural springs: volume (a closed surface: each of its 288 edges joins two faces or "
+                         "more)"),
+              std::string::npos)
+        << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("; structural springs: bend + shear + volume (an open flat sheet: 64 edges on its rim"),
+              std::string::npos)
+        << r.out;
+    // Asked for: no words, the counts say it.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --springs edges -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("springs (288 edge, 0 line, 0 bend, 0 shear, 0 volume)"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("structural springs"), std::string::npos) << r.out;
+    // --springs and the flags choose the same thing: one of them.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --springs edges --volume -o " + q(out));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--springs excludes --volume"), std::string::npos) << r.err;
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --springs jelly -o " + q(out));
+    EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(ConvertMaterial, TheModelKeepsTheMaterialAndInfoShowsIt) {
+    const fs::path out = work_dir() / "material-cloth.json";
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) +
+                         " --total-mass 0.3 --stretch-stiffness 200 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Model m = load_model(out);
+    EXPECT_EQ(m.params.total_mass, 0.3f);
+    EXPECT_EQ(m.params.stretch_stiffness, 200.0f);
+    double total = 0.0;
+    for (float mass : m.masses) total += mass;
+    EXPECT_NEAR(total, 0.3, 1e-5);
+    r = run_command(kCli + " info " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("total mass 0.3 kg"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("stretch stiffness 200 N/m"), std::string::npos) << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " --total-mass 1 --area-density 2 -o " + q(out));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --total-mass, --density and --area-density each give the mass: give one of them\n");
+    // A density needs a volume: the open cloth has none.
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " --density 1000 -o " + q(out));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("cloth.obj: /parameters/density: density needs a closed face mesh (a volume): face "),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(GoldenCheck, RetunedModelFailsTheOldGoldenAndPassesItsOwn) {
@@ -594,7 +650,9 @@ TEST(GoldenCheck, NodeCountMismatchAndBadGoldenAreErrors) {
 TEST(Diff, ListsParametersAndSpringsThatChanged) {
     const fs::path a = work_dir() / "d-a.json", b = work_dir() / "d-b.json";
     const std::string mesh = q(sample_mesh("cube.obj"));
-    ASSERT_EQ(run_command(kCli + " convert " + mesh + " -o " + q(a)).exit_code, 0);
+    // The bare mesh against one with shear springs asked for (--shear alone: no
+    // structural springs chosen by the converter besides).
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --springs edges -o " + q(a)).exit_code, 0);
     ASSERT_EQ(run_command(kCli + " convert " + mesh + " --shear --k 2000 --anchor nodes:3 -o " + q(b)).exit_code, 0);
     auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
     EXPECT_EQ(r.exit_code, 0) << r.err;
@@ -635,12 +693,14 @@ TEST(Diff, NamesTheSpringTexcoordAndFaceThatChanged) {
 TEST(Diff, AGlobalChangeIsOneLine) {
     const fs::path a = work_dir() / "g-a.json", b = work_dir() / "g-b.json", c = work_dir() / "g-c.json";
     const std::string mesh = q(sample_mesh("cloth.obj"));
-    ASSERT_EQ(run_command(kCli + " convert " + mesh + " -o " + q(a)).exit_code, 0);
-    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --k 1010 -o " + q(b)).exit_code, 0);
+    // The bare mesh's 800 edge springs (volume springs, chosen by distance, may
+    // pair other nodes in a rescaled copy where two are equally near).
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --springs edges -o " + q(a)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --springs edges --k 1010 -o " + q(b)).exit_code, 0);
     auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
     EXPECT_EQ(r.out, "--- " + a.string() + "\n+++ " + b.string() + "\nparameter k: 1000 -> 1010\n");
     // Every spring with its own k, all changed alike: one line for the 800.
-    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --scale 3 -o " + q(c)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --springs edges --scale 3 -o " + q(c)).exit_code, 0);
     r = run_command(kCli + " diff " + q(a) + " " + q(c));
     EXPECT_NE(r.out.find("\nnodes: all 289 scaled by 3 about the origin\n"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("\nrest length of all 800 springs: scaled by 3 (spring 0 (nodes 0-1): "), std::string::npos)
@@ -735,8 +795,8 @@ TEST(ConvertCli, ScatteredMeshesAreRenumberedUnlessKeepOrderIsGiven) {
         return sum / static_cast<double>(m.springs.size());
     };
     const fs::path kept = work_dir() / "scattered-kept.json", renumbered = work_dir() / "scattered-renumbered.json";
-    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " --keep-order -o " + q(kept)).exit_code, 0);
-    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " -o " + q(renumbered)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " --springs edges --keep-order -o " + q(kept)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + q(obj) + " --springs edges -o " + q(renumbered)).exit_code, 0);
     const Model a = load_model(kept), b = load_model(renumbered);
     ASSERT_EQ(a.node_count(), 900u);
     ASSERT_EQ(b.springs.size(), a.springs.size());

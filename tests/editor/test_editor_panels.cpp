@@ -36,7 +36,7 @@ using springkit::test::editor::HeadlessImGui;
 namespace {
 
 constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind,
-                                    PhysicsGroup::implicit, PhysicsGroup::self_collision};
+                                    PhysicsGroup::implicit, PhysicsGroup::self_collision, PhysicsGroup::material};
 
 Model small_cloth() {
     ClothSpec spec;
@@ -80,6 +80,8 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).group, PhysicsGroup::self_collision);
     EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).group, PhysicsGroup::implicit);
     EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).group, PhysicsGroup::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).group, PhysicsGroup::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).group, PhysicsGroup::material);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
@@ -310,6 +312,7 @@ ImGuiID set_checkbox_id(const ParameterInfo& row) {
     if (parameter_widget(row).group == PhysicsGroup::wind) seed = ImHashStr("Wind and gusts", 0, seed);
     if (parameter_widget(row).group == PhysicsGroup::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
     if (parameter_widget(row).group == PhysicsGroup::self_collision) seed = ImHashStr("Self-collision", 0, seed);
+    if (parameter_widget(row).group == PhysicsGroup::material) seed = ImHashStr("Material", 0, seed);
     const ParameterInfo* pushed = &row;
     return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
 }
@@ -349,6 +352,7 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     import_window()->StateStorage.SetInt(dialog_id("Wind and gusts"), 1);  // opened, as a click would
     import_window()->StateStorage.SetInt(dialog_id("Implicit integrator"), 1);
     import_window()->StateStorage.SetInt(dialog_id("Self-collision"), 1);
+    import_window()->StateStorage.SetInt(dialog_id("Material"), 1);
     imgui.frame([&] { EXPECT_FALSE(import_dialog(state).has_value()); });
     EXPECT_TRUE(state.options.parameters.empty()) << "nothing is set until it is ticked";
 
@@ -369,6 +373,10 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     EXPECT_FALSE(activate(imgui, state, set_checkbox_id(*find_parameter("mass"))));
     EXPECT_EQ(state.options.parameters.find(*find_parameter("mass")), nullptr);
 
+    // With every group open the dialog is taller than the 720-pixel screen and
+    // scrolls; closing the groups brings Convert into view, as scrolling would.
+    for (const char* group : {"Wind and gusts", "Implicit integrator", "Self-collision", "Material"})
+        import_window()->StateStorage.SetInt(dialog_id(group), 0);
     const std::optional<ImportRequest> request = activate(imgui, state, dialog_id("Convert"));
     ASSERT_TRUE(request.has_value());
     EXPECT_EQ(request->path, "mesh.obj");

@@ -60,11 +60,18 @@ f 1/1/5 5/2/5 8/3/5 4/4/5
 f 2/1/6 3/4/6 7/3/6 6/2/6
 )";
 
+// Oliveira's bare conversion: a spring per edge, no structural springs.
+ImportOptions bare() {
+    ImportOptions o;
+    o.structure = ImportOptions::Structure::edges;
+    return o;
+}
+
 }  // namespace
 
 TEST(Import, WeldsTheCubeCornersIntoEightNodesWithTwelveEdges) {
     ImportReport report;
-    const Model m = import_mesh(write("cube.obj", kCubeObj), {}, report);
+    const Model m = import_mesh(write("cube.obj", kCubeObj), bare(), report);
     EXPECT_EQ(m.node_count(), 8u);
     EXPECT_EQ(m.faces.size(), 12u);
     // 12 cube edges + one diagonal per side
@@ -77,7 +84,7 @@ TEST(Import, WeldsTheCubeCornersIntoEightNodesWithTwelveEdges) {
 }
 
 TEST(Import, RestLengthsEqualEdgeLengths) {
-    const Model m = import_mesh(write("cube.obj", kCubeObj));
+    const Model m = import_mesh(write("cube.obj", kCubeObj), bare());
     std::multiset<float> lengths;
     for (const Spring& s : m.springs) {
         EXPECT_FLOAT_EQ(s.rest, length(m.positions[s.a] - m.positions[s.b]));
@@ -133,7 +140,7 @@ TEST(Import, EdgeSpringsAreTheFacesUniqueEdgesInOrderOfFirstUse) {
     obj += "v 3 0 0\nv 4 0 0\nv 3 0 1\nv 4 0 1\nv 3 0 2\nv 4 0 2\n"
            "f 42 43 45 44\nf 44 45 47 46\n";
     ImportReport report;
-    const Model m = import_mesh(write("fan.obj", obj), {}, report);
+    const Model m = import_mesh(write("fan.obj", obj), bare(), report);
     ASSERT_EQ(m.node_count(), 41u + 6u);
     ASSERT_EQ(m.faces.size(), 40u + 4u);
     Model expected = m;
@@ -314,7 +321,7 @@ std::size_t unique_positions(const fs::path& obj) {
 
 TEST(Import, WeldRemovesTheSeamAndPoleDuplicatesOfTheUvSphere) {
     ImportReport report;
-    const Model m = import_mesh(sample_mesh("uv_sphere.obj"), {}, report);
+    const Model m = import_mesh(sample_mesh("uv_sphere.obj"), bare(), report);
     EXPECT_EQ(m.node_count(), unique_positions(sample_mesh("uv_sphere.obj")));
     EXPECT_EQ(m.node_count(), 16u * 9u + 2u);
     EXPECT_EQ(report.input_vertices, 2u * 16u * 3u + 8u * 16u * 4u);  // Assimp: one vertex per OBJ face corner
@@ -327,7 +334,7 @@ TEST(Import, WeldRemovesTheSeamAndPoleDuplicatesOfTheUvSphere) {
 }
 
 TEST(Import, TheHardEdgedCubeWeldsIntoOneClosedSurface) {
-    const Model m = import_mesh(sample_mesh("cube.obj"));
+    const Model m = import_mesh(sample_mesh("cube.obj"), bare());
     EXPECT_EQ(m.node_count(), 5u * 5u * 5u - 3u * 3u * 3u);  // the surface of a 5 x 5 x 5 lattice
     EXPECT_EQ(m.springs.size() * 2, m.faces.size() * 3);
 }
@@ -337,7 +344,7 @@ TEST(ShapeRetention, VolumeSpringsKeepTheConvertedCubeAndSphereInShape) {
     // perturbed. With --volume the cube and sphere come back under 2% of their
     // diagonal; the plain conversion stays dented ten times worse or more.
     for (const char* name : {"cube.obj", "uv_sphere.obj"}) {
-        ImportOptions plain, volume;
+        ImportOptions plain = bare(), volume;
         volume.volume = true;
         const double with_volume = shape_error(import_mesh(sample_mesh(name), volume));
         const double edges_only = shape_error(import_mesh(sample_mesh(name), plain));

@@ -62,13 +62,17 @@ inline std::vector<std::string> outside_texts(const ParameterInfo& row) {
 }
 
 /// `base` with every row that has an option set to inside_text() (rows in
-/// the ground section add a ground); `args` gets the options that say so.
+/// the ground section add a ground), but density and area_density, which
+/// total_mass excludes; `args` gets the options that say so.
 inline Parameters parameters_from_options(Parameters base, std::string& args) {
     ParameterOverrides overrides;
     int i = 0;
     for (const ParameterInfo& row : parameter_table()) {
         ++i;
         if (row.cli_option.empty()) continue;
+        // The material's ways of giving the mass exclude each other
+        // (validate_parameters): total_mass stands for density and area_density.
+        if (row.section == ParameterSection::main && (row.key == "density" || row.key == "area_density")) continue;
         const std::string text = inside_text(row, i);
         ParameterValue value;
         if (!parse_parameter(row, text, value).empty()) ADD_FAILURE() << row.pointer() << ": " << text;

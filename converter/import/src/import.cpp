@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <future>
+#include <limits>
 #include <system_error>
 #include <memory>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "springkit/error.hpp"
 #include "springkit/import.hpp"
 #include "springkit/locality.hpp"
+#include "springkit/material.hpp"
 #include "import_internal.hpp"
 
 namespace springkit {
@@ -460,10 +462,6 @@ std::vector<std::array<std::size_t, 3>> triangulate(const std::vector<Vec3>& pts
     return tris;
 }
 
-std::uint64_t pair_key(std::uint32_t a, std::uint32_t b) {
-    return (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
-}
-
 /// splitmix64: a fixed, portable hash so volume springs are the same on every platform.
 std::uint64_t mix(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
@@ -474,43 +472,243 @@ std::uint64_t mix(std::uint64_t x) {
 
 }  // namespace
 
-std::size_t add_bend_springs(Model& model, float k) {
-    SpringSet springs(model);
-    // Each interior edge joins two triangles; a spring between their far corners
-    // resists folding about the edge (the bend springs of a cloth).
-    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> opposite;
-    for (const Face& f : model.faces)
-        for (int e = 0; e < 3; ++e)
-            opposite[pair_key(f.node[e], f.node[(e + 1) % 3])].push_back(f.node[(e + 2) % 3]);
-    std::vector<std::uint64_t> keys;
-    keys.reserve(opposite.size());
-    for (const auto& entry : opposite) keys.push_back(entry.first);
-    std::sort(keys.begin(), keys.end());  // deterministic spring order
-    std::size_t added = 0;
-    for (std::uint64_t key : keys) {
-        const auto& o = opposite[key];
-        for (std::size_t i = 0; i < o.size(); ++i)
-            for (std::size_t j = i + 1; j < o.size(); ++j)
-                if (springs.add(o[i], o[j], k)) ++added;
+namespace {
+
+/// The face edges grouped by node pair: group g holds the far corners (the
+/// corner opposite the edge) of the faces sharing its edge, far[start[g] ..
+/// start[g + 1]), in face order; groups come in increasing (lower, upper) node
+/// order. Linear time: face edges are bucketed by their lower node (a counting
+/// sort, stable in face order) and each bucket, a handful of edges, sorted by
+/// upper node.
+struct EdgeGroups {
+    std::vector<std::uint32_t> start{0};
+    std::vector<std::uint32_t> far;
+    std::size_t count() const { return start.size() - 1; }
+};
+
+EdgeGroups group_face_edges(const Model& model) {
+    const std::size_t n = model.node_count(), edges = 3 * model.faces.size();
+    if (edges >= 0xFFFFFFF0u) throw Error("too many faces (" + std::to_string(model.faces.size()) + ")");
+    auto node = [&](std::size_t e, int c) { return model.faces[e / 3].node[(e + c) % 3]; };
+    std::vector<std::uint32_t> bucket_start(n + 1, 0);
+    for (std::size_t e = 0; e < edges; ++e) ++bucket_start[std::min(node(e, 0), node(e, 1)) + 1];
+    for (std::size_t i = 0; i < n; ++i) bucket_start[i + 1] += bucket_start[i];
+    std::vector<std::uint32_t> bucket(edges);
+    {
+        std::vector<std::uint32_t> fill(bucket_start.begin(), bucket_start.end() - 1);
+        for (std::size_t e = 0; e < edges; ++e)
+            bucket[fill[std::min(node(e, 0), node(e, 1))]++] = static_cast<std::uint32_t>(e);
     }
+    EdgeGroups groups;
+    groups.far.reserve(edges);
+    groups.start.reserve(edges / 2 + 2);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> in_bucket;  // (upper node, edge)
+    for (std::size_t v = 0; v < n; ++v) {
+        in_bucket.clear();
+        for (std::uint32_t j = bucket_start[v]; j < bucket_start[v + 1]; ++j)
+            in_bucket.emplace_back(std::max(node(bucket[j], 0), node(bucket[j], 1)), bucket[j]);
+        std::sort(in_bucket.begin(), in_bucket.end());
+        for (std::size_t j = 0; j < in_bucket.size(); ++j) {
+            if (j > 0 && in_bucket[j].first != in_bucket[j - 1].first)
+                groups.start.push_back(static_cast<std::uint32_t>(groups.far.size()));
+            groups.far.push_back(node(in_bucket[j].second, 2));
+        }
+        if (!in_bucket.empty()) groups.start.push_back(static_cast<std::uint32_t>(groups.far.size()));
+    }
+    return groups;
+}
+
+/// Eigenvector of the smallest eigenvalue of a symmetric 3x3 matrix (cyclic Jacobi).
+Vec3 least_eigenvector(double a[3][3]) {
+    double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int sweep = 0; sweep < 50; ++sweep) {
+        const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+        if (off < 1e-300) break;
+        for (int p = 0; p < 3; ++p)
+            for (int q = p + 1; q < 3; ++q) {
+                if (std::abs(a[p][q]) < 1e-300) continue;
+                const double theta = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                const double t = (theta >= 0 ? 1.0 : -1.0) / (std::abs(theta) + std::sqrt(theta * theta + 1.0));
+                const double c = 1.0 / std::sqrt(t * t + 1.0), s = t * c;
+                for (int k = 0; k < 3; ++k) {
+                    const double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    const double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; ++k) {
+                    const double vkp = v[k][p], vkq = v[k][q];
+                    v[k][p] = c * vkp - s * vkq;
+                    v[k][q] = s * vkp + c * vkq;
+                }
+            }
+    }
+    int least = 0;
+    for (int i = 1; i < 3; ++i)
+        if (a[i][i] < a[least][least]) least = i;
+    return {float(v[0][least]), float(v[1][least]), float(v[2][least])};
+}
+
+}  // namespace
+
+SurfaceShape surface_shape(const Model& model) {
+    SurfaceShape shape;
+    const EdgeGroups groups = group_face_edges(model);
+    shape.edges = groups.count();
+    for (std::size_t g = 0; g < groups.count(); ++g) {
+        const std::uint32_t faces = groups.start[g + 1] - groups.start[g];
+        shape.boundary_edges += faces == 1;
+        shape.nonmanifold_edges += faces > 2;
+    }
+    const std::size_t n = model.node_count();
+    const double diagonal = bounds(model).diagonal();
+    if (n == 0 || !(diagonal > 0.0)) return shape;
+    double c[3] = {0, 0, 0};
+    for (const Vec3& p : model.positions) c[0] += p.x, c[1] += p.y, c[2] += p.z;
+    for (double& x : c) x /= double(n);
+    double cov[3][3] = {};
+    for (const Vec3& p : model.positions) {
+        const double d[3] = {p.x - c[0], p.y - c[1], p.z - c[2]};
+        for (int r = 0; r < 3; ++r)
+            for (int k = 0; k < 3; ++k) cov[r][k] += d[r] * d[k];
+    }
+    const Vec3 normal = least_eigenvector(cov);
+    double farthest = 0.0;
+    for (const Vec3& p : model.positions)
+        farthest = std::max(farthest, std::abs((p.x - c[0]) * normal.x + (p.y - c[1]) * normal.y +
+                                               (p.z - c[2]) * normal.z));
+    shape.flatness = farthest / diagonal;
+    return shape;
+}
+
+StructureChoice choose_structure(const Model& model, const SurfaceShape& shape) {
+    StructureChoice choice;
+    char why[256];
+    if (model.faces.empty()) {
+        choice.why = "none (no faces: lines and points keep their own springs)";
+    } else if (shape.closed()) {
+        choice.volume = true;
+        std::snprintf(why, sizeof why, "volume (a closed surface: each of its %zu edges joins two faces or more)",
+                      shape.edges);
+        choice.why = why;
+    } else if (shape.flat()) {
+        choice.bend = choice.shear = choice.volume = true;
+        std::snprintf(why, sizeof why, "bend + shear + volume (an open flat sheet: %zu edges on its rim, every node "
+                      "within %.2g%% of the diagonal of one plane)", shape.boundary_edges, 100.0 * shape.flatness);
+        choice.why = why;
+    } else {
+        choice.volume = true;
+        std::snprintf(why, sizeof why, "volume (an open surface that is not flat: %zu of its %zu edges on a rim, "
+                      "nodes up to %.2g%% of the diagonal off a plane)", shape.boundary_edges, shape.edges,
+                      100.0 * shape.flatness);
+        choice.why = why;
+    }
+    return choice;
+}
+
+namespace {
+
+/// The node pairs of a model's springs, for adding springs without repeating
+/// one (what SpringSet does): open addressing with linear probing over a
+/// power-of-two table of pair keys (min << 32 | max; 0, a node paired with
+/// itself, marks an empty slot), grown at half load. One set serves every
+/// structural stage of a convert, which adds millions of springs to a big mesh.
+class PairSet {
+public:
+    explicit PairSet(Model& model) : model_(model) {
+        grow(std::bit_ceil(std::max<std::size_t>(64, 4 * model.springs.size())));
+        for (const Spring& s : model.springs) insert(s.a, s.b);
+    }
+
+    /// Adds a Hooke spring a-b at its current length; false if a == b or the pair has one.
+    bool add(std::uint32_t a, std::uint32_t b, float k) {
+        if (a == b || !insert(a, b)) return false;
+        model_.springs.push_back({a, b, length(model_.positions[b] - model_.positions[a]), k});
+        return true;
+    }
+
+private:
+    bool insert(std::uint32_t a, std::uint32_t b) {
+        if (a == b) return false;
+        const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+        if (2 * (size_ + 1) > slots_.size()) grow(2 * slots_.size());
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
+            if (slots_[i] == key) return false;
+            if (slots_[i] == 0) {
+                slots_[i] = key;
+                ++size_;
+                return true;
+            }
+        }
+    }
+    void grow(std::size_t slots) {
+        std::vector<std::uint64_t> old(slots, 0);
+        old.swap(slots_);
+        const std::size_t mask = slots_.size() - 1;
+        for (std::uint64_t key : old) {
+            if (key == 0) continue;
+            std::size_t i = mix(key) & mask;
+            while (slots_[i] != 0) i = (i + 1) & mask;
+            slots_[i] = key;
+        }
+    }
+    Model& model_;
+    std::vector<std::uint64_t> slots_;
+    std::size_t size_ = 0;
+};
+
+std::size_t add_bend_springs(Model& model, PairSet& springs, float k) {
+    // Each interior edge joins two triangles; a spring between their far corners
+    // resists folding about the edge (the bend springs of a cloth). Edges in
+    // increasing node-pair order, their faces in face order.
+    const EdgeGroups groups = group_face_edges(model);
+    std::size_t added = 0;
+    for (std::size_t g = 0; g < groups.count(); ++g)
+        for (std::uint32_t i = groups.start[g]; i < groups.start[g + 1]; ++i)
+            for (std::uint32_t j = i + 1; j < groups.start[g + 1]; ++j)
+                if (springs.add(groups.far[i], groups.far[j], k)) ++added;
     return added;
 }
 
+std::size_t add_volume_springs(Model& model, PairSet& springs, int per_node, float k);
+
+}  // namespace
+
+std::size_t add_bend_springs(Model& model, float k) {
+    PairSet springs(model);
+    return add_bend_springs(model, springs, k);
+}
+
 std::size_t add_volume_springs(Model& model, int per_node, float k) {
-    // Oliveira's converted jelly (Figure 12) folds because a surface of springs
-    // only holds edge lengths. Springs from every node to a few far nodes span
-    // the inside like the body diagonals of his Figure 8, so a dent or a fold
-    // stretches them. Partners are picked by a fixed hash among nodes at least
-    // 40% of the farthest bounding-box corner away, which keeps the springs long
-    // (across the volume) and their directions varied.
-    const std::size_t n = model.node_count();
+    PairSet springs(model);
+    return add_volume_springs(model, springs, per_node, k);
+}
+
+namespace {
+
+/// Volume springs among `nodes` (all of the model's when null), within their
+/// own bounding box: see add_volume_springs below.
+std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::vector<std::uint32_t>* nodes,
+                                     int per_node, float k) {
+    const std::size_t n = nodes != nullptr ? nodes->size() : model.node_count();
     if (n < 3 || per_node <= 0) return 0;
-    SpringSet springs(model);
-    const Bounds box = bounds(model);
-    std::vector<int> degree(n, 0);
+    auto node = [nodes](std::size_t a) { return nodes != nullptr ? (*nodes)[a] : static_cast<std::uint32_t>(a); };
+    Bounds box{model.positions[node(0)], model.positions[node(0)]};
+    for (std::size_t a = 0; a < n; ++a) {
+        const Vec3 p = model.positions[node(a)];
+        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
+        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
+    }
+    std::vector<int> degree(model.node_count(), 0);
     const int max_degree = 3 * per_node;
     std::size_t added = 0;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t a = 0; a < n; ++a) {
+        const std::uint32_t i = node(a);
         const Vec3 p = model.positions[i];
         float reach = 0.0f;
         for (int c = 0; c < 8; ++c) {
@@ -522,9 +720,9 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
         int made = 0;
         for (std::uint64_t attempt = 0; attempt < std::uint64_t(per_node) * 32 && made < per_node && degree[i] < max_degree;
              ++attempt) {
-            const auto j = static_cast<std::uint32_t>(mix((std::uint64_t{i} << 20) ^ attempt) % n);
+            const std::uint32_t j = node(mix((std::uint64_t{i} << 20) ^ attempt) % n);
             if (j == i || degree[j] >= max_degree || length(model.positions[j] - p) < min_distance) continue;
-            if (springs.add(static_cast<std::uint32_t>(i), j, k)) {
+            if (springs.add(i, j, k)) {
                 ++degree[i];
                 ++degree[j];
                 ++made;
@@ -534,6 +732,34 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
     }
     return added;
 }
+
+std::size_t add_volume_springs(Model& model, PairSet& springs, int per_node, float k) {
+    // Oliveira's converted jelly (Figure 12) folds because a surface of springs
+    // only holds edge lengths. Springs from every node to a few far nodes span
+    // the inside like the body diagonals of his Figure 8, so a dent or a fold
+    // stretches them. Partners are picked by a fixed hash among nodes at least
+    // 40% of the farthest bounding-box corner away, which keeps the springs long
+    // (across the volume) and their directions varied.
+    return add_volume_springs_among(model, springs, nullptr, per_node, k);
+}
+
+/// Volume springs for a model of several parts that no edge joins (islands):
+/// within each part of 4 nodes or more (over the part's own bounding box, so a
+/// small part is held by springs across itself), then, with `join`, across the
+/// whole model, which joins the parts.
+std::size_t add_part_volume_springs(Model& model, PairSet& springs, int per_node, float k, bool join) {
+    const detail::Islands islands = detail::find_islands(model);
+    if (islands.sizes.size() <= 1) return add_volume_springs(model, springs, per_node, k);
+    std::size_t added = 0;
+    std::vector<std::vector<std::uint32_t>> parts(islands.sizes.size());
+    for (std::size_t i = 0; i < model.node_count(); ++i)
+        parts[islands.of_node[i]].push_back(static_cast<std::uint32_t>(i));
+    for (const auto& part : parts)
+        if (part.size() >= 4) added += add_volume_springs_among(model, springs, &part, per_node, k);
+    return added + (join ? add_volume_springs(model, springs, per_node, k) : 0);
+}
+
+}  // namespace
 
 namespace {
 
@@ -633,11 +859,16 @@ std::size_t add_edge_springs(Model& model) {
 void set_ground_repulsion(Model& model, const ImportOptions& options, double longest_side, ImportReport& report) {
     Ground& ground = *model.params.ground;
     const ParameterInfo* row = find_parameter("ground/repulsion");
-    const double weight = double(model.params.mass) * double(model.node_count()) * length(model.params.gravity);
+    double mass = 0.0, lightest = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < model.node_count(); ++i) {
+        mass += model.node_mass(i);
+        lightest = std::min(lightest, double(model.node_mass(i)));
+    }
+    const double weight = mass * length(model.params.gravity);
     if (row == nullptr || options.parameters.find(*row) == nullptr) {
         const double depth = options.ground_depth > 0.0 ? options.ground_depth : 0.01 * longest_side;
         const double dt = model.params.max_substep;
-        const double stable = kStabilityWarning * double(model.params.mass) / (dt * dt);
+        const double stable = kStabilityWarning * lightest / (dt * dt);
         double repulsion = depth > 0.0 ? weight / depth : stable;
         repulsion = std::min(std::max(repulsion, double(Ground{}.repulsion)), std::max(stable, double(Ground{}.repulsion)));
         ground.repulsion = static_cast<float>(repulsion);
@@ -715,7 +946,6 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         float lowest = model.positions[0].y;
         for (const Vec3& p : model.positions) lowest = std::min(lowest, p.y);
         model.params.ground->height = lowest;
-        set_ground_repulsion(model, options, side * scale, report);
     }
 
     // Texcoords stay per face corner; identical ones are stored once, numbered in
@@ -736,6 +966,9 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     };
 
     // Faces, and the quads whose second diagonal a shear spring takes.
+    const bool given = options.bend || options.shear || options.volume;
+    const bool may_shear = options.shear || (!given && (options.structure == ImportOptions::Structure::automatic ||
+                                                        options.structure == ImportOptions::Structure::sheet));
     std::size_t degenerate = 0;
     std::vector<std::array<std::uint32_t, 4>> quads;
     std::vector<Vec3> pts;
@@ -767,7 +1000,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         pts.clear();
         for (std::size_t c = 0; c < size; ++c) pts.push_back(model.positions[node_of[polygon[c]]]);
         for (const auto& t : triangulate(pts)) add_face(first, t[0], t[1], t[2]);
-        if (size == 4 && options.shear)
+        if (size == 4 && may_shear)
             quads.push_back({node_of[polygon[0]], node_of[polygon[1]], node_of[polygon[2]], node_of[polygon[3]]});
     }
     report.faces = model.faces.size();
@@ -784,23 +1017,39 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     };
     // One spring per unique edge, then the lines of line sets (strings).
     report.edge_springs = add_edge_springs(model);
-    std::optional<SpringSet> springs;  // the pairs of the springs so far, when more may come
-    if (!soup.lines.empty() || options.shear) springs.emplace(model);
+    // The structural springs: those asked for, or what the mesh needs.
+    StructureChoice structure{options.bend, options.shear, options.volume, {}};
+    if (!given) switch (options.structure) {
+            case ImportOptions::Structure::automatic:
+                structure = choose_structure(model, surface_shape(model));
+                break;
+            case ImportOptions::Structure::edges: break;
+            case ImportOptions::Structure::sheet: structure.bend = structure.shear = true; break;
+            case ImportOptions::Structure::solid: structure.volume = true; break;
+        }
+    report.structure = structure.why;
+    std::optional<PairSet> springs;  // the pairs of the springs so far, when more may come
+    if (!soup.lines.empty() || structure.shear || structure.bend || structure.volume) springs.emplace(model);
     for (const auto& line : soup.lines)
-        if (springs->add(node_of[line[0]], node_of[line[1]])) ++report.line_springs;
+        if (springs->add(node_of[line[0]], node_of[line[1]], 0.0f)) ++report.line_springs;
     tag_new_springs(SpringRole::edge);
 
     const float extra_k =
         options.extra_spring_k_factor == 1.0f ? 0.0f : options.extra_spring_k_factor * model.params.k;
-    if (options.shear)
+    if (structure.shear)
         for (const auto& q : quads) {
             if (springs->add(q[0], q[2], extra_k)) ++report.shear_springs;
             if (springs->add(q[1], q[3], extra_k)) ++report.shear_springs;
         }
     tag_new_springs(SpringRole::shear);
-    if (options.bend) report.bend_springs = add_bend_springs(model, extra_k);
+    if (structure.bend) report.bend_springs = add_bend_springs(model, *springs, extra_k);
     tag_new_springs(SpringRole::bend);
-    if (options.volume) report.volume_springs = add_volume_springs(model, options.volume_springs, extra_k);
+    // Volume springs across the whole model join its parts; when --islands says
+    // how parts are to be joined (or dropped), chosen ones stay within each part.
+    if (structure.volume)
+        report.volume_springs = options.volume || options.islands == ImportOptions::Islands::keep
+                                    ? add_volume_springs(model, *springs, options.volume_springs, extra_k)
+                                    : add_part_volume_springs(model, *springs, options.volume_springs, extra_k, false);
     tag_new_springs(SpringRole::volume);
 
     report.welded_vertices = report.input_vertices - model.positions.size();
@@ -854,6 +1103,20 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         }
     }
     if (!options.keep_order) reorder_for_locality(model);
+    // The material, once the nodes and springs are final and numbered; the ground's
+    // repulsion follows from the weight.
+    if (has_material(model.params)) {
+        try {
+            derive_material(model);
+        } catch (const Error& e) {
+            fail(path, e.what());
+        }
+        if (model.params.stretch_stiffness > 0.0f && options.extra_spring_k_factor != 1.0f)
+            report.warnings.push_back("--extra-k has no effect with a stretch stiffness: springs that are no face "
+                                      "edge get k = stretch stiffness");
+    }
+    if (options.ground_at_bottom) set_ground_repulsion(model, options, side * scale, report);
+
     // A child's parent validates the model it receives (the same checks, the same
     // messages naming the file); the parameters are checked here as they go
     // into the answer's JSON header.

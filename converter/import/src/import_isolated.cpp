@@ -101,6 +101,7 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"dropped_nodes", r.dropped_nodes},
             {"reader", r.reader},
             {"texture_source", r.texture_source},
+            {"structure", r.structure},
             {"embedded_texture", to_hex(r.embedded_texture)},
             {"embedded_texture_format", r.embedded_texture_format},
             {"warnings", r.warnings}};
@@ -127,6 +128,7 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.dropped_nodes = j.at("dropped_nodes");
     r.reader = j.at("reader");
     r.texture_source = j.at("texture_source");
+    r.structure = j.at("structure");
     r.embedded_texture = from_hex(j.at("embedded_texture").get<std::string>());
     r.embedded_texture_format = j.at("embedded_texture_format");
     r.warnings = j.at("warnings").get<std::vector<std::string>>();

@@ -93,6 +93,12 @@ struct Parameters {
     float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
     float self_collision_distance = 0.0f;  ///< m, nodes of the body kept this far apart (self-collision); 0 = off
     float self_friction = 0.3f;   ///< Coulomb coefficient between nodes of the body in self-collision
+    // The material (material.hpp): what node masses and spring k were derived
+    // from; 0 = not given. The simulation reads masses and k, never these.
+    float total_mass = 0.0f;        ///< kg, spread over the nodes by the area around each
+    float density = 0.0f;           ///< kg/m^3 of the volume a closed face mesh encloses
+    float area_density = 0.0f;      ///< kg/m^2 of the faces' area
+    float stretch_stiffness = 0.0f; ///< N/m, a sheet's Young's modulus x thickness (Van Gelder's spring k)
     friend bool operator==(const Parameters&, const Parameters&) = default;
 };
 

@@ -16,6 +16,7 @@
 #include "springkit/frame_cost.hpp"
 #include "springkit/io.hpp"
 #include "springkit/locality.hpp"
+#include "springkit/material.hpp"
 #include "springkit/model.hpp"
 #include "springkit/model_hash.hpp"
 #include "springkit/parameters.hpp"

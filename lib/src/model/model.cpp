@@ -139,6 +139,11 @@ void validate_parameters(const Parameters& p, const std::string& context) {
         fail(context, "/parameters/gust/duration",
              "must be in (0, period] (got " + str(p.gust.duration) + " for a period of " + str(p.gust.period) +
                  " s)");
+    // One way of giving the mass: the rows would each set the masses.
+    if ((p.total_mass > 0) + (p.density > 0) + (p.area_density > 0) > 1)
+        fail(context, p.density > 0 ? "/parameters/density" : "/parameters/area_density",
+             "give one of total_mass, density and area_density, not several (got total mass " + str(p.total_mass) +
+                 " kg, density " + str(p.density) + " kg/m^3, area density " + str(p.area_density) + " kg/m^2)");
 }
 
 namespace {

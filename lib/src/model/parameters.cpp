@@ -93,6 +93,20 @@ constexpr std::array kTable{
                   at_least(1), at_most(1000),
                   "implicit integrator: Gauss-Seidel passes of the strain limit and the long range attachments after "
                   "the solve", false},
+    ParameterInfo{"total_mass", S::main, "total mass", "--total-mass", "kg", T::number, at_least(0), kNoMax,
+                  "material: the model's mass, spread over the nodes by the area around each (lumped mass), so that "
+                  "it does not depend on the resolution; 0 = node masses as given", false},
+    ParameterInfo{"density", S::main, "density", "--density", "kg/m^3", T::number, at_least(0), kNoMax,
+                  "material: mass per cubic metre of the volume a closed face mesh encloses, spread as total mass "
+                  "is; 0 = not given", false},
+    ParameterInfo{"area_density", S::main, "area density", "--area-density", "kg/m^2", T::number, at_least(0), kNoMax,
+                  "material: mass per square metre of the faces (a sheet, a shell), spread as total mass is; 0 = "
+                  "not given", false},
+    ParameterInfo{"stretch_stiffness", S::main, "stretch stiffness", "--stretch-stiffness", "N/m", T::number,
+                  at_least(0), kNoMax,
+                  "material: a sheet's Young's modulus x thickness; each face edge gets k = S sum|T| / |e|^2 over "
+                  "its faces (Van Gelder 1998), other springs S a / rest^2 with a the area around their ends, the same "
+                  "stretch at any resolution; 0 = k as given", false},
 };
 
 // Bounds held as floats (kMinSubstep) print as the float they are ("1e-06"),
@@ -142,6 +156,10 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "pressure") f.number = &p.pressure;
             else if (k == "self_collision_distance") f.number = &p.self_collision_distance;
             else if (k == "self_friction") f.number = &p.self_friction;
+            else if (k == "total_mass") f.number = &p.total_mass;
+            else if (k == "density") f.number = &p.density;
+            else if (k == "area_density") f.number = &p.area_density;
+            else if (k == "stretch_stiffness") f.number = &p.stretch_stiffness;
             break;
         case S::ground:
             if (!p.ground) break;

@@ -54,6 +54,13 @@ struct ImportOptions {
     /// (far from it), so a closed surface cannot dent or fold (Oliveira Figure 12).
     bool volume = false;
     int volume_springs = 4;
+    /// Which structural springs to add when none of bend, shear and volume is
+    /// asked for: `automatic` decides from the mesh (choose_structure), `edges`
+    /// adds none (Oliveira's bare mesh), `sheet` adds bend and shear springs,
+    /// `solid` volume springs. When bend, shear or volume is set those are
+    /// exactly what is added, whatever this says.
+    enum class Structure { automatic, edges, sheet, solid };
+    Structure structure = Structure::automatic;
     /// Stiffness of bend, shear and volume springs relative to the model's k.
     float extra_spring_k_factor = 1.0f;
     /// N s/m, inner spring friction (Tunca). Converted models get a little by
@@ -119,6 +126,9 @@ struct ImportReport {
     std::size_t shear_springs = 0;
     std::size_t volume_springs = 0;
     std::size_t anchors = 0;
+    /// The structural springs chosen and why: "volume (a closed surface: every
+    /// edge joins two faces)"; "bend + shear (...)"; empty when they were given.
+    std::string structure;
     double unit_scale = 1.0;          ///< file unit -> metres factor that was applied
     /// How the unit was decided: "metres (the file declares none)", "the file's
     /// unit, 0.01 m (FBX UnitScaleFactor)", "given: 0.0254 m per unit".
@@ -194,6 +204,37 @@ std::string assimp_version();
 /// (skipping pairs that already have one); k = 0 uses the model's k. Returns
 /// how many it added. This is what ImportOptions::bend does.
 std::size_t add_bend_springs(Model& model, float k = 0.0f);
+
+/// What the mesh of a model is, for choosing its structural springs.
+struct SurfaceShape {
+    std::size_t edges = 0;           ///< unique face edges
+    std::size_t boundary_edges = 0;  ///< edges of one face only (the rim of an opening)
+    std::size_t nonmanifold_edges = 0;  ///< edges of three or more faces
+    /// Largest distance of a node from the best-fit plane of all nodes (the
+    /// plane through their centroid normal to the direction of least spread),
+    /// divided by the bounding-box diagonal.
+    double flatness = 0.0;
+    bool closed() const { return edges > 0 && boundary_edges == 0; }
+    /// Nodes within 0.1% of the diagonal of one plane.
+    bool flat() const { return flatness <= 1e-3; }
+};
+SurfaceShape surface_shape(const Model& model);
+
+/// The structural springs ImportOptions::Structure::automatic adds to a model
+/// of this shape, and why, in words for the summary. A closed surface, or an
+/// open one that is not flat (a shell with openings, the parts of a scene),
+/// gets volume springs: they span it like the body diagonals of Oliveira's
+/// Figure 8. A flat sheet gets bend, shear and volume springs: no spring in
+/// its plane resists bending out of it to first order, but a bend shortens
+/// the chord between far nodes by about s^3 / (24 R^2) for nodes s apart on
+/// an arc of radius R, so the long springs across the sheet hold its outline,
+/// and bend and shear springs its local folds (as cloth's). A mesh without
+/// faces (lines, points) gets none: a string is meant to bend.
+struct StructureChoice {
+    bool bend = false, shear = false, volume = false;
+    std::string why;
+};
+StructureChoice choose_structure(const Model& model, const SurfaceShape& shape);
 
 /// Adds up to `per_node` springs from each node to nodes across the volume (at
 /// least 40% of the distance to the farthest bounding-box corner away), chosen

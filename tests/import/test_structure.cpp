@@ -1,0 +1,240 @@
+// springkit::import: the structural springs chosen from the mesh (closed,
+// flat sheet, open and curved, faceless) and the resolution-independent
+// material (total mass, area density, stretch stiffness).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <string>
+
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
+
+using namespace springkit;
+namespace fs = std::filesystem;
+using springkit::test::error_of;
+
+namespace {
+
+fs::path write(const std::string& name, const std::string& text) {
+    return springkit::test::scratch_file("test-structure", name, text);
+}
+
+fs::path sample_mesh(const char* name) { return fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes" / name; }
+
+/// A square grid of `cells` x `cells` quads, `side` m wide, in the plane z = 0
+/// (x right, y up, the top row at y = 0), written as triangles.
+std::string grid_obj(int cells, double side) {
+    std::string obj;
+    char line[96];
+    for (int r = 0; r <= cells; ++r)
+        for (int c = 0; c <= cells; ++c) {
+            std::snprintf(line, sizeof line, "v %.9g %.9g 0\n", side * c / cells, -side * r / cells);
+            obj += line;
+        }
+    for (int r = 0; r < cells; ++r)
+        for (int c = 0; c < cells; ++c) {
+            const int a = r * (cells + 1) + c + 1, b = a + 1, d = a + cells + 1, e = d + 1;
+            std::snprintf(line, sizeof line, "f %d %d %d\nf %d %d %d\n", a, d, b, b, d, e);
+            obj += line;
+        }
+    return obj;
+}
+
+/// Half of a UV sphere (an open bowl): rings of `segments` vertices from the
+/// pole down to the equator, which is its rim.
+std::string bowl_obj(int rings, int segments) {
+    std::string obj = "v 0 1 0\n";
+    char line[128];
+    for (int r = 1; r <= rings; ++r)
+        for (int s = 0; s < segments; ++s) {
+            const double polar = 1.5707963267948966 * r / rings, azimuth = 6.283185307179586 * s / segments;
+            std::snprintf(line, sizeof line, "v %.9g %.9g %.9g\n", std::sin(polar) * std::cos(azimuth),
+                          std::cos(polar), std::sin(polar) * std::sin(azimuth));
+            obj += line;
+        }
+    auto at = [segments](int r, int s) { return 2 + (r - 1) * segments + (s % segments); };
+    for (int s = 0; s < segments; ++s) obj += "f 1 " + std::to_string(at(1, s + 1)) + " " + std::to_string(at(1, s)) + "\n";
+    for (int r = 1; r < rings; ++r)
+        for (int s = 0; s < segments; ++s)
+            obj += "f " + std::to_string(at(r, s)) + " " + std::to_string(at(r, s + 1)) + " " +
+                   std::to_string(at(r + 1, s + 1)) + " " + std::to_string(at(r + 1, s)) + "\n";
+    return obj;
+}
+
+}  // namespace
+
+TEST(Structure, AClosedMeshGetsVolumeSpringsAndKeepsItsShape) {
+    for (const char* name : {"cube.obj", "uv_sphere.obj"}) {
+        ImportReport report;
+        const Model m = import_mesh(sample_mesh(name), {}, report);
+        EXPECT_GT(report.volume_springs, 0u) << name;
+        EXPECT_EQ(report.bend_springs + report.shear_springs, 0u) << name;
+        EXPECT_EQ(report.structure.rfind("volume (a closed surface", 0), 0u) << report.structure;
+        EXPECT_LT(shape_error(m), 0.02) << name;
+        const SurfaceShape shape = surface_shape(m);
+        EXPECT_TRUE(shape.closed()) << name;
+        EXPECT_EQ(shape.boundary_edges, 0u) << name;
+        EXPECT_EQ(shape.edges, report.edge_springs) << name;
+    }
+}
+
+TEST(Structure, AFlatSheetGetsBendShearAndVolumeSprings) {
+    // The sample cloth: 16 x 16 quads. Its shear springs are the second
+    // diagonal of each quad, its bend springs join the far corners of each pair
+    // of triangles.
+    ImportReport report;
+    const Model m = import_mesh(sample_mesh("cloth.obj"), {}, report);
+    EXPECT_EQ(report.shear_springs, 16u * 16u);
+    EXPECT_GT(report.bend_springs, 0u);
+    EXPECT_GT(report.volume_springs, 0u);
+    EXPECT_EQ(report.structure.rfind("bend + shear + volume (an open flat sheet: 64 edges on its rim", 0), 0u)
+        << report.structure;
+    // Bend and shear springs alone leave it folded: no spring in its plane
+    // resists a fold to first order.
+    ImportOptions sheet;
+    sheet.structure = ImportOptions::Structure::sheet;
+    EXPECT_GT(shape_error(import_mesh(sample_mesh("cloth.obj"), sheet)), 0.02);
+    // The same springs as asking for them.
+    ImportOptions asked;
+    asked.bend = asked.shear = asked.volume = true;
+    ImportReport asked_report;
+    EXPECT_EQ(import_mesh(sample_mesh("cloth.obj"), asked, asked_report), m);
+    EXPECT_TRUE(asked_report.structure.empty());
+    EXPECT_LT(shape_error(m), 0.02);
+}
+
+TEST(Structure, AnOpenCurvedShellGetsVolumeSprings) {
+    ImportReport report;
+    const Model m = import_mesh(write("bowl.obj", bowl_obj(6, 16)), {}, report);
+    const SurfaceShape shape = surface_shape(m);
+    EXPECT_EQ(shape.boundary_edges, 16u);  // the rim
+    EXPECT_FALSE(shape.closed());
+    EXPECT_FALSE(shape.flat());
+    EXPECT_GT(report.volume_springs, 0u);
+    EXPECT_EQ(report.structure, "volume (an open surface that is not flat: 16 of its 272 edges on a rim, nodes up to 18% of "
+                                "the diagonal off a plane)")
+        << report.structure;
+    EXPECT_LT(shape_error(m), 0.02);
+}
+
+TEST(Structure, FlatnessIsTheLargestDistanceFromTheBestPlane) {
+    // A unit square with one corner lifted by h: the best plane splits it, and
+    // a far corner is about h / 4 from it; the diagonal is about sqrt(2).
+    Model m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0.01f}};
+    m.faces = {Face{{0, 1, 2}, {0, 0, 0}}, Face{{0, 2, 3}, {0, 0, 0}}};
+    const SurfaceShape shape = surface_shape(m);
+    EXPECT_NEAR(shape.flatness, 0.0025 / std::sqrt(2.0), 1e-4);
+    EXPECT_EQ(shape.edges, 5u);
+    EXPECT_EQ(shape.boundary_edges, 4u);
+    EXPECT_EQ(shape.nonmanifold_edges, 0u);
+}
+
+TEST(Structure, LinesAndPointsGetNone) {
+    ImportReport report;
+    const Model m = import_mesh(write("polyline.obj", "v 0 0 0\nv 1 0 0\nv 2 1 0\nl 1 2 3\n"), {}, report);
+    EXPECT_EQ(m.springs.size(), 2u);
+    EXPECT_EQ(report.structure, "none (no faces: lines and points keep their own springs)");
+}
+
+TEST(Structure, EdgesSheetAndSolidAreChosenOnRequest) {
+    const fs::path cube = sample_mesh("cube.obj");
+    ImportOptions o;
+    o.structure = ImportOptions::Structure::edges;
+    ImportReport report;
+    Model m = import_mesh(cube, o, report);
+    EXPECT_EQ(m.springs.size(), report.edge_springs);
+    EXPECT_TRUE(report.structure.empty());
+    o.structure = ImportOptions::Structure::sheet;
+    import_mesh(cube, o, report);
+    EXPECT_GT(report.bend_springs, 0u);
+    EXPECT_GT(report.shear_springs, 0u);
+    EXPECT_EQ(report.volume_springs, 0u);
+    o.structure = ImportOptions::Structure::solid;
+    import_mesh(cube, o, report);
+    EXPECT_EQ(report.bend_springs + report.shear_springs, 0u);
+    EXPECT_GT(report.volume_springs, 0u);
+    // A flag wins over the structure: exactly what was asked for.
+    o.bend = true;
+    import_mesh(cube, o, report);
+    EXPECT_GT(report.bend_springs, 0u);
+    EXPECT_EQ(report.volume_springs + report.shear_springs, 0u);
+}
+
+namespace {
+
+/// How far the lowest node of a cloth converted from a `cells` x `cells` grid
+/// (1 m square, hung by its top row) drops below its rest height once it has
+/// settled, m. The material is given as a user gives it to convert.
+double hanging_drop(int cells, bool material) {
+    ImportOptions o;
+    o.anchors = {"+y:0.01%"};
+    o.structure = ImportOptions::Structure::edges;  // the membrane alone
+    auto set = [&o](const char* row, float value) { o.parameters.set(*find_parameter(row), {.number = value}); };
+    if (material) {
+        set("total_mass", 0.5f);          // kg: 0.5 kg/m^2
+        set("stretch_stiffness", 25.0f);  // N/m: stretches 0.5 x 9.81 / (2 x 25) = 10 cm
+    }
+    // k dt^2 / m = 25 x (5e-4)^2 / 7.6e-5 = 0.08 for the 80 x 80 grid's lightest
+    // nodes; strongly damped to settle within the run.
+    set("max_substep", 5e-4f);
+    set("energy_loss", 0.9f);
+    const Model m = import_mesh(write("grid" + std::to_string(cells) + ".obj", grid_obj(cells, 1.0)), o);
+    EXPECT_EQ(m.anchors.size(), std::size_t(cells + 1));
+    Simulation sim(m);
+    for (int f = 0; f < 240; ++f) sim.step(1.0f / 60.0f);
+    float lowest = 0.0f;
+    for (const Vec3& p : sim.positions()) lowest = std::min(lowest, p.y);
+    return -1.0 - double(lowest);
+}
+
+}  // namespace
+
+TEST(Material, AClothHangsAsDeepAtTwoResolutions) {
+    // Hung by its top edge, a sheet of area density rho and stretch stiffness S
+    // stretches by rho g L^2 / (2 S) = 0.098 m (less: the triangles' diagonals
+    // and the sideways pull of Poisson's ratio 1/3 stiffen it). Per-node mass and
+    // one k: the 80 x 80 grid is 16 times as heavy and hangs far deeper.
+    const double coarse = hanging_drop(20, true), fine = hanging_drop(80, true);
+    EXPECT_NEAR(fine, coarse, 0.05 * coarse) << "20 x 20: " << coarse << " m, 80 x 80: " << fine << " m";
+    EXPECT_NEAR(coarse, 0.098, 0.3 * 0.098);
+    const double coarse_plain = hanging_drop(20, false), fine_plain = hanging_drop(80, false);
+    EXPECT_GT(fine_plain, 2.0 * coarse_plain);
+}
+
+TEST(Material, TheFileKeepsWhatTheUserGave) {
+    ImportOptions o;
+    o.parameters.set(*find_parameter("area_density"), {.number = 0.2f});
+    o.parameters.set(*find_parameter("stretch_stiffness"), {.number = 300.0f});
+    const Model m = import_mesh(write("grid4.obj", grid_obj(4, 2.0)), o);
+    EXPECT_EQ(m.params.area_density, 0.2f);
+    EXPECT_EQ(m.params.stretch_stiffness, 300.0f);
+    double total = 0.0;
+    for (float mass : m.masses) total += mass;
+    EXPECT_NEAR(total, 0.2 * 4.0, 1e-5);
+    const Model again = model_from_json(model_to_json(m));
+    EXPECT_EQ(again, m);
+    // Re-deriving from the file gives the same masses and k.
+    Model rederived = again;
+    derive_material(rederived);
+    EXPECT_EQ(rederived, m);
+}
+
+TEST(Material, DensityNeedsAClosedMesh) {
+    ImportOptions o;
+    o.parameters.set(*find_parameter("density"), {.number = 1000.0f});
+    const fs::path sheet = write("grid2.obj", grid_obj(2, 1.0));
+    EXPECT_EQ(error_of([&] { import_mesh(sheet, o); }).rfind(sheet.string() + ": /parameters/density: density needs "
+                                                                              "a closed face mesh (a volume): face ",
+                                                             0),
+              0u);
+    // The sample cube is 1 m on a side: 1 m^3 of water weighs 1000 kg.
+    const Model cube = import_mesh(sample_mesh("cube.obj"), o);
+    double total = 0.0;
+    for (float mass : cube.masses) total += mass;
+    EXPECT_NEAR(total, 1000.0 * enclosed_volume(cube), 0.01);
+    EXPECT_NEAR(enclosed_volume(cube), 1.0, 1e-5);
+}
