@@ -39,6 +39,11 @@ struct OpeningView {
     }
 };
 
+/// The editor's window size options: " --width W --height H".
+inline std::string size_args(int width, int height) {
+    return " --width " + std::to_string(width) + " --height " + std::to_string(height);
+}
+
 /// "X Y" as input scripts take a point.
 inline std::string xy(springkit::editor::ScreenPoint p) {
     char text[64];

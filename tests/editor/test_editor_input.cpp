@@ -41,7 +41,7 @@ constexpr int kWidth = 960, kHeight = 600;
 // The Physics panel's k field with nothing selected (its row in the tools panel).
 constexpr float kFieldX = 83.0f, kFieldY = 231.0f;
 
-std::string size_args() { return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight); }
+std::string size_args() { return springkit::test::editor::size_args(kWidth, kHeight); }
 
 // The view the editor opens a model with, in this file's window.
 OpeningView opening_view(const Model& model) { return OpeningView(model, kWidth, kHeight); }

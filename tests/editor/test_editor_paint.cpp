@@ -15,6 +15,7 @@
 
 #include "editing/paint.hpp"
 #include "editor_process.hpp"
+#include "editor_view.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
 #include "support/test_files.hpp"
@@ -31,13 +32,6 @@ using namespace springkit::test::editor;
 namespace {
 
 constexpr int kWidth = 960, kHeight = 600;
-constexpr float kBarHeight = 19.0f;  // Dear ImGui's default frame height: menu and status bars
-
-std::string xy(ScreenPoint p) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.1f %.1f", static_cast<double>(p.x), static_cast<double>(p.y));
-    return text;
-}
 
 // Distance from p to the segment a-b, pixels.
 float to_segment(ScreenPoint p, ScreenPoint a, ScreenPoint b) {
@@ -63,15 +57,9 @@ TEST(EditorPaint, aDragPaintsAnchorsOneUndoEntryPerStrokeAndTheFileKeepsThem) {
     const fs::path file = dir.path() / "cloth.json";
     save_model(original, file);
 
-    OrbitCamera camera;
-    camera.frame(framing_bounds(original));
-    const Viewport vp = scene_viewport(kWidth, kHeight, kBarHeight, kToolsWidth, kInsightWidth);
-    const Mat4 matrix = camera.view_projection(vp);
-    auto node = [&](std::uint32_t i) {
-        const auto s = project(matrix, vp, original.positions[i]);
-        EXPECT_TRUE(s);
-        return s.value_or(ScreenPoint{0, 0, 0});
-    };
+    const OpeningView view(original, kWidth, kHeight);
+    const Viewport& vp = view.viewport;
+    auto node = [&](std::uint32_t i) { return view.at(original.positions[i]); };
     // Stroke one along the middle row (nodes 3-5), stroke two along part of the
     // last (7-8; node 6 is behind the tools panel).
     const ScreenPoint a1 = node(3), b1 = node(5), a2 = node(7), b2 = node(8);
@@ -100,7 +88,7 @@ TEST(EditorPaint, aDragPaintsAnchorsOneUndoEntryPerStrokeAndTheFileKeepsThem) {
     const fs::path script_file = dir.path() / "paint.txt";
     std::ofstream(script_file) << script.str();
     const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script_file.string() +
-                                         "' --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight),
+                                         "'" + size_args(kWidth, kHeight),
                                      dir.path());
     ASSERT_EQ(run.exit_code, 0) << run.err;
 

@@ -29,9 +29,7 @@ namespace {
 
 constexpr int kWidth = 1280, kHeight = 720;
 
-std::string size_args() {
-    return " --width " + std::to_string(kWidth) + " --height " + std::to_string(kHeight);
-}
+std::string size_args() { return springkit::test::editor::size_args(kWidth, kHeight); }
 
 // Runs the editor on `model_file` with `options`, replaying `script` (written next
 // to it) at this file's window size.
