@@ -542,16 +542,7 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
         glBindVertexArray(collider_vao_.get());
         gl::upload(GL_ELEMENT_ARRAY_BUFFER, collider_indices_.get(), indices.data(), indices.size() * sizeof(std::uint32_t));
     }
-    const GLuint program = surface_program_.get();
-    glUseProgram(program);
-    glBindVertexArray(collider_vao_.get());
-    set_matrix(program, "u_view_projection", view_projection);
-    set_matrix(program, "u_model", Mat4{});
-    const Vec3 light = light_direction(view);
-    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
-    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
-    glUniform1i(glGetUniformLocation(program, "u_shadow"), 0);
+    const GLuint program = use_surface_program(collider_vao_.get(), view_projection, Mat4{}, view, false);
     // Pushed back further than the surface (draw()): a collider touching the model
     // (a cloth lying on a box) shows the model where both are at one depth.
     glEnable(GL_POLYGON_OFFSET_FILL);
@@ -573,6 +564,22 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
     }
     glDepthMask(GL_TRUE);
     glDisable(GL_POLYGON_OFFSET_FILL);
+}
+
+GLuint SceneRenderer::use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
+                                          const ViewOptions& view, bool shadow) const {
+    const GLuint program = surface_program_.get();
+    glUseProgram(program);
+    glBindVertexArray(vao);
+    set_matrix(program, "u_view_projection", view_projection);
+    set_matrix(program, "u_model", model_matrix);
+    const Vec3 light = light_direction(view);
+    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
+    glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
+    if (shadow) set_shadow_uniforms(program);
+    return program;
 }
 
 void SceneRenderer::set_shadow_uniforms(GLuint program) const {
@@ -611,20 +618,12 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
                                  bool shadow) {
     const std::size_t indices = isolating_ ? isolated_triangles_.size() : triangle_indices_.size();
     if (indices == 0) return;
-    const GLuint program = surface_program_.get();
-    glUseProgram(program);
-    glBindVertexArray(isolating_ ? isolated_vao_.get() : surface_vao_.get());
-    set_matrix(program, "u_view_projection", view_projection);
-    set_matrix(program, "u_model", model_matrix);
-    const Vec3 light = light_direction(view);
-    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    const GLuint program = use_surface_program(isolating_ ? isolated_vao_.get() : surface_vao_.get(),
+                                               view_projection, model_matrix, view, shadow);
     const bool textured = view.texture && !view.strain_view && texture_.get() != 0 && !shadow;
-    glUniform1i(glGetUniformLocation(program, "u_textured"), textured ? 1 : 0);
-    glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
     glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
-    if (shadow) set_shadow_uniforms(program);
     if (textured) {
+        glUniform1i(glGetUniformLocation(program, "u_textured"), 1);
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, texture_.get());
         glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
@@ -658,16 +657,7 @@ void SceneRenderer::draw_blob_shadow(const Mat4& view_projection, const Mat4& sh
         vertex(cx + rx * std::cos(a1), cz + rz * std::sin(a1));
     }
     gl::update(GL_ARRAY_BUFFER, blob_vertices_.get(), blob_scratch_.data(), blob_scratch_.size() * sizeof(float));
-    const GLuint program = surface_program_.get();
-    glUseProgram(program);
-    glBindVertexArray(blob_vao_.get());
-    set_matrix(program, "u_view_projection", view_projection);
-    set_matrix(program, "u_model", Mat4{});
-    const Vec3 light = light_direction(view);
-    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
-    glUniform1i(glGetUniformLocation(program, "u_shadow"), 1);
-    set_shadow_uniforms(program);
+    use_surface_program(blob_vao_.get(), view_projection, Mat4{}, view, true);
     glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(blob_scratch_.size() / 8));
 }
 
@@ -705,18 +695,8 @@ void SceneRenderer::upload_ropes(const Simulation& sim) {
 void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
                                bool shadow) {
     if (!rope_index_scratch_.empty()) {
-        const GLuint program = surface_program_.get();
-        glUseProgram(program);
-        glBindVertexArray(rope_vao_.get());
-        set_matrix(program, "u_view_projection", view_projection);
-        set_matrix(program, "u_model", model_matrix);
-        const Vec3 light = light_direction(view);
-        glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-        glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
-        glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
-        glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
+        const GLuint program = use_surface_program(rope_vao_.get(), view_projection, model_matrix, view, shadow);
         glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
-        if (shadow) set_shadow_uniforms(program);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
     }
     if (bead_count_ > 0) {

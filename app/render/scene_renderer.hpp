@@ -74,6 +74,10 @@ private:
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
     /// The surface program's shadow pass paints the floor's colour darkened.
     void set_shadow_uniforms(GLuint program) const;
+    /// Binds the surface program and `vao` with what every surface draw sets:
+    /// the matrices, the light, no texture, and the shadow pass or not.
+    GLuint use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
+                               const ViewOptions& view, bool shadow) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
     /// Where each node falls on the screen this frame, in pixels (NaN behind the
