@@ -18,6 +18,7 @@
 #include "editing/selection.hpp"
 #include "editing/texture_image.hpp"
 #include "editing/unsaved_changes.hpp"
+#include "editor_models.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
@@ -30,14 +31,9 @@ using namespace springkit;
 using namespace springkit::editor;
 using springkit::test::TempDir;
 
-namespace {
+using springkit::test::editor::small_cloth;
 
-Model small_cloth() {
-    ClothSpec spec;
-    spec.columns = 5;
-    spec.rows = 4;
-    return make_cloth(spec);
-}
+namespace {
 
 // One random edit of any kind; returns whether the document took it.
 bool random_edit(Document& doc, std::mt19937& rng) {

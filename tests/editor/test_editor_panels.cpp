@@ -15,6 +15,7 @@
 #include "editing/document.hpp"
 #include "editing/live_simulation.hpp"
 #include "editing/selection.hpp"
+#include "editor_models.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/parameters.hpp"
 #include "ui/colliders_panel.hpp"
@@ -33,17 +34,12 @@ using namespace springkit;
 using namespace springkit::editor;
 using springkit::test::editor::HeadlessImGui;
 
+using springkit::test::editor::small_cloth;
+
 namespace {
 
 constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind,
                                     PhysicsGroup::implicit, PhysicsGroup::self_collision, PhysicsGroup::material};
-
-Model small_cloth() {
-    ClothSpec spec;
-    spec.columns = 5;
-    spec.rows = 4;
-    return make_cloth(spec);
-}
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 
 #include "editing/document.hpp"
 #include "editing/selection.hpp"
+#include "editor_models.hpp"
 #include "headless_imgui.hpp"
 #include "springkit/builders.hpp"
 #include "springkit/io.hpp"
@@ -42,10 +43,7 @@ void activate(HeadlessImGui& imgui, ImGuiID id, Draw draw) {
 
 TEST(GroupsPanel, makeSelectTuneAndDeleteAGroupThatIsSavedInTheFile) {
     const test::TempDir dir;
-    ClothSpec spec;
-    spec.columns = 5;
-    spec.rows = 4;
-    Document doc(make_cloth(spec), {}, false);
+    Document doc(springkit::test::editor::small_cloth(), {}, false);
     Selection selection;
     const std::uint32_t picked[] = {6, 2, 9};
     selection.select_springs(picked, SelectMode::replace);

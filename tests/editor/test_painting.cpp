@@ -9,20 +9,16 @@
 #include "editing/live_simulation.hpp"
 #include "editing/paint.hpp"
 #include "editing/spring_groups.hpp"
+#include "editor_models.hpp"
 #include "springkit/builders.hpp"
 #include "view/camera.hpp"
 
 using namespace springkit;
 using namespace springkit::editor;
 
-namespace {
+using springkit::test::editor::small_cloth;
 
-Model small_cloth() {
-    ClothSpec spec;
-    spec.columns = 5;
-    spec.rows = 4;
-    return make_cloth(spec);
-}
+namespace {
 
 std::vector<BrushHit> hits(std::initializer_list<std::pair<std::uint32_t, float>> list) {
     std::vector<BrushHit> h;
