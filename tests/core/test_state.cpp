@@ -3,12 +3,14 @@
 // with a message naming what is wrong, leaving the instance as it was.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "springkit/springkit.hpp"
@@ -135,7 +137,7 @@ TEST(SavedState, DamagedStatesAreRefusedChangingNothing) {
         return bytes;
     };
     expect_refused(target, with(0, 'X'), "not a springkit state");
-    expect_refused(target, with(4, 3), "format version 3 is not supported (this library reads 1 to 2)");
+    expect_refused(target, with(4, 4), "format version 4 is not supported (this library reads 1 to 3)");
     expect_refused(target, with(4, 0), "format version 0 is not supported");
     expect_refused(target, with(8, static_cast<std::uint8_t>(good[8]) ^ 1u), "another body");
     expect_refused(target, with(16, 5), "the state has 5 nodes, this body 4");
@@ -181,31 +183,165 @@ TEST(SavedState, FailedSimulationIsNotSaved) {
     EXPECT_THROW((void)sim.save_state(), Error);
 }
 
-// A version 1 state had no settings rows for the parameters written only when
-// set (parameter_table()'s written_when_default = false); it is still read, those
-// rows at their defaults. Made here from a version 2 state by taking the rows out.
-TEST(SavedState, VersionOneStatesAreStillRead) {
+namespace {
+
+// The settings section of a version 3 state, entry by entry: key -> the bytes
+// of its value. `begin` and `end` are where the section starts and ends.
+struct KeyedSettings {
+    std::vector<std::pair<std::string, std::vector<std::byte>>> entries;
+    std::size_t begin = 0, end = 0;
+};
+
+constexpr std::size_t kSettingsAt = 56;  // magic, version, hash, 5 counts, flags, time, substeps
+
+KeyedSettings keyed_settings(const std::vector<std::byte>& state) {
+    KeyedSettings k;
+    k.begin = kSettingsAt;
+    std::uint32_t count = 0;
+    std::memcpy(&count, state.data() + kSettingsAt, 4);
+    std::size_t at = kSettingsAt + 4;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        const auto length = static_cast<std::size_t>(state[at]);
+        std::string key(reinterpret_cast<const char*>(state.data() + at + 1), length);
+        const auto type = static_cast<ParameterType>(state[at + 1 + length]);
+        const std::size_t size = type == ParameterType::vector ? 12 : type == ParameterType::integrator ? 1 : 4;
+        at += 2 + length;
+        k.entries.emplace_back(key, std::vector<std::byte>(state.begin() + static_cast<std::ptrdiff_t>(at),
+                                                          state.begin() + static_cast<std::ptrdiff_t>(at + size)));
+        at += size;
+    }
+    k.end = at;
+    return k;
+}
+
+std::vector<std::byte> with_settings(const std::vector<std::byte>& state, const KeyedSettings& k,
+                                     const std::vector<std::byte>& settings) {
+    std::vector<std::byte> out(state.begin(), state.begin() + static_cast<std::ptrdiff_t>(k.begin));
+    out.insert(out.end(), settings.begin(), settings.end());
+    out.insert(out.end(), state.begin() + static_cast<std::ptrdiff_t>(k.end), state.end());
+    return out;
+}
+
+std::vector<std::byte> keyed_bytes(const std::vector<std::pair<std::string, std::vector<std::byte>>>& entries,
+                                   const KeyedSettings& types_from) {
+    std::vector<std::byte> out(4);
+    const auto count = static_cast<std::uint32_t>(entries.size());
+    std::memcpy(out.data(), &count, 4);
+    for (const auto& [key, value] : entries) {
+        out.push_back(static_cast<std::byte>(key.size()));
+        for (char c : key) out.push_back(static_cast<std::byte>(c));
+        // The type as the saved state tagged it (unknown keys: a number).
+        auto type = std::byte{static_cast<std::uint8_t>(ParameterType::number)};
+        for (const auto& [k, v] : types_from.entries)
+            if (k == key) type = static_cast<std::byte>(find_parameter(k)->type);
+        out.push_back(type);
+        out.insert(out.end(), value.begin(), value.end());
+    }
+    return out;
+}
+
+// Versions 1 and 2 wrote the values alone, in the order of the table as it was
+// then (docs/FILE_FORMAT.md); version 1 lacked the rows written only when set.
+const char* const kPositionalRows[] = {
+    "k", "energy_loss", "mass", "gravity", "spring_damping", "air_friction",
+    "ground/height", "ground/repulsion", "ground/friction", "ground/absorption",
+    "wind", "max_substep", "integrator", "rope_iterations", "verlet_damping", "node_radius",
+    "pressure", "gust/velocity", "gust/period", "gust/duration", "gust/start",
+    "implicit_iterations", "strain_limit", "chebyshev_rho", "self_collision_distance",
+    "self_friction", "long_range_attachments", "strain_limit_passes", "total_mass",
+    "density", "area_density", "stretch_stiffness"};
+
+std::vector<std::byte> positional_state(const std::vector<std::byte>& v3, std::uint8_t version) {
+    const KeyedSettings k = keyed_settings(v3);
+    std::vector<std::byte> settings;
+    for (const char* key : kPositionalRows) {
+        if (version == 1 && !find_parameter(key)->written_when_default) continue;
+        for (const auto& [name, value] : k.entries)
+            if (name == key) settings.insert(settings.end(), value.begin(), value.end());
+    }
+    std::vector<std::byte> out = with_settings(v3, k, settings);
+    out[4] = std::byte{version};
+    return out;
+}
+
+}  // namespace
+
+// Versions 1 and 2 are still read: a state made from a version 3 one by writing
+// its settings the old way restores to the same instance, which steps on bit for
+// bit. Version 1's missing rows take their defaults (the jelly runs with them).
+TEST(SavedState, VersionOneAndTwoStatesAreStillRead) {
     const auto body = prepare(make_jelly());
     Simulation saved(body);
     run(saved, 20);
-    const std::vector<std::byte> v2 = saved.save_state();
-    std::vector<std::byte> v1(v2.begin(), v2.begin() + 56);  // magic .. substeps
-    v1[4] = std::byte{1};
-    std::size_t at = 56;
-    for (const ParameterInfo& row : parameter_table()) {
-        if (row.section == ParameterSection::ground && !saved.parameters().ground) continue;  // not written
-        const std::size_t size = row.type == ParameterType::vector ? 12 : row.type == ParameterType::integrator ? 1 : 4;
-        if (row.written_when_default) v1.insert(v1.end(), v2.begin() + static_cast<std::ptrdiff_t>(at),
-                                                v2.begin() + static_cast<std::ptrdiff_t>(at + size));
-        at += size;
+    const std::vector<std::byte> v3 = saved.save_state();
+    ASSERT_EQ(v3[4], std::byte{3});
+    for (std::uint8_t version : {1, 2}) {
+        SCOPED_TRACE(version);
+        const std::vector<std::byte> old = positional_state(v3, version);
+        ASSERT_LT(old.size(), v3.size());
+        Simulation restored(body);
+        restored.restore_state(old);
+        EXPECT_EQ(restored.save_state(), v3);
+        Simulation reference = saved;
+        run(reference, 10);
+        run(restored, 10);
+        EXPECT_TRUE(same_bits(restored.positions(), reference.positions()));
     }
-    ASSERT_LT(v1.size(), at);  // some rows were taken out
-    v1.insert(v1.end(), v2.begin() + static_cast<std::ptrdiff_t>(at), v2.end());
+}
 
+// Version 3 keys each setting: a setting the state does not name (one a later
+// library added) restores at its default; unknown, repeated or mistyped keys
+// are refused by name.
+TEST(SavedState, KeyedSettingsTakeDefaultsAndNameBadKeys) {
+    const auto body = prepare(make_jelly());
+    Simulation saved(body);
+    Parameters tuned = saved.parameters();
+    tuned.strain_limit_passes = 9;
+    tuned.energy_loss = 0.5f;
+    saved.set_parameters(tuned);
+    run(saved, 5);
+    const std::vector<std::byte> state = saved.save_state();
+    const KeyedSettings k = keyed_settings(state);
+    ASSERT_EQ(k.entries.front().first, "k");
+
+    auto without = k.entries;
+    std::erase_if(without, [](const auto& e) { return e.first == "strain_limit_passes"; });
+    ASSERT_EQ(without.size() + 1, k.entries.size());
     Simulation restored(body);
-    restored.restore_state(v1);
-    EXPECT_EQ(restored.save_state(), v2);
-    run(saved, 10);
-    run(restored, 10);
-    EXPECT_TRUE(same_bits(restored.positions(), saved.positions()));
+    restored.restore_state(with_settings(state, k, keyed_bytes(without, k)));
+    EXPECT_EQ(restored.parameters().strain_limit_passes, parameter_defaults().strain_limit_passes);
+    EXPECT_EQ(restored.parameters().energy_loss, 0.5f);
+
+    // Reordered entries mean the same.
+    auto reversed = k.entries;
+    std::reverse(reversed.begin(), reversed.end());
+    Simulation reordered(body);
+    reordered.restore_state(with_settings(state, k, keyed_bytes(reversed, k)));
+    EXPECT_EQ(reordered.save_state(), state);
+
+    const auto refused = [&](const std::vector<std::pair<std::string, std::vector<std::byte>>>& entries,
+                             const std::string& message) {
+        Simulation target(body);
+        try {
+            target.restore_state(with_settings(state, k, keyed_bytes(entries, k)));
+            ADD_FAILURE() << "accepted, expected: " << message;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+        }
+    };
+    auto unknown = k.entries;
+    unknown.emplace_back("bogus", std::vector<std::byte>(4));
+    refused(unknown, "unknown setting \"bogus\"");
+    auto twice = k.entries;
+    twice.push_back(k.entries.front());
+    refused(twice, "the setting \"k\" appears twice");
+    std::vector<std::byte> settings = keyed_bytes(k.entries, k);
+    settings[4 + 1 + 1] = std::byte{static_cast<std::uint8_t>(ParameterType::vector)};  // "k" tagged a vector
+    Simulation target(body);
+    try {
+        target.restore_state(with_settings(state, k, settings));
+        ADD_FAILURE() << "a mistyped setting was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("the setting \"k\" has the wrong type"), std::string::npos) << e.what();
+    }
 }

@@ -22,11 +22,34 @@ namespace springkit {
 namespace {
 
 constexpr char kStateMagic[4] = {'S', 'K', 'S', 'T'};
-// Version 2 added the settings rows marked written_when_default = false (the
-// implicit integrator's and the contacts'); version 1 states are still read,
-// those rows taking their defaults.
-constexpr std::uint32_t kStateVersion = 2, kFirstStateVersion = 1;
+// Version 3 keys each setting by its path in the model file ("ground/height"),
+// so that a row added to parameter_table() later needs no new version: a state
+// saved without it restores it at its default, which by the table's rule is
+// what the library ran with before the row existed. Versions 1 and 2 wrote the
+// values alone, in table order: they are read through the frozen row lists
+// below (version 1 lacked the rows marked written_when_default = false).
+constexpr std::uint32_t kStateVersion = 3, kFirstStateVersion = 1;
 constexpr std::uint32_t kExternalApplied = 1, kHasGround = 2;  // flags
+
+// The rows versions 1 and 2 wrote, in the order they wrote them.
+constexpr std::string_view kPositionalRows[] = {
+    "k", "energy_loss", "mass", "gravity", "spring_damping", "air_friction",
+    "ground/height", "ground/repulsion", "ground/friction", "ground/absorption",
+    "wind", "max_substep", "integrator", "rope_iterations", "verlet_damping", "node_radius",
+    "pressure", "gust/velocity", "gust/period", "gust/duration", "gust/start",
+    "implicit_iterations", "strain_limit", "chebyshev_rho", "self_collision_distance",
+    "self_friction", "long_range_attachments", "strain_limit_passes", "total_mass",
+    "density", "area_density", "stretch_stiffness"};
+
+// The type tag of a setting in a version 3 state; checked on reading, so that a
+// row whose type changed is refused rather than misread.
+std::uint8_t type_tag(ParameterType type) { return static_cast<std::uint8_t>(type); }
+
+// A row's key in a version 3 state: its JSON pointer after "/parameters/",
+// the path find_parameter() takes.
+std::string state_key(const ParameterInfo& row) {
+    return row.pointer().substr(std::string_view("/parameters/").size());
+}
 
 using detail::byte_swapped;
 
@@ -129,12 +152,23 @@ std::vector<std::byte> Simulation::Impl::save_state() const {
     out.put((external_applied_ ? kExternalApplied : 0u) | (params_.ground ? kHasGround : 0u));
     out.put(time_);
     out.put(substeps_);
-    // The settings, row by row in parameter_table() order.
-    for (const ParameterInfo& row : parameter_table()) {
-        if (const float* number = parameter_number(row, params_)) out.put(*number);
-        else if (const Vec3* vector = parameter_vector(row, params_)) out.put(*vector);
-        else if (const int* count = parameter_count(row, params_)) out.put(static_cast<std::int32_t>(*count));
-        else if (const Integrator* integrator = parameter_integrator(row, params_))
+    // The settings: a count, then per row its key, its type and its value
+    // (rows without a field here, the ground's when there is none, are left out).
+    std::vector<const ParameterInfo*> rows;
+    for (const ParameterInfo& row : parameter_table())
+        if (parameter_number(row, params_) || parameter_vector(row, params_) || parameter_count(row, params_) ||
+            parameter_integrator(row, params_))
+            rows.push_back(&row);
+    out.put(static_cast<std::uint32_t>(rows.size()));
+    for (const ParameterInfo* row : rows) {
+        const std::string key = state_key(*row);
+        out.put(static_cast<std::uint8_t>(key.size()));
+        for (char c : key) out.put(static_cast<std::uint8_t>(c));
+        out.put(type_tag(row->type));
+        if (const float* number = parameter_number(*row, params_)) out.put(*number);
+        else if (const Vec3* vector = parameter_vector(*row, params_)) out.put(*vector);
+        else if (const int* count = parameter_count(*row, params_)) out.put(static_cast<std::int32_t>(*count));
+        else if (const Integrator* integrator = parameter_integrator(*row, params_))
             out.put(static_cast<std::uint8_t>(*integrator));
     }
     out.put(stiffness_scale_);
@@ -196,16 +230,8 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     } else {
         params.ground.reset();
     }
-    for (const ParameterInfo& row : parameter_table()) {
-        if (version == 1 && !row.written_when_default) {
-            // Not in version 1: its default is what a version 1 library ran with.
-            const Parameters& d = parameter_defaults();
-            if (float* number = parameter_number(row, params)) *number = *parameter_number(row, d);
-            else if (Vec3* vector = parameter_vector(row, params)) *vector = *parameter_vector(row, d);
-            else if (int* count = parameter_count(row, params)) *count = *parameter_count(row, d);
-            else if (Integrator* integrator = parameter_integrator(row, params)) *integrator = *parameter_integrator(row, d);
-            continue;
-        }
+    const Parameters& defaults = parameter_defaults();
+    const auto read_value = [&](const ParameterInfo& row) {
         if (float* number = parameter_number(row, params)) *number = in.number("a setting");
         else if (Vec3* vector = parameter_vector(row, params)) *vector = in.vec("a setting");
         else if (int* count = parameter_count(row, params)) *count = in.get<std::int32_t>("a setting");
@@ -215,6 +241,46 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
                 Reader::fail("unknown integrator " + std::to_string(i));
             *integrator = static_cast<Integrator>(i);
         }
+    };
+    const auto take_default = [&](const ParameterInfo& row) {
+        if (float* number = parameter_number(row, params)) *number = *parameter_number(row, defaults);
+        else if (Vec3* vector = parameter_vector(row, params)) *vector = *parameter_vector(row, defaults);
+        else if (int* count = parameter_count(row, params)) *count = *parameter_count(row, defaults);
+        else if (Integrator* integrator = parameter_integrator(row, params))
+            *integrator = *parameter_integrator(row, defaults);
+    };
+    if (version >= 3) {
+        // Rows the state does not name were not known to the library that saved it.
+        std::vector<bool> seen(parameter_table().size(), false);
+        const auto count = in.get<std::uint32_t>("the settings count");
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto length = in.get<std::uint8_t>("a setting's key length");
+            std::string key;
+            for (std::uint8_t c = 0; c < length; ++c) key += static_cast<char>(in.get<std::uint8_t>("a setting's key"));
+            const ParameterInfo* row = find_parameter(key);
+            if (!row) Reader::fail("unknown setting \"" + key + "\"");
+            const auto index = static_cast<std::size_t>(row - parameter_table().data());
+            if (seen[index]) Reader::fail("the setting \"" + key + "\" appears twice");
+            seen[index] = true;
+            if (in.get<std::uint8_t>("a setting's type") != type_tag(row->type))
+                Reader::fail("the setting \"" + key + "\" has the wrong type");
+            if (!parameter_number(*row, params) && !parameter_vector(*row, params) && !parameter_count(*row, params) &&
+                !parameter_integrator(*row, params))
+                Reader::fail("the setting \"" + key + "\" is for a ground the flags say is absent");
+            read_value(*row);
+        }
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            if (!seen[i]) take_default(parameter_table()[i]);
+    } else {
+        for (std::string_view key : kPositionalRows) {
+            const ParameterInfo& row = *find_parameter(key);
+            if (version == 1 && !row.written_when_default) take_default(row);  // not in version 1
+            else read_value(row);
+        }
+        for (const ParameterInfo& row : parameter_table())
+            if (std::find(std::begin(kPositionalRows), std::end(kPositionalRows), state_key(row)) ==
+                std::end(kPositionalRows))
+                take_default(row);  // added after version 2
     }
     if (params.k != m.params.k || params.mass != m.params.mass)
         Reader::fail("the state's k or mass differ from the body's");
