@@ -240,6 +240,7 @@ VerbRun register_info(CLI::App& app) {
             j["cost_per_frame"] = {{"substeps", cost.substeps},
                                    {"spring_visits", cost.spring_visits},
                                    {"rope_visits", cost.rope_visits},
+                                   {"implicit_node_iterations", cost.implicit_node_iterations},
                                    {"seconds_one_thread", cost.seconds},
                                    {"real_time", cost.real_time()}};
             if (!model.spring_groups.empty()) {
@@ -305,13 +306,22 @@ VerbRun register_info(CLI::App& app) {
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
                     frequency.above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
-        std::printf("  cost/frame  %llu substeps x %zu springs + %llu x %d passes x %zu rope constraints = "
-                    "%llu + %llu visits, about %.3g ms on one thread%s\n",
-                    static_cast<unsigned long long>(cost.substeps), hooke,
-                    static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
-                    static_cast<unsigned long long>(cost.spring_visits),
-                    static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3,
-                    cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)");
+        const char* verdict =
+            cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)";
+        if (cost.implicit_node_iterations > 0)
+            std::printf("  cost/frame  %llu substeps x %d iterations x %zu nodes (implicit) + %llu x %d passes x %zu "
+                        "rope constraints = %llu + %llu visits, about %.3g ms on one thread%s\n",
+                        static_cast<unsigned long long>(cost.substeps), std::max(1, p.implicit_iterations),
+                        model.node_count(), static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
+                        static_cast<unsigned long long>(cost.implicit_node_iterations),
+                        static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
+        else
+            std::printf("  cost/frame  %llu substeps x %zu springs + %llu x %d passes x %zu rope constraints = "
+                        "%llu + %llu visits, about %.3g ms on one thread%s\n",
+                        static_cast<unsigned long long>(cost.substeps), hooke,
+                        static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
+                        static_cast<unsigned long long>(cost.spring_visits),
+                        static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
         if (shape)
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
         return kExitOk;

@@ -13,6 +13,11 @@ struct FrameCost {
     std::uint64_t substeps = 0;       ///< ceil((1/60 s) / max_substep), as Simulation::step takes them
     std::uint64_t spring_visits = 0;  ///< substeps x Hooke springs
     std::uint64_t rope_visits = 0;    ///< substeps x rope_iterations x rope constraints
+    /// The implicit integrator's work: substeps x implicit_iterations x nodes
+    /// (each iteration a local step over the springs and a back-substitution
+    /// over the nodes); 0 for the explicit integrators. Its time replaces the
+    /// spring visits' when the integrator is implicit.
+    std::uint64_t implicit_node_iterations = 0;
     /// The frame's time on one thread of the machine docs/PERFORMANCE.md measured
     /// ("Cost per frame"), from the two counts above: an order of magnitude, not
     /// a promise (attachments, normals and other machines differ).
@@ -28,6 +33,11 @@ struct FrameCost {
 /// next reads), springs in vectorised batches: hence the factor of about 7.
 inline constexpr double kSecondsPerSpringVisit = 1.2e-9;
 inline constexpr double kSecondsPerRopeVisit = 8e-9;
+/// Seconds of one node in one iteration of the implicit integrator, its springs'
+/// local step and the back-substitution included: the CPU-time median of
+/// BM_ImplicitCloth<128>/20/95/10/30000/0/4 per node and iteration, rounded up
+/// (the factor's fill per node grows with the model: 64 x 64 costs two thirds).
+inline constexpr double kSecondsPerImplicitNodeIteration = 1.4e-7;
 
 FrameCost frame_cost(const Model& model);
 
