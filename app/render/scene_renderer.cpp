@@ -340,7 +340,24 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
 void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
                          int framebuffer_height, const ViewOptions& view, const Selection& selection,
                          std::span<const Collider> colliders, std::optional<std::size_t> selected_collider) {
+    prepare(sim, camera, viewport, view, selection);
+    render(sim.model(), camera, viewport, framebuffer_height, view, selection, colliders, selected_collider);
+}
+
+void SceneRenderer::prepare(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
+                            const ViewOptions& view, const Selection& selection) {
     const Model& model = sim.model();
+    if (model.node_count() == 0) return;
+    isolating_ = view.isolate_selection;
+    if (isolating_) isolate(model, selection);
+    upload_frame(sim, view, selection, camera.view_projection(viewport), viewport);
+    if (view.ropes) upload_ropes(sim);
+    body_bounds_ = sim.bounds();
+}
+
+void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const Viewport& viewport,
+                           int framebuffer_height, const ViewOptions& view, const Selection& selection,
+                           std::span<const Collider> colliders, std::optional<std::size_t> selected_collider) {
     const auto x = static_cast<GLint>(viewport.x);
     const auto y = static_cast<GLint>(static_cast<float>(framebuffer_height) - viewport.y - viewport.height);
     const auto w = static_cast<GLsizei>(viewport.width), h = static_cast<GLsizei>(viewport.height);
@@ -353,11 +370,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glDisable(GL_SCISSOR_TEST);
     if (model.node_count() == 0) return;
 
-    isolating_ = view.isolate_selection;
-    if (isolating_) isolate(model, selection);
     const Mat4 view_projection = camera.view_projection(viewport);
-    upload_frame(sim, view, selection, view_projection, viewport);
-    if (view.ropes) upload_ropes(sim);
     const Mat4 identity;
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
@@ -378,7 +391,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
             glDepthMask(GL_FALSE);
             const std::size_t triangles = isolating_ ? isolated_triangles_.size() / 3 : triangle_indices_.size() / 3;
             if (has_surface && triangles > kFlatShadowTriangles)
-                draw_blob_shadow(view_projection, shadow, sim.bounds(), view);
+                draw_blob_shadow(view_projection, shadow, body_bounds_, view);
             else if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
             else

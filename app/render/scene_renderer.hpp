@@ -41,9 +41,20 @@ public:
     /// Draws into the current framebuffer's `viewport` (pixels, y down, in a
     /// framebuffer `framebuffer_height` pixels high).
     /// `colliders` are drawn shaded, `selected_collider` highlighted.
+    /// prepare() then render().
     void draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
               const ViewOptions& view, const Selection& selection, std::span<const Collider> colliders = {},
               std::optional<std::size_t> selected_collider = std::nullopt);
+    /// Copies what render() draws of the simulation's state (positions, normals,
+    /// strain colours, ropes, its box) into the renderer's buffers: after it the
+    /// simulation may step on while render() draws this state.
+    void prepare(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, const ViewOptions& view,
+                 const Selection& selection);
+    /// Draws what prepare() took, of the simulation's `model`, with the same
+    /// camera, viewport, view and selection.
+    void render(const Model& model, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
+                const ViewOptions& view, const Selection& selection, std::span<const Collider> colliders = {},
+                std::optional<std::size_t> selected_collider = std::nullopt);
 
 private:
     void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
@@ -66,6 +77,7 @@ private:
     /// instead of every triangle flattened (the pass a software rasteriser spends
     /// most on: many small, overlapping triangles).
     void draw_blob_shadow(const Mat4& view_projection, const Mat4& shadow, const Bounds& body, const ViewOptions& view);
+    Bounds body_bounds_{};  ///< prepare(): the box of the positions drawn
     void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                      const float color[4]);
     /// Builds this frame's rope tubes (make_tube over Model::tubes, plus a straight
