@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 
 #include "editing/collider_shapes.hpp"
 #include "editing/document.hpp"
@@ -15,52 +16,49 @@ namespace springkit::editor {
 
 namespace {
 
-constexpr const char* kSurfaceVertex = R"(#version 330 core
+// The surface's programs are built from one source with TEXTURED 0 or 1: each
+// draw runs a shader without the other case's varyings and branches, since a
+// software rasteriser (llvmpipe) sets up every varying for every triangle and
+// runs fragment code per 4x4 block of pixels.
+constexpr const char* kSurfaceVertex = R"(
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 uniform mat4 u_view_projection;
 uniform mat4 u_model;
 out vec3 v_normal;
+#if TEXTURED
 out vec2 v_uv;
-out vec3 v_world;
+#endif
 void main() {
     v_normal = a_normal;
+#if TEXTURED
     v_uv = a_uv;
-    vec4 world = u_model * vec4(a_position, 1.0);
-    v_world = world.xyz / world.w;
-    gl_Position = u_view_projection * world;
+#endif
+    gl_Position = u_view_projection * (u_model * vec4(a_position, 1.0));
 }
 )";
 
 // Lambert lighting from one directional light plus ambient, two-sided: a cloth is
-// seen from both sides, so a back face is lit with its normal flipped. The shadow
-// pass paints the floor's own colour darkened, opaque: overlapping shadow
-// triangles then cannot darken a pixel twice, with no stencil or blending.
-constexpr const char* kSurfaceFragment = R"(#version 330 core
+// seen from both sides, so a back face is lit with its normal flipped.
+constexpr const char* kSurfaceFragment = R"(
 in vec3 v_normal;
+#if TEXTURED
 in vec2 v_uv;
-in vec3 v_world;
-uniform vec3 u_light;
-uniform vec3 u_background;
-uniform vec3 u_floor_color;
-uniform vec3 u_floor_center;
-uniform float u_floor_extent;
-uniform int u_lighting;
-uniform int u_textured;
-uniform int u_shadow;
 uniform sampler2D u_texture;
+#endif
+uniform vec3 u_light;
+uniform int u_lighting;
 uniform vec4 u_color;
 out vec4 frag;
 void main() {
-    if (u_shadow == 1) {
-        float t = clamp((length(v_world.xz - u_floor_center.xz) - 0.45 * u_floor_extent) / (0.55 * u_floor_extent),
-                        0.0, 1.0);
-        frag = vec4(mix(u_background, u_floor_color, 1.0 - t * t * (3.0 - 2.0 * t)) * 0.55, 1.0);
-        return;
-    }
-    vec3 base = u_textured == 1 ? texture(u_texture, v_uv).rgb : u_color.rgb;
-    float alpha = u_textured == 1 ? 1.0 : u_color.a;
+#if TEXTURED
+    vec3 base = texture(u_texture, v_uv).rgb;
+    float alpha = 1.0;
+#else
+    vec3 base = u_color.rgb;
+    float alpha = u_color.a;
+#endif
     if (u_lighting == 0) { frag = vec4(base, alpha); return; }
     vec3 n = dot(v_normal, v_normal) > 1e-12 ? normalize(v_normal) : vec3(0.0, 1.0, 0.0);
     if (!gl_FrontFacing) n = -n;
@@ -68,6 +66,42 @@ void main() {
     frag = vec4(base * (0.2 + 0.8 * diffuse), alpha);
 }
 )";
+
+// The planar shadow: the surface's positions flattened by u_model, painted the
+// floor's own colour (faded towards its rim as draw_ground fades the tiles)
+// darkened, opaque: overlapping shadow triangles then cannot darken a pixel
+// twice, with no stencil or blending. Only the floor position is interpolated.
+constexpr const char* kShadowVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+uniform mat4 u_view_projection;
+uniform mat4 u_model;
+out vec2 v_floor;
+void main() {
+    vec4 world = u_model * vec4(a_position, 1.0);
+    v_floor = world.xz / world.w;
+    gl_Position = u_view_projection * world;
+}
+)";
+
+constexpr const char* kShadowFragment = R"(#version 330 core
+in vec2 v_floor;
+uniform vec3 u_background;
+uniform vec3 u_floor_color;
+uniform vec3 u_floor_center;
+uniform float u_floor_extent;
+out vec4 frag;
+void main() {
+    float t = clamp((length(v_floor - u_floor_center.xz) - 0.45 * u_floor_extent) / (0.55 * u_floor_extent),
+                    0.0, 1.0);
+    frag = vec4(mix(u_background, u_floor_color, 1.0 - t * t * (3.0 - 2.0 * t)) * 0.55, 1.0);
+}
+)";
+
+gl::Program make_surface_program(bool textured) {
+    const std::string head = std::string("#version 330 core\n#define TEXTURED ") + (textured ? "1" : "0") + "\n";
+    return gl::Program(gl::make_program(textured ? "textured surface" : "surface", (head + kSurfaceVertex).c_str(),
+                                        (head + kSurfaceFragment).c_str()));
+}
 
 constexpr const char* kLineVertex = R"(#version 330 core
 layout(location = 0) in vec3 a_position;
@@ -178,7 +212,9 @@ Vec3 light_direction(const ViewOptions& view) {
 }
 
 SceneRenderer::SceneRenderer()
-    : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
+    : surface_program_(make_surface_program(false)),
+      textured_program_(make_surface_program(true)),
+      shadow_program_(gl::make_program("shadow", kShadowVertex, kShadowFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
       point_program_(gl::make_program("points", kLineVertex, kPointFragment)),
       surface_vao_(gl::make_vertex_array()),
@@ -580,18 +616,19 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
 }
 
 GLuint SceneRenderer::use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
-                                          const ViewOptions& view, bool shadow) const {
-    const GLuint program = surface_program_.get();
+                                          const ViewOptions& view, bool shadow, bool textured) const {
+    const GLuint program = shadow ? shadow_program_.get() : textured ? textured_program_.get() : surface_program_.get();
     glUseProgram(program);
     glBindVertexArray(vao);
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
-    const Vec3 light = light_direction(view);
-    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
-    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
-    glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
-    if (shadow) set_shadow_uniforms(program);
+    if (shadow) {
+        set_shadow_uniforms(program);
+    } else {
+        const Vec3 light = light_direction(view);
+        glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+        glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    }
     return program;
 }
 
@@ -631,15 +668,15 @@ void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_
                                  bool shadow) {
     const std::size_t indices = isolating_ ? isolated_triangles_.size() : triangle_indices_.size();
     if (indices == 0) return;
-    const GLuint program = use_surface_program(isolating_ ? isolated_vao_.get() : surface_vao_.get(),
-                                               view_projection, model_matrix, view, shadow);
     const bool textured = view.texture && !view.strain_view && texture_.get() != 0 && !shadow;
-    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
+    const GLuint program = use_surface_program(isolating_ ? isolated_vao_.get() : surface_vao_.get(),
+                                               view_projection, model_matrix, view, shadow, textured);
     if (textured) {
-        glUniform1i(glGetUniformLocation(program, "u_textured"), 1);
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, texture_.get());
         glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
+    } else if (!shadow) {
+        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
     }
     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(indices), GL_UNSIGNED_INT, nullptr);
 }
@@ -709,7 +746,7 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
                                bool shadow) {
     if (!rope_index_scratch_.empty()) {
         const GLuint program = use_surface_program(rope_vao_.get(), view_projection, model_matrix, view, shadow);
-        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
+        if (!shadow) glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
     }
     if (bead_count_ > 0) {

@@ -84,19 +84,20 @@ private:
     /// tube per tether) and uploads them with the bead positions.
     void upload_ropes(const Simulation& sim);
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
-    /// The surface program's shadow pass paints the floor's colour darkened.
+    /// The shadow program's uniforms: the floor's colour, centre and extent.
     void set_shadow_uniforms(GLuint program) const;
-    /// Binds the surface program and `vao` with what every surface draw sets:
-    /// the matrices, the light, no texture, and the shadow pass or not.
+    /// Binds `vao` and the program for the draw (the shadow's, or the surface's
+    /// textured or not) with what every surface draw sets: the matrices and, for
+    /// the surface, the light.
     GLuint use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
-                               const ViewOptions& view, bool shadow) const;
+                               const ViewOptions& view, bool shadow, bool textured = false) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
     /// Where each node falls on the screen this frame, in pixels (NaN behind the
     /// camera), into screen_.
     void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport);
 
-    gl::Program surface_program_, line_program_, point_program_;
+    gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
