@@ -231,6 +231,8 @@ SceneRenderer::SceneRenderer()
       blob_vertices_(gl::make_buffer()),
       isolated_vao_(gl::make_vertex_array()),
       isolated_indices_(gl::make_buffer()),
+      covering_vao_(gl::make_vertex_array()),
+      covering_indices_(gl::make_buffer()),
       rope_vao_(gl::make_vertex_array()),
       bead_vao_(gl::make_vertex_array()),
       rope_vertices_(gl::make_buffer()),
@@ -243,6 +245,7 @@ SceneRenderer::SceneRenderer()
     bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
     bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
     bind_surface_layout(isolated_vao_.get(), surface_vertices_.get(), isolated_indices_.get());
+    bind_surface_layout(covering_vao_.get(), surface_vertices_.get(), covering_indices_.get());
     bind_surface_layout(blob_vao_.get(), blob_vertices_.get(), 0);
     bind_surface_layout(collider_vao_.get(), collider_vertices_.get(), collider_indices_.get());
     // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
@@ -313,6 +316,43 @@ void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& v
     }
 }
 
+void SceneRenderer::keep_covering_triangles(std::span<const Vec3> positions, const Mat4& view_projection,
+                                            const Viewport& viewport) {
+    // Where GL puts a vertex, from the viewport's corner (render() gives GL the
+    // viewport's integer corner and size): (ndc + 1) size / 2. The margin is far
+    // more than the rounding of this and the rasteriser's transforms (about
+    // 1e-4 px) and its snapping to 1/256 px, so no triangle that covers a pixel
+    // is left out.
+    constexpr float kMargin = 1.0f / 32.0f;
+    const float* m = view_projection.m;
+    const float half_w = 0.5f * static_cast<float>(static_cast<GLsizei>(viewport.width));
+    const float half_h = 0.5f * static_cast<float>(static_cast<GLsizei>(viewport.height));
+    window_.resize(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const Vec3 p = positions[i];
+        const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
+        if (!(w > 1e-6f)) {  // behind the camera: clipped by GL, kept here
+            window_[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
+            continue;
+        }
+        const float inv = 1.0f / w;
+        window_[i] = {((m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv + 1.0f) * half_w,
+                      ((m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv + 1.0f) * half_h};
+    }
+    covering_triangles_.clear();
+    for (std::size_t t = 0; t + 2 < triangle_indices_.size(); t += 3) {
+        const std::uint32_t* v = &triangle_indices_[t];
+        const Pixel a = window_[vertex_node_[v[0]]], b = window_[vertex_node_[v[1]]], c = window_[vertex_node_[v[2]]];
+        const float xs[3] = {a.x, b.x, c.x}, ys[3] = {a.y, b.y, c.y};
+        if (std::isnan(a.x) || std::isnan(b.x) || std::isnan(c.x) || may_cover_pixel(xs, ys, kMargin))
+            covering_triangles_.insert(covering_triangles_.end(), v, v + 3);
+    }
+    glBindVertexArray(covering_vao_.get());
+    gl::update(GL_ELEMENT_ARRAY_BUFFER, covering_indices_.get(), covering_triangles_.data(),
+               covering_triangles_.size() * sizeof(std::uint32_t));
+    glBindVertexArray(0);
+}
+
 void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                                  const Mat4& view_projection, const Viewport& viewport) {
     const auto positions = sim.positions();
@@ -328,6 +368,8 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
     }
     gl::update(GL_ARRAY_BUFFER, surface_vertices_.get(), surface_scratch_.data(),
                surface_scratch_.size() * sizeof(float));
+    culling_ = view.surface && !isolating_ && triangle_indices_.size() / 3 > kFlatShadowTriangles;
+    if (culling_) keep_covering_triangles(positions, view_projection, viewport);
 
     const Model& model = sim.model();
     line_scratch_.clear();
@@ -666,11 +708,15 @@ void SceneRenderer::isolate(const Model& model, const Selection& selection) {
 
 void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
                                  bool shadow) {
-    const std::size_t indices = isolating_ ? isolated_triangles_.size() : triangle_indices_.size();
+    // The flattened shadow covers other pixels than the surface: it draws every triangle.
+    const bool covering = culling_ && !shadow;
+    const std::size_t indices = isolating_ ? isolated_triangles_.size()
+                                : covering ? covering_triangles_.size()
+                                           : triangle_indices_.size();
     if (indices == 0) return;
     const bool textured = view.texture && !view.strain_view && texture_.get() != 0 && !shadow;
-    const GLuint program = use_surface_program(isolating_ ? isolated_vao_.get() : surface_vao_.get(),
-                                               view_projection, model_matrix, view, shadow, textured);
+    const GLuint vao = isolating_ ? isolated_vao_.get() : covering ? covering_vao_.get() : surface_vao_.get();
+    const GLuint program = use_surface_program(vao, view_projection, model_matrix, view, shadow, textured);
     if (textured) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, texture_.get());

@@ -97,6 +97,9 @@ private:
     /// camera), into screen_.
     void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport);
 
+    struct Pixel {
+        float x, y;
+    };
     gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
@@ -106,6 +109,20 @@ private:
     std::vector<float> blob_scratch_;
     gl::VertexArray isolated_vao_;  ///< the surface's vertices with the isolated faces' indices
     gl::Buffer isolated_indices_;
+    gl::VertexArray covering_vao_;  ///< the surface's vertices with covering_triangles_
+    gl::Buffer covering_indices_;
+    /// The triangles of a dense surface (more than kFlatShadowTriangles) that may
+    /// cover a pixel's centre this frame (keep_covering_triangles); empty when
+    /// the surface is drawn whole.
+    std::vector<std::uint32_t> covering_triangles_;
+    bool culling_ = false;  ///< this frame draws covering_triangles_
+    /// Leaves out of covering_triangles_ every triangle whose box on the screen
+    /// holds no pixel centre: it covers no pixel, so the picture is the same,
+    /// and the rasteriser is spared setting it up (a dense mesh seen whole has
+    /// many triangles smaller than a pixel).
+    void keep_covering_triangles(std::span<const Vec3> positions, const Mat4& view_projection,
+                                 const Viewport& viewport);
+    std::vector<Pixel> window_;  ///< keep_covering_triangles(): nodes in the viewport's pixels
     gl::VertexArray rope_vao_, bead_vao_;
     std::vector<Collider> drawn_colliders_;  ///< what the collider buffers hold
     Vec3 drawn_collider_center_{};
@@ -142,9 +159,6 @@ private:
     std::vector<std::uint8_t> isolated_springs_;    ///< per spring: 1 when selected
     std::vector<std::uint32_t> isolated_nodes_;     ///< those nodes
     std::vector<std::uint32_t> isolated_triangles_; ///< the surface indices of the faces kept
-    struct Pixel {
-        float x, y;
-    };
     std::vector<Pixel> screen_;  ///< project_nodes()
 };
 
