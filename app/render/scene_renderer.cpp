@@ -298,21 +298,20 @@ void SceneRenderer::set_model(const Model& model, const std::filesystem::path& m
     }
 }
 
-void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& view_projection,
-                                  const Viewport& viewport) {
-    screen_.resize(positions.size());
+void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, Pixel half,
+                                  Pixel offset, std::vector<Pixel>& out) {
+    out.resize(positions.size());
     const float* m = view_projection.m;
-    const float sx = 0.5f * viewport.width, sy = 0.5f * viewport.height;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         const Vec3 p = positions[i];
         const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
         if (!(w > 1e-6f)) {
-            screen_[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
+            out[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
             continue;
         }
         const float inv = 1.0f / w;
-        screen_[i] = {(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv * sx,
-                      (m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv * sy};
+        out[i] = {(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv * half.x + offset.x,
+                  (m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv * half.y + offset.y};
     }
 }
 
@@ -324,21 +323,9 @@ void SceneRenderer::keep_covering_triangles(std::span<const Vec3> positions, con
     // 1e-4 px) and its snapping to 1/256 px, so no triangle that covers a pixel
     // is left out.
     constexpr float kMargin = 1.0f / 32.0f;
-    const float* m = view_projection.m;
-    const float half_w = 0.5f * static_cast<float>(static_cast<GLsizei>(viewport.width));
-    const float half_h = 0.5f * static_cast<float>(static_cast<GLsizei>(viewport.height));
-    window_.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-        const Vec3 p = positions[i];
-        const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
-        if (!(w > 1e-6f)) {  // behind the camera: clipped by GL, kept here
-            window_[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
-            continue;
-        }
-        const float inv = 1.0f / w;
-        window_[i] = {((m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv + 1.0f) * half_w,
-                      ((m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv + 1.0f) * half_h};
-    }
+    const Pixel half{0.5f * static_cast<float>(static_cast<GLsizei>(viewport.width)),
+                     0.5f * static_cast<float>(static_cast<GLsizei>(viewport.height))};
+    project_nodes(positions, view_projection, half, half, window_);
     covering_triangles_.clear();
     for (std::size_t t = 0; t + 2 < triangle_indices_.size(); t += 3) {
         const std::uint32_t* v = &triangle_indices_[t];
@@ -385,7 +372,8 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
         // other covers at most the pixel its nodes do, and a dense mesh seen whole
         // has many; they are left out (NaN, behind the camera, never compares
         // below 1, so those are drawn and clipped).
-        project_nodes(positions, view_projection, viewport);
+        project_nodes(positions, view_projection, {0.5f * viewport.width, 0.5f * viewport.height}, {0.0f, 0.0f},
+                      screen_);
         for (std::uint32_t i = 0; i < model.springs.size(); ++i) {
             const Spring& s = model.springs[i];
             if (!drawn(s, i, view)) continue;

@@ -93,13 +93,15 @@ private:
                                const ViewOptions& view, bool shadow, bool textured = false) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
-    /// Where each node falls on the screen this frame, in pixels (NaN behind the
-    /// camera), into screen_.
-    void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport);
-
+    /// Where each node falls on the screen this frame, into `out`: its normalised
+    /// device coordinates times `half` plus `offset`, in pixels on each axis (x
+    /// NaN behind the camera).
     struct Pixel {
         float x, y;
     };
+    static void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, Pixel half, Pixel offset,
+                              std::vector<Pixel>& out);
+
     gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
@@ -159,7 +161,7 @@ private:
     std::vector<std::uint8_t> isolated_springs_;    ///< per spring: 1 when selected
     std::vector<std::uint32_t> isolated_nodes_;     ///< those nodes
     std::vector<std::uint32_t> isolated_triangles_; ///< the surface indices of the faces kept
-    std::vector<Pixel> screen_;  ///< project_nodes()
+    std::vector<Pixel> screen_;  ///< the nodes from the viewport's centre, px (the springs' level of detail)
 };
 
 }  // namespace springkit::editor
