@@ -63,6 +63,7 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
 }
 
 EditorApp::~EditorApp() {
+    if (stepper_.joinable()) stepper_.join();
     glfwSetKeyCallback(window_, previous_key_callback_);
     glfwSetWindowUserPointer(window_, nullptr);
 }
@@ -361,7 +362,10 @@ void EditorApp::carry_out(const CloseRequest& request) {
     }
 }
 
-void EditorApp::request_quit() { request({CloseRequest::Kind::quit, {}, {}}); }
+void EditorApp::request_quit() {
+    finish_steps();
+    request({CloseRequest::Kind::quit, {}, {}});
+}
 
 void EditorApp::report_error(const std::string& message) {
     messages_.last_error = message;
@@ -985,7 +989,41 @@ void EditorApp::draw_modals() {
 // ---------------------------------------------------------------------------
 // The frame
 
-void EditorApp::frame(bool fixed_step) {
+void EditorApp::run_steps(int steps) {
+    const bool pulling = drag_.kind == ViewportDrag::Kind::node;
+    const std::uint32_t node = drag_.node;
+    const Vec3 target = drag_.target, target_velocity = drag_.target_velocity;
+    for (int i = 0; i < steps; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        if (pulling) live_.pull_node(node, target, target_velocity, kFrameDt);
+        live_.step(kFrameDt);
+        stats_.step_ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    }
+}
+
+void EditorApp::finish_steps() {
+    if (!stepper_.joinable()) return;
+    stepper_.join();
+    if (stepper_error_) std::rethrow_exception(std::exchange(stepper_error_, nullptr));
+    after_steps(stepper_last_);
+}
+
+void EditorApp::after_steps(bool last) {
+    if (!options_.stats || !live_.running()) return;
+    stats_.last_kinetic_j = live_.simulation().kinetic_energy();
+    stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
+    // The stretch of every spring, for the report: once, on the last frame of a
+    // headless run, so the frames measured do not pay for it.
+    if (options_.frames == 0 || last) stats_.last_max_stretch = live_.health().max_strain;
+    stats_.last_center_of_mass = live_.simulation().center_of_mass();
+    stats_.last_contacts = live_.simulation().contacts().size();
+}
+
+void EditorApp::frame(bool fixed_step, bool exact) {
+    // The steps the frame before left running end before anything reads input,
+    // edits the document or looks at the simulation.
+    finish_steps();
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;
@@ -1017,31 +1055,23 @@ void EditorApp::frame(bool fixed_step) {
             }
         }
     }
-    for (int i = 0; i < steps; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        if (drag_.kind == ViewportDrag::Kind::node)
-            live_.pull_node(drag_.node, drag_.target, drag_.target_velocity, kFrameDt);
-        live_.step(kFrameDt);
-        stats_.step_ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    const bool last = options_.frames > 0 && static_cast<int>(stats_.frame_ms.size()) + 1 >= options_.frames;
+    // The steps run while this frame draws, unless the frame must show their result.
+    bool overlap = steps > 0 && live_.running() && !exact && !options_.sequential;
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    if (preview_) overlap = false;
+#endif
+    if (!overlap) {
+        run_steps(steps);
+        after_steps(last);
     }
-    // Follow: the camera's target moves as the centre of mass does.
+    // Follow: the camera's target moves as the centre of mass drawn does.
     if (view_.follow && live_.running()) {
         const Vec3 centre = live_.simulation().center_of_mass();
         if (followed_) camera_.target += centre - *followed_;
         followed_ = centre;
     } else {
         followed_.reset();
-    }
-    if (options_.stats && live_.running()) {
-        stats_.last_kinetic_j = live_.simulation().kinetic_energy();
-        stats_.peak_kinetic_j = std::max(stats_.peak_kinetic_j, stats_.last_kinetic_j);
-        // The stretch of every spring, for the report: once, on the last frame of
-        // a headless run, so the frames measured do not pay for it.
-        const bool last = options_.frames > 0 && static_cast<int>(stats_.frame_ms.size()) + 1 >= options_.frames;
-        if (options_.frames == 0 || last) stats_.last_max_stretch = live_.health().max_strain;
-        stats_.last_center_of_mass = live_.simulation().center_of_mass();
-        stats_.last_contacts = live_.simulation().contacts().size();
     }
     if (options_.frames == 0) {
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
@@ -1075,7 +1105,25 @@ void EditorApp::frame(bool fixed_step) {
     }
 #endif
     if (!live_.running()) return;
-    renderer_.draw(live_.simulation(), camera_, pixels, fb_h, view_, selection_, doc_.colliders(), selected_collider_);
+    if (!overlap) {
+        renderer_.draw(live_.simulation(), camera_, pixels, fb_h, view_, selection_, doc_.colliders(),
+                       selected_collider_);
+        return;
+    }
+    // What the drawing reads of the simulation is copied into the renderer's
+    // buffers first; then the steps may change it while the draw calls go out.
+    renderer_.prepare(live_.simulation(), camera_, pixels, view_, selection_);
+    const Model& model = live_.simulation().model();  // the body's: no step changes it
+    stepper_last_ = last;
+    stepper_ = std::thread([this, steps] {
+        try {
+            run_steps(steps);
+        } catch (...) {
+            stepper_error_ = std::current_exception();
+        }
+    });
+    renderer_.render(model, camera_, pixels, fb_h, view_, selection_, doc_.colliders(),
+                     selected_collider_);
 }
 
 }  // namespace springkit::editor

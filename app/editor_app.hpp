@@ -7,12 +7,14 @@
 
 #include <array>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <utility>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "editing/autosave.hpp"
@@ -52,6 +54,9 @@ struct EditorOptions {
     bool scripted = false;         ///< input comes from --input-script: a mesh still gets its dialog
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, grid, shadow, ropes, colliders
     std::vector<std::string> show; ///< parts hidden at first, to draw anyway: springs, nodes (a dense model hides them), legend, xray
+    /// Step and draw one after the other: the frame's steps finish before it is
+    /// drawn, instead of running while the frame before them is drawn.
+    bool sequential = false;
 };
 
 /// Milliseconds per frame, for --stats.
@@ -127,7 +132,18 @@ public:
 
     /// One frame: input, panels, simulation step(s), drawing. `fixed_step`: advance
     /// exactly 1/60 s (headless runs); otherwise follow the wall clock.
-    void frame(bool fixed_step);
+    ///
+    /// The steps run on a worker thread while the frame draws the state they
+    /// start from (the one its panels show), and the next frame() waits for them
+    /// before it reads input or touches the simulation: the scene appears one
+    /// frame later, the simulation and the drawing share the cores, and the steps
+    /// get the same inputs at the same frame boundaries as stepping first would,
+    /// so the run is the same bit for bit. `exact` (a frame whose picture is
+    /// saved: the last of a headless run, a script's screenshot), and
+    /// EditorOptions::sequential, step first and draw the stepped state.
+    void frame(bool fixed_step, bool exact = false);
+    /// Waits for the steps frame() left running (a no-op when none are).
+    void finish_steps();
 
     /// The window's close button or Ctrl+Q: asks about unsaved changes first.
     void request_quit();
@@ -287,6 +303,15 @@ private:
     bool quit_confirmed_ = false;
     std::string window_title_;  ///< what the title bar shows (set only when it changes)
     Messages messages_;
+
+    /// What follows the frame's steps: --stats readings of the stepped state
+    /// (`last`: the last frame of a headless run).
+    void after_steps(bool last);
+    /// Runs `steps` steps of 1/60 s, with the mouse's pull before each.
+    void run_steps(int steps);
+    std::thread stepper_;                   ///< frame()'s steps, while the frame draws
+    bool stepper_last_ = false;             ///< they are the last frame's
+    std::exception_ptr stepper_error_;      ///< what escaped them, rethrown by finish_steps()
 
     FrameStats stats_;
     std::vector<KeyPress> key_presses_;  ///< queued by key_callback since the last frame

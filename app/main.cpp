@@ -66,10 +66,12 @@ void print_stats(const springkit::editor::FrameStats& stats, int width, int heig
                 frames.size(), skip, width, height, percentile(frames, 0.5), percentile(frames, 0.95),
                 percentile(frames, 1.0), frames.empty() ? 0.0 : sum / static_cast<double>(frames.size()),
                 percentile(steps, 0.5), frames.empty() ? 0.0 : cpu / static_cast<double>(frames.size()));
-    std::printf("kinetic energy J: peak %.6g, last %.6g; largest stretch last frame %.6g\n", stats.peak_kinetic_j,
+    // Round-trip precision (17 digits for a double, 9 for a float): two runs whose
+    // readings differ in any bit print differently.
+    std::printf("kinetic energy J: peak %.17g, last %.17g; largest stretch last frame %.17g\n", stats.peak_kinetic_j,
                 stats.last_kinetic_j, stats.last_max_stretch);
     const springkit::Vec3 c = stats.last_center_of_mass;
-    std::printf("centre of mass m: %.6g %.6g %.6g; collider contacts last step %zu\n", static_cast<double>(c.x),
+    std::printf("centre of mass m: %.9g %.9g %.9g; collider contacts last step %zu\n", static_cast<double>(c.x),
                 static_cast<double>(c.y), static_cast<double>(c.z), stats.last_contacts);
     std::fflush(stdout);
 }
@@ -91,6 +93,9 @@ int main(int argc, char** argv) {
     auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
     cli.add_flag("--stats", options.stats, "Print frame-time statistics when done");
     cli.add_flag("--paused", options.paused, "Start with the simulation paused");
+    cli.add_flag("--sequential", options.sequential,
+                 "Step, then draw the stepped state (measurements); by default a frame's steps run while it draws "
+                 "the state they start from");
     std::filesystem::path script_path;
     auto* script_option = cli.add_option("--input-script", script_path,
                                          "Replay mouse and keys from this script (docs/EDITOR.md), then quit; "
@@ -187,14 +192,15 @@ int main(int argc, char** argv) {
             ImGui_ImplGlfw_NewFrame();
             if (player) player->override_polled_input();
             ImGui::NewFrame();
-            app.frame(options.frames > 0);
-            ImGui::Render();
-            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             std::vector<std::filesystem::path> shots;
             if (player) shots = player->screenshots(frame);
             ++frame;
             const bool last = options.frames > 0 && frame >= options.frames;
             if (last && !options.screenshot.empty()) shots.push_back(options.screenshot);
+            // A frame whose picture is kept, and the last, show their own steps.
+            app.frame(options.frames > 0, last || !shots.empty());
+            ImGui::Render();
+            ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             if (!shots.empty()) {
                 int fb_width = 0, fb_height = 0;
                 glfwGetFramebufferSize(window, &fb_width, &fb_height);
@@ -206,6 +212,7 @@ int main(int argc, char** argv) {
             if (app.stats().frame_ms.size() == kStatsSkip) app.stats().cpu_ms_after_skip = process_cpu_ms();
             if (last || app.quit_confirmed()) break;
         }
+        app.finish_steps();
         app.stats().cpu_ms_at_end = process_cpu_ms();
         if (options.stats) print_stats(app.stats(), width, height);
     } catch (const springkit::Error& e) {

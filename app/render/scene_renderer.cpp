@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 
 #include "editing/collider_shapes.hpp"
 #include "editing/document.hpp"
@@ -15,52 +16,49 @@ namespace springkit::editor {
 
 namespace {
 
-constexpr const char* kSurfaceVertex = R"(#version 330 core
+// The surface's programs are built from one source with TEXTURED 0 or 1: each
+// draw runs a shader without the other case's varyings and branches, since a
+// software rasteriser (llvmpipe) sets up every varying for every triangle and
+// runs fragment code per 4x4 block of pixels.
+constexpr const char* kSurfaceVertex = R"(
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in vec2 a_uv;
 uniform mat4 u_view_projection;
 uniform mat4 u_model;
 out vec3 v_normal;
+#if TEXTURED
 out vec2 v_uv;
-out vec3 v_world;
+#endif
 void main() {
     v_normal = a_normal;
+#if TEXTURED
     v_uv = a_uv;
-    vec4 world = u_model * vec4(a_position, 1.0);
-    v_world = world.xyz / world.w;
-    gl_Position = u_view_projection * world;
+#endif
+    gl_Position = u_view_projection * (u_model * vec4(a_position, 1.0));
 }
 )";
 
 // Lambert lighting from one directional light plus ambient, two-sided: a cloth is
-// seen from both sides, so a back face is lit with its normal flipped. The shadow
-// pass paints the floor's own colour darkened, opaque: overlapping shadow
-// triangles then cannot darken a pixel twice, with no stencil or blending.
-constexpr const char* kSurfaceFragment = R"(#version 330 core
+// seen from both sides, so a back face is lit with its normal flipped.
+constexpr const char* kSurfaceFragment = R"(
 in vec3 v_normal;
+#if TEXTURED
 in vec2 v_uv;
-in vec3 v_world;
-uniform vec3 u_light;
-uniform vec3 u_background;
-uniform vec3 u_floor_color;
-uniform vec3 u_floor_center;
-uniform float u_floor_extent;
-uniform int u_lighting;
-uniform int u_textured;
-uniform int u_shadow;
 uniform sampler2D u_texture;
+#endif
+uniform vec3 u_light;
+uniform int u_lighting;
 uniform vec4 u_color;
 out vec4 frag;
 void main() {
-    if (u_shadow == 1) {
-        float t = clamp((length(v_world.xz - u_floor_center.xz) - 0.45 * u_floor_extent) / (0.55 * u_floor_extent),
-                        0.0, 1.0);
-        frag = vec4(mix(u_background, u_floor_color, 1.0 - t * t * (3.0 - 2.0 * t)) * 0.55, 1.0);
-        return;
-    }
-    vec3 base = u_textured == 1 ? texture(u_texture, v_uv).rgb : u_color.rgb;
-    float alpha = u_textured == 1 ? 1.0 : u_color.a;
+#if TEXTURED
+    vec3 base = texture(u_texture, v_uv).rgb;
+    float alpha = 1.0;
+#else
+    vec3 base = u_color.rgb;
+    float alpha = u_color.a;
+#endif
     if (u_lighting == 0) { frag = vec4(base, alpha); return; }
     vec3 n = dot(v_normal, v_normal) > 1e-12 ? normalize(v_normal) : vec3(0.0, 1.0, 0.0);
     if (!gl_FrontFacing) n = -n;
@@ -68,6 +66,42 @@ void main() {
     frag = vec4(base * (0.2 + 0.8 * diffuse), alpha);
 }
 )";
+
+// The planar shadow: the surface's positions flattened by u_model, painted the
+// floor's own colour (faded towards its rim as draw_ground fades the tiles)
+// darkened, opaque: overlapping shadow triangles then cannot darken a pixel
+// twice, with no stencil or blending. Only the floor position is interpolated.
+constexpr const char* kShadowVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+uniform mat4 u_view_projection;
+uniform mat4 u_model;
+out vec2 v_floor;
+void main() {
+    vec4 world = u_model * vec4(a_position, 1.0);
+    v_floor = world.xz / world.w;
+    gl_Position = u_view_projection * world;
+}
+)";
+
+constexpr const char* kShadowFragment = R"(#version 330 core
+in vec2 v_floor;
+uniform vec3 u_background;
+uniform vec3 u_floor_color;
+uniform vec3 u_floor_center;
+uniform float u_floor_extent;
+out vec4 frag;
+void main() {
+    float t = clamp((length(v_floor - u_floor_center.xz) - 0.45 * u_floor_extent) / (0.55 * u_floor_extent),
+                    0.0, 1.0);
+    frag = vec4(mix(u_background, u_floor_color, 1.0 - t * t * (3.0 - 2.0 * t)) * 0.55, 1.0);
+}
+)";
+
+gl::Program make_surface_program(bool textured) {
+    const std::string head = std::string("#version 330 core\n#define TEXTURED ") + (textured ? "1" : "0") + "\n";
+    return gl::Program(gl::make_program(textured ? "textured surface" : "surface", (head + kSurfaceVertex).c_str(),
+                                        (head + kSurfaceFragment).c_str()));
+}
 
 constexpr const char* kLineVertex = R"(#version 330 core
 layout(location = 0) in vec3 a_position;
@@ -178,7 +212,9 @@ Vec3 light_direction(const ViewOptions& view) {
 }
 
 SceneRenderer::SceneRenderer()
-    : surface_program_(gl::make_program("surface", kSurfaceVertex, kSurfaceFragment)),
+    : surface_program_(make_surface_program(false)),
+      textured_program_(make_surface_program(true)),
+      shadow_program_(gl::make_program("shadow", kShadowVertex, kShadowFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
       point_program_(gl::make_program("points", kLineVertex, kPointFragment)),
       surface_vao_(gl::make_vertex_array()),
@@ -195,6 +231,8 @@ SceneRenderer::SceneRenderer()
       blob_vertices_(gl::make_buffer()),
       isolated_vao_(gl::make_vertex_array()),
       isolated_indices_(gl::make_buffer()),
+      covering_vao_(gl::make_vertex_array()),
+      covering_indices_(gl::make_buffer()),
       rope_vao_(gl::make_vertex_array()),
       bead_vao_(gl::make_vertex_array()),
       rope_vertices_(gl::make_buffer()),
@@ -207,6 +245,7 @@ SceneRenderer::SceneRenderer()
     bind_surface_layout(surface_vao_.get(), surface_vertices_.get(), surface_indices_.get());
     bind_surface_layout(rope_vao_.get(), rope_vertices_.get(), rope_indices_.get());
     bind_surface_layout(isolated_vao_.get(), surface_vertices_.get(), isolated_indices_.get());
+    bind_surface_layout(covering_vao_.get(), surface_vertices_.get(), covering_indices_.get());
     bind_surface_layout(blob_vao_.get(), blob_vertices_.get(), 0);
     bind_surface_layout(collider_vao_.get(), collider_vertices_.get(), collider_indices_.get());
     // Springs and the floor (vertex-coloured tiles and grid lines): position + packed colour.
@@ -259,22 +298,46 @@ void SceneRenderer::set_model(const Model& model, const std::filesystem::path& m
     }
 }
 
-void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& view_projection,
-                                  const Viewport& viewport) {
-    screen_.resize(positions.size());
+void SceneRenderer::project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, Pixel half,
+                                  Pixel offset, std::vector<Pixel>& out) {
+    out.resize(positions.size());
     const float* m = view_projection.m;
-    const float sx = 0.5f * viewport.width, sy = 0.5f * viewport.height;
     for (std::size_t i = 0; i < positions.size(); ++i) {
         const Vec3 p = positions[i];
         const float w = m[3] * p.x + m[7] * p.y + m[11] * p.z + m[15];
         if (!(w > 1e-6f)) {
-            screen_[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
+            out[i] = {std::numeric_limits<float>::quiet_NaN(), 0.0f};
             continue;
         }
         const float inv = 1.0f / w;
-        screen_[i] = {(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv * sx,
-                      (m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv * sy};
+        out[i] = {(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12]) * inv * half.x + offset.x,
+                  (m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13]) * inv * half.y + offset.y};
     }
+}
+
+void SceneRenderer::keep_covering_triangles(std::span<const Vec3> positions, const Mat4& view_projection,
+                                            const Viewport& viewport) {
+    // Where GL puts a vertex, from the viewport's corner (render() gives GL the
+    // viewport's integer corner and size): (ndc + 1) size / 2. The margin is far
+    // more than the rounding of this and the rasteriser's transforms (about
+    // 1e-4 px) and its snapping to 1/256 px, so no triangle that covers a pixel
+    // is left out.
+    constexpr float kMargin = 1.0f / 32.0f;
+    const Pixel half{0.5f * static_cast<float>(static_cast<GLsizei>(viewport.width)),
+                     0.5f * static_cast<float>(static_cast<GLsizei>(viewport.height))};
+    project_nodes(positions, view_projection, half, half, window_);
+    covering_triangles_.clear();
+    for (std::size_t t = 0; t + 2 < triangle_indices_.size(); t += 3) {
+        const std::uint32_t* v = &triangle_indices_[t];
+        const Pixel a = window_[vertex_node_[v[0]]], b = window_[vertex_node_[v[1]]], c = window_[vertex_node_[v[2]]];
+        const float xs[3] = {a.x, b.x, c.x}, ys[3] = {a.y, b.y, c.y};
+        if (std::isnan(a.x) || std::isnan(b.x) || std::isnan(c.x) || may_cover_pixel(xs, ys, kMargin))
+            covering_triangles_.insert(covering_triangles_.end(), v, v + 3);
+    }
+    glBindVertexArray(covering_vao_.get());
+    gl::update(GL_ELEMENT_ARRAY_BUFFER, covering_indices_.get(), covering_triangles_.data(),
+               covering_triangles_.size() * sizeof(std::uint32_t));
+    glBindVertexArray(0);
 }
 
 void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
@@ -292,6 +355,8 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
     }
     gl::update(GL_ARRAY_BUFFER, surface_vertices_.get(), surface_scratch_.data(),
                surface_scratch_.size() * sizeof(float));
+    culling_ = view.surface && !isolating_ && triangle_indices_.size() / 3 > kFlatShadowTriangles;
+    if (culling_) keep_covering_triangles(positions, view_projection, viewport);
 
     const Model& model = sim.model();
     line_scratch_.clear();
@@ -307,7 +372,8 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
         // other covers at most the pixel its nodes do, and a dense mesh seen whole
         // has many; they are left out (NaN, behind the camera, never compares
         // below 1, so those are drawn and clipped).
-        project_nodes(positions, view_projection, viewport);
+        project_nodes(positions, view_projection, {0.5f * viewport.width, 0.5f * viewport.height}, {0.0f, 0.0f},
+                      screen_);
         for (std::uint32_t i = 0; i < model.springs.size(); ++i) {
             const Spring& s = model.springs[i];
             if (!drawn(s, i, view)) continue;
@@ -340,7 +406,24 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
 void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
                          int framebuffer_height, const ViewOptions& view, const Selection& selection,
                          std::span<const Collider> colliders, std::optional<std::size_t> selected_collider) {
+    prepare(sim, camera, viewport, view, selection);
+    render(sim.model(), camera, viewport, framebuffer_height, view, selection, colliders, selected_collider);
+}
+
+void SceneRenderer::prepare(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
+                            const ViewOptions& view, const Selection& selection) {
     const Model& model = sim.model();
+    if (model.node_count() == 0) return;
+    isolating_ = view.isolate_selection;
+    if (isolating_) isolate(model, selection);
+    upload_frame(sim, view, selection, camera.view_projection(viewport), viewport);
+    if (view.ropes) upload_ropes(sim);
+    body_bounds_ = sim.bounds();
+}
+
+void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const Viewport& viewport,
+                           int framebuffer_height, const ViewOptions& view, const Selection& selection,
+                           std::span<const Collider> colliders, std::optional<std::size_t> selected_collider) {
     const auto x = static_cast<GLint>(viewport.x);
     const auto y = static_cast<GLint>(static_cast<float>(framebuffer_height) - viewport.y - viewport.height);
     const auto w = static_cast<GLsizei>(viewport.width), h = static_cast<GLsizei>(viewport.height);
@@ -353,11 +436,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
     glDisable(GL_SCISSOR_TEST);
     if (model.node_count() == 0) return;
 
-    isolating_ = view.isolate_selection;
-    if (isolating_) isolate(model, selection);
     const Mat4 view_projection = camera.view_projection(viewport);
-    upload_frame(sim, view, selection, view_projection, viewport);
-    if (view.ropes) upload_ropes(sim);
     const Mat4 identity;
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
@@ -378,7 +457,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
             glDepthMask(GL_FALSE);
             const std::size_t triangles = isolating_ ? isolated_triangles_.size() / 3 : triangle_indices_.size() / 3;
             if (has_surface && triangles > kFlatShadowTriangles)
-                draw_blob_shadow(view_projection, shadow, sim.bounds(), view);
+                draw_blob_shadow(view_projection, shadow, body_bounds_, view);
             else if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
             else
@@ -567,18 +646,19 @@ void SceneRenderer::draw_colliders(const Mat4& view_projection, const ViewOption
 }
 
 GLuint SceneRenderer::use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
-                                          const ViewOptions& view, bool shadow) const {
-    const GLuint program = surface_program_.get();
+                                          const ViewOptions& view, bool shadow, bool textured) const {
+    const GLuint program = shadow ? shadow_program_.get() : textured ? textured_program_.get() : surface_program_.get();
     glUseProgram(program);
     glBindVertexArray(vao);
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
-    const Vec3 light = light_direction(view);
-    glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
-    glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
-    glUniform1i(glGetUniformLocation(program, "u_textured"), 0);
-    glUniform1i(glGetUniformLocation(program, "u_shadow"), shadow ? 1 : 0);
-    if (shadow) set_shadow_uniforms(program);
+    if (shadow) {
+        set_shadow_uniforms(program);
+    } else {
+        const Vec3 light = light_direction(view);
+        glUniform3f(glGetUniformLocation(program, "u_light"), light.x, light.y, light.z);
+        glUniform1i(glGetUniformLocation(program, "u_lighting"), view.lighting ? 1 : 0);
+    }
     return program;
 }
 
@@ -616,17 +696,21 @@ void SceneRenderer::isolate(const Model& model, const Selection& selection) {
 
 void SceneRenderer::draw_surface(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view,
                                  bool shadow) {
-    const std::size_t indices = isolating_ ? isolated_triangles_.size() : triangle_indices_.size();
+    // The flattened shadow covers other pixels than the surface: it draws every triangle.
+    const bool covering = culling_ && !shadow;
+    const std::size_t indices = isolating_ ? isolated_triangles_.size()
+                                : covering ? covering_triangles_.size()
+                                           : triangle_indices_.size();
     if (indices == 0) return;
-    const GLuint program = use_surface_program(isolating_ ? isolated_vao_.get() : surface_vao_.get(),
-                                               view_projection, model_matrix, view, shadow);
     const bool textured = view.texture && !view.strain_view && texture_.get() != 0 && !shadow;
-    glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
+    const GLuint vao = isolating_ ? isolated_vao_.get() : covering ? covering_vao_.get() : surface_vao_.get();
+    const GLuint program = use_surface_program(vao, view_projection, model_matrix, view, shadow, textured);
     if (textured) {
-        glUniform1i(glGetUniformLocation(program, "u_textured"), 1);
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, texture_.get());
         glUniform1i(glGetUniformLocation(program, "u_texture"), 0);
+    } else if (!shadow) {
+        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, view.strain_view ? kStrainViewSurface : kSurfaceColor);
     }
     glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(indices), GL_UNSIGNED_INT, nullptr);
 }
@@ -696,7 +780,7 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
                                bool shadow) {
     if (!rope_index_scratch_.empty()) {
         const GLuint program = use_surface_program(rope_vao_.get(), view_projection, model_matrix, view, shadow);
-        glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
+        if (!shadow) glUniform4fv(glGetUniformLocation(program, "u_color"), 1, kRopeColor);
         glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(rope_index_scratch_.size()), GL_UNSIGNED_INT, nullptr);
     }
     if (bead_count_ > 0) {

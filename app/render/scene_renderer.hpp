@@ -41,9 +41,20 @@ public:
     /// Draws into the current framebuffer's `viewport` (pixels, y down, in a
     /// framebuffer `framebuffer_height` pixels high).
     /// `colliders` are drawn shaded, `selected_collider` highlighted.
+    /// prepare() then render().
     void draw(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
               const ViewOptions& view, const Selection& selection, std::span<const Collider> colliders = {},
               std::optional<std::size_t> selected_collider = std::nullopt);
+    /// Copies what render() draws of the simulation's state (positions, normals,
+    /// strain colours, ropes, its box) into the renderer's buffers: after it the
+    /// simulation may step on while render() draws this state.
+    void prepare(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport, const ViewOptions& view,
+                 const Selection& selection);
+    /// Draws what prepare() took, of the simulation's `model`, with the same
+    /// camera, viewport, view and selection.
+    void render(const Model& model, const OrbitCamera& camera, const Viewport& viewport, int framebuffer_height,
+                const ViewOptions& view, const Selection& selection, std::span<const Collider> colliders = {},
+                std::optional<std::size_t> selected_collider = std::nullopt);
 
 private:
     void draw_ground(const Mat4& view_projection, const Model& model, float ground_y, float extent);
@@ -66,25 +77,32 @@ private:
     /// instead of every triangle flattened (the pass a software rasteriser spends
     /// most on: many small, overlapping triangles).
     void draw_blob_shadow(const Mat4& view_projection, const Mat4& shadow, const Bounds& body, const ViewOptions& view);
+    Bounds body_bounds_{};  ///< prepare(): the box of the positions drawn
     void draw_points(const Mat4& view_projection, std::span<const std::uint32_t> nodes, float size,
                      const float color[4]);
     /// Builds this frame's rope tubes (make_tube over Model::tubes, plus a straight
     /// tube per tether) and uploads them with the bead positions.
     void upload_ropes(const Simulation& sim);
     void draw_ropes(const Mat4& view_projection, const Mat4& model_matrix, const ViewOptions& view, bool shadow);
-    /// The surface program's shadow pass paints the floor's colour darkened.
+    /// The shadow program's uniforms: the floor's colour, centre and extent.
     void set_shadow_uniforms(GLuint program) const;
-    /// Binds the surface program and `vao` with what every surface draw sets:
-    /// the matrices, the light, no texture, and the shadow pass or not.
+    /// Binds `vao` and the program for the draw (the shadow's, or the surface's
+    /// textured or not) with what every surface draw sets: the matrices and, for
+    /// the surface, the light.
     GLuint use_surface_program(GLuint vao, const Mat4& view_projection, const Mat4& model_matrix,
-                               const ViewOptions& view, bool shadow) const;
+                               const ViewOptions& view, bool shadow, bool textured = false) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
-    /// Where each node falls on the screen this frame, in pixels (NaN behind the
-    /// camera), into screen_.
-    void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, const Viewport& viewport);
+    /// Where each node falls on the screen this frame, into `out`: its normalised
+    /// device coordinates times `half` plus `offset`, in pixels on each axis (x
+    /// NaN behind the camera).
+    struct Pixel {
+        float x, y;
+    };
+    static void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, Pixel half, Pixel offset,
+                              std::vector<Pixel>& out);
 
-    gl::Program surface_program_, line_program_, point_program_;
+    gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_;
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
@@ -93,6 +111,20 @@ private:
     std::vector<float> blob_scratch_;
     gl::VertexArray isolated_vao_;  ///< the surface's vertices with the isolated faces' indices
     gl::Buffer isolated_indices_;
+    gl::VertexArray covering_vao_;  ///< the surface's vertices with covering_triangles_
+    gl::Buffer covering_indices_;
+    /// The triangles of a dense surface (more than kFlatShadowTriangles) that may
+    /// cover a pixel's centre this frame (keep_covering_triangles); empty when
+    /// the surface is drawn whole.
+    std::vector<std::uint32_t> covering_triangles_;
+    bool culling_ = false;  ///< this frame draws covering_triangles_
+    /// Leaves out of covering_triangles_ every triangle whose box on the screen
+    /// holds no pixel centre: it covers no pixel, so the picture is the same,
+    /// and the rasteriser is spared setting it up (a dense mesh seen whole has
+    /// many triangles smaller than a pixel).
+    void keep_covering_triangles(std::span<const Vec3> positions, const Mat4& view_projection,
+                                 const Viewport& viewport);
+    std::vector<Pixel> window_;  ///< keep_covering_triangles(): nodes in the viewport's pixels
     gl::VertexArray rope_vao_, bead_vao_;
     std::vector<Collider> drawn_colliders_;  ///< what the collider buffers hold
     Vec3 drawn_collider_center_{};
@@ -129,10 +161,7 @@ private:
     std::vector<std::uint8_t> isolated_springs_;    ///< per spring: 1 when selected
     std::vector<std::uint32_t> isolated_nodes_;     ///< those nodes
     std::vector<std::uint32_t> isolated_triangles_; ///< the surface indices of the faces kept
-    struct Pixel {
-        float x, y;
-    };
-    std::vector<Pixel> screen_;  ///< project_nodes()
+    std::vector<Pixel> screen_;  ///< the nodes from the viewport's centre, px (the springs' level of detail)
 };
 
 }  // namespace springkit::editor

@@ -2,6 +2,8 @@
 // (no OpenGL: picking and tests use the same math as the renderer).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -41,6 +43,17 @@ struct ScreenPoint {
     float x, y, depth;
 };
 std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p);
+
+/// Whether a triangle whose corners lie at x[i], y[i] pixels from its viewport's
+/// corner may cover a pixel: whether its bounding box, widened by `margin` px on
+/// every side, holds a pixel centre (k + 0.5, l + 0.5). OpenGL rasterises at the
+/// pixel centres, so a triangle for which this is false draws nothing. Less 0.5,
+/// the box [lo, hi] holds a centre when floor(hi) >= ceil(lo) on both axes.
+inline bool may_cover_pixel(const float x[3], const float y[3], float margin) {
+    const float x0 = std::min({x[0], x[1], x[2]}) - margin - 0.5f, x1 = std::max({x[0], x[1], x[2]}) + margin - 0.5f;
+    const float y0 = std::min({y[0], y[1], y[2]}) - margin - 0.5f, y1 = std::max({y[0], y[1], y[2]}) + margin - 0.5f;
+    return std::floor(x1) >= std::ceil(x0) && std::floor(y1) >= std::ceil(y0);
+}
 
 struct Ray {
     Vec3 origin;

@@ -1,6 +1,7 @@
 // The editor's editing logic, driven without a window: document edits and
 // undo/redo, selection, unsaved-changes decisions, autosave and recovery, recent
 // files, the live simulation, and the camera and picking math.
+#include <array>
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -564,6 +565,23 @@ TEST(Editing, cameraRayPassesThroughTheProjectedPoint) {
     ASSERT_TRUE(centre);
     EXPECT_NEAR(centre->x, 410.0f, 1e-3f);
     EXPECT_NEAR(centre->y, 320.0f, 1e-3f);
+}
+
+TEST(Editing, aTriangleMayCoverAPixelOnlyWhenItsBoxHoldsAPixelCentre) {
+    // Pixel centres lie at (k + 0.5, l + 0.5) from the viewport's corner.
+    auto covers = [](std::array<float, 6> c, float margin) {
+        const float x[3] = {c[0], c[2], c[4]}, y[3] = {c[1], c[3], c[5]};
+        return may_cover_pixel(x, y, margin);
+    };
+    EXPECT_FALSE(covers({0.1f, 0.1f, 0.4f, 0.1f, 0.1f, 0.4f}, 0.0f)) << "inside pixel (0, 0), short of its centre";
+    EXPECT_TRUE(covers({0.4f, 0.4f, 0.6f, 0.4f, 0.5f, 0.6f}, 0.0f)) << "around the centre (0.5, 0.5)";
+    EXPECT_FALSE(covers({0.2f, 0.6f, 5.0f, 0.7f, 0.2f, 0.7f}, 0.0f)) << "five pixels long, between two rows of centres";
+    EXPECT_TRUE(covers({0.2f, 0.6f, 5.0f, 1.6f, 0.2f, 0.7f}, 0.0f)) << "the same sliver, reaching the row at y = 1.5";
+    EXPECT_TRUE(covers({0.5f, 0.2f, 0.9f, 0.5f, 0.5f, 0.5f}, 0.0f)) << "a centre on the box's edge counts";
+    EXPECT_FALSE(covers({0.52f, 0.1f, 0.9f, 0.45f, 0.6f, 0.3f}, 0.0f));
+    EXPECT_TRUE(covers({0.52f, 0.1f, 0.9f, 0.45f, 0.6f, 0.3f}, 1.0f / 16.0f)) << "the margin widens the box";
+    EXPECT_FALSE(covers({99.4f, 7.6f, 100.4f, 7.9f, 99.7f, 8.4f}, 0.0f)) << "x holds 99.5, y neither 7.5 nor 8.5";
+    EXPECT_TRUE(covers({99.4f, 7.6f, 100.4f, 7.9f, 99.7f, 8.6f}, 0.0f)) << "and now y holds 8.5";
 }
 
 TEST(Editing, planarShadowPutsPointsOnTheGround) {

@@ -277,6 +277,39 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     EXPECT_LT(with.strain, 0.1) << "two seconds after letting go, no spring is torn or folded over";
 }
 
+TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
+    // By default a frame's steps run on a worker while the frame draws the state
+    // they start from (EditorApp::frame); --sequential steps first. A pull on the
+    // free corner, a pause, two single steps and play again, with a screenshot in
+    // the middle (a frame that steps first either way): the inputs must reach the
+    // steps at the same frame boundaries, so the two runs end in the same state to
+    // the last bit of what --stats prints (17 digits).
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model cloth = saved_hanging_cloth(file);
+    const OpeningView view = opening_view(cloth);
+    const ScreenPoint start = view.at(cloth.positions[99]);
+    const fs::path script = dir.path() / "pull.txt";
+    std::ofstream(script) << "drag left " << xy(start) << " " << start.x + 120.0f << " " << start.y - 40.0f
+                          << " 8\nwait 3\nscreenshot " << (dir.path() / "mid.png").string()
+                          << "\nwait 5\nkey space\nkey period\nwait 2\nkey period\nkey space\nwait 12\n";
+    const std::string common = "'" + file.string() + "' --stats" + size_args() + " --input-script '" +
+                               script.string() + "'";
+    const EditorRun overlapped = run_editor(common, dir.path());
+    const EditorRun sequential = run_editor(common + " --sequential", dir.path());
+    ASSERT_EQ(overlapped.exit_code, 0) << overlapped.err;
+    ASSERT_EQ(sequential.exit_code, 0) << sequential.err;
+    auto after_timing = [](const std::string& out) {
+        const std::size_t at = out.find("kinetic energy J:");
+        return at == std::string::npos ? std::string() : out.substr(at);
+    };
+    const std::string state = after_timing(overlapped.out);
+    ASSERT_FALSE(state.empty()) << overlapped.out;
+    EXPECT_EQ(state, after_timing(sequential.out));
+    const EnergyReport moved = energy_report(overlapped.out);
+    EXPECT_GT(moved.peak, 0.1) << "the pull and gravity moved the cloth";
+}
+
 TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
     TempDir dir;
     const fs::path script = dir.path() / "bad.txt";
