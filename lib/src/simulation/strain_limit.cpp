@@ -1,0 +1,325 @@
+// springkit — the implicit integrator's projections after the solve: long
+// range attachments and the strain limit (Simulation::Impl::limit_strain()).
+//
+// Both are Gauss-Seidel sweeps of position projections, laid out so that each
+// of their loops runs over independent items and vectorises:
+// - the attachments, one loop per slot (a node's j-th nearest anchor) over all
+//   nodes: a node moves, its anchor does not, so the nodes of one slot are
+//   independent, and slot after slot each node sees its own attachments in the
+//   order a loop over nodes would;
+// - the strain limit, one loop per colour of springs (no two springs of a
+//   colour share a node): a colour's projections read both ends, compute the
+//   corrections side by side (a square root and a division per spring, no
+//   branch), then move the ends. Colour after colour is a Gauss-Seidel sweep
+//   in the colours' order, the parallel Gauss-Seidel of graph-coloured
+//   position-based dynamics (Fratarcangeli, Tibaldo and Pellacini, "Vivace: a
+//   Practical Gauss-Seidel Method for Stable Soft Body Dynamics", SIGGRAPH
+//   Asia 2016).
+// The loops are compiled for each x86-64 level (batched_loops.hpp); each item
+// is computed by the same operations in every version (no fused multiply-add,
+// IEEE square root and division), so every version and thread count steps to
+// the same bits.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+#include "simulation/batched_loops.hpp"
+#include "simulation/implicit_solver.hpp"
+#include "simulation/simulation_impl.hpp"
+
+namespace springkit {
+
+namespace detail {
+
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l) {
+    // Spring s (a, c) is implied when some node b has springs (a, b) and
+    // (b, c) with rest_ab + rest_bc <= rest_ac: |x_a - x_c| <= |x_a - x_b| +
+    // |x_b - x_c| <= (1 + limit) (rest_ab + rest_bc). A cloth's bend springs
+    // are, over the two structural springs they skip.
+    const auto other = [&](std::uint32_t entry) { return (entry & 1) ? l.a[entry / 2] : l.b[entry / 2]; };
+    std::vector<std::uint32_t> kept_a, kept_b;
+    std::vector<float> kept_rest;
+    for (std::size_t s = 0; s < l.a.size(); ++s) {
+        const std::uint32_t a = l.a[s], c = l.b[s];
+        bool implied = false;
+        for (std::uint32_t e = l.node_first[a]; e < l.node_first[a + 1] && !implied; ++e) {
+            const std::uint32_t b = other(l.node_entry[e]);
+            const float ab = l.rest[l.node_entry[e] / 2];
+            if (b == c || ab >= l.rest[s]) continue;
+            for (std::uint32_t f = l.node_first[b]; f < l.node_first[b + 1]; ++f)
+                if (other(l.node_entry[f]) == c && ab + l.rest[l.node_entry[f] / 2] <= l.rest[s]) {
+                    implied = true;
+                    break;
+                }
+        }
+        if (implied) continue;
+        kept_a.push_back(a);
+        kept_b.push_back(c);
+        kept_rest.push_back(l.rest[s]);
+    }
+    // Runs: springs of one shape (b - a, a < b) that follow each other along
+    // the nodes, a grid's rows of vertical or diagonal springs (stride 1) and
+    // every other spring of a row (b = a + 1, stride 2), share no node and are
+    // projected as strided arrays. Swapping a spring's ends changes no bit of
+    // its projection (d and its correction only change sign).
+    for (std::size_t s = 0; s < kept_a.size(); ++s)
+        if (kept_a[s] > kept_b[s]) std::swap(kept_a[s], kept_b[s]);
+    std::vector<std::uint32_t> order(kept_a.size());
+    for (std::size_t s = 0; s < order.size(); ++s) order[s] = static_cast<std::uint32_t>(s);
+    const auto offset = [&](std::uint32_t s) { return kept_b[s] - kept_a[s]; };
+    std::sort(order.begin(), order.end(), [&](std::uint32_t p, std::uint32_t q) {
+        return offset(p) != offset(q) ? offset(p) < offset(q) : kept_a[p] != kept_a[q] ? kept_a[p] < kept_a[q] : p < q;
+    });
+    struct Unit {
+        std::vector<std::uint32_t> springs;
+        std::uint32_t stride = 0;  // 0: a single spring
+    };
+    std::vector<Unit> units;
+    for (std::size_t i = 0; i < order.size();) {
+        // The springs of one shape on consecutive first nodes: i .. j.
+        std::size_t j = i + 1;
+        while (j < order.size() && offset(order[j]) == offset(order[i]) && kept_a[order[j]] == kept_a[order[j - 1]] + 1)
+            ++j;
+        const std::uint32_t shape = offset(order[i]);
+        // Spring i and spring i + d share a node when d = b - a: cut into runs
+        // of at most b - a, or for b - a = 1 into the even and the odd ones.
+        const auto add = [&](std::size_t first, std::size_t end, std::size_t step) {
+            if ((end - first + step - 1) / step < kMinRun) {
+                for (std::size_t e = first; e < end; e += step) units.push_back({{order[e]}, 0});
+                return;
+            }
+            Unit u{{}, static_cast<std::uint32_t>(step)};
+            for (std::size_t e = first; e < end; e += step) u.springs.push_back(order[e]);
+            units.push_back(std::move(u));
+        };
+        if (shape == 1) {
+            add(i, j, 2);
+            if (i + 1 < j) add(i + 1, j, 2);
+        } else {
+            for (std::size_t first = i; first < j; first += shape) add(first, std::min<std::size_t>(j, first + shape), 1);
+        }
+        i = j;
+    }
+    // Greedy colouring of the units in order: each takes the smallest colour
+    // that no earlier unit has at any of its nodes.
+    std::vector<std::vector<std::uint64_t>> taken(l.node_first.size() - 1);  // colours at a node, as bits
+    const auto has = [&](std::uint32_t node, std::size_t c) {
+        const auto& t = taken[node];
+        return c / 64 < t.size() && ((t[c / 64] >> (c % 64)) & 1u) != 0;
+    };
+    std::vector<std::uint32_t> colour(units.size());
+    std::size_t colours = 0;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+        std::size_t c = 0;
+        const auto fits = [&](std::size_t k) {
+            return std::none_of(units[u].springs.begin(), units[u].springs.end(),
+                                [&](std::uint32_t s) { return has(kept_a[s], k) || has(kept_b[s], k); });
+        };
+        while (!fits(c)) ++c;
+        for (std::uint32_t s : units[u].springs)
+            for (std::uint32_t node : {kept_a[s], kept_b[s]}) {
+                auto& t = taken[node];
+                if (t.size() <= c / 64) t.resize(c / 64 + 1, 0);
+                t[c / 64] |= std::uint64_t{1} << (c % 64);
+            }
+        colour[u] = static_cast<std::uint32_t>(c);
+        colours = std::max(colours, c + 1);
+    }
+    // Per colour: its runs in order, then its single springs as one piece
+    // gathered by index.
+    auto out = std::make_shared<StrainLimitSprings>();
+    const auto put = [&](std::uint32_t s) {
+        out->a.push_back(kept_a[s]);
+        out->b.push_back(kept_b[s]);
+        out->rest.push_back(kept_rest[s]);
+    };
+    out->colour_first.push_back(0);
+    for (std::uint32_t c = 0; c < colours; ++c) {
+        for (std::size_t u = 0; u < units.size(); ++u) {
+            if (colour[u] != c || units[u].stride == 0) continue;
+            const auto begin = static_cast<std::uint32_t>(out->a.size());
+            for (std::uint32_t s : units[u].springs) put(s);
+            out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), units[u].stride});
+        }
+        const auto begin = static_cast<std::uint32_t>(out->a.size());
+        for (std::size_t u = 0; u < units.size(); ++u)
+            if (colour[u] == c && units[u].stride == 0) put(units[u].springs[0]);
+        if (out->a.size() > begin) out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), 0});
+        out->colour_first.push_back(static_cast<std::uint32_t>(out->pieces.size()));
+    }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+// One slot of the long range attachments: node i farther than length[i] from
+// its anchor anchor[i] goes back onto that sphere. Iteration i writes node i
+// only and reads node i and an anchor, which no iteration moves (an anchor's
+// own slot names itself at an infinite length and writes back what it read).
+SPRINGKIT_STAGE_CLONES
+void pull_towards_anchors(float* px, float* py, float* pz, const std::uint32_t* __restrict anchor,
+                          const float* __restrict longest, std::size_t nodes) {
+#pragma GCC ivdep
+    for (std::size_t i = 0; i < nodes; ++i) {
+        const std::uint32_t a = anchor[i];
+        const float ax = px[a], ay = py[a], az = pz[a];
+        const float dx = px[i] - ax, dy = py[i] - ay, dz = pz[i] - az;
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float scale = longest[i] / len;
+        const bool move = len > longest[i];
+        px[i] = move ? ax + dx * scale : px[i];
+        py[i] = move ? ay + dy * scale : py[i];
+        pz[i] = move ? az + dz * scale : pz[i];
+    }
+}
+
+// The corrections of one colour's springs (Provot's projection): a spring
+// longer than stretch * rest moves its ends towards each other by
+// (1 - stretch rest / len) (x_a - x_b) split by inverse mass; none when it is
+// not that long or both ends are anchored: the move of the a end in (ax,
+// ay, az), of the b end in (bx, by, bz).
+SPRINGKIT_STAGE_CLONES
+void strain_corrections(const float* __restrict px, const float* __restrict py, const float* __restrict pz,
+                        const float* __restrict inverse_mass, const std::uint32_t* __restrict a,
+                        const std::uint32_t* __restrict b, const float* __restrict rest, float stretch,
+                        std::size_t count, float* __restrict ax, float* __restrict ay, float* __restrict az,
+                        float* __restrict bx, float* __restrict by, float* __restrict bz) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::uint32_t ia = a[e], ib = b[e];
+        const float dx = px[ia] - px[ib], dy = py[ia] - py[ib], dz = pz[ia] - pz[ib];
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float longest = rest[e] * stretch;
+        const float wa = inverse_mass[ia], wb = inverse_mass[ib], w = wa + wb;
+        const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+        const float s = len > longest && w > 0.0f ? scale : 0.0f;
+        const float cx = dx * s, cy = dy * s, cz = dz * s;
+        ax[e] = cx * wa;
+        ay[e] = cy * wa;
+        az[e] = cz * wa;
+        bx[e] = cx * wb;
+        by[e] = cy * wb;
+        bz[e] = cz * wb;
+    }
+}
+
+// The projections of a run: spring e joins (ax, ay, az)[S e] to (bx, by, bz)[S e],
+// inverse masses wa[S e] and wb[S e]; the same operations as
+// strain_corrections() and its scatter, each end written in place (a
+// colour's springs share no node, so no end is both read and written by two
+// springs).
+template <std::size_t S>
+SPRINGKIT_STAGE_CLONES
+void project_run(float* __restrict ax, float* __restrict ay, float* __restrict az, float* __restrict bx,
+                 float* __restrict by, float* __restrict bz, const float* wa_, const float* wb_,
+                 const float* __restrict rest, float stretch, std::size_t count) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const float xa = ax[S * e], ya = ay[S * e], za = az[S * e];
+        const float xb = bx[S * e], yb = by[S * e], zb = bz[S * e];
+        const float dx = xa - xb, dy = ya - yb, dz = za - zb;
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float longest = rest[e] * stretch;
+        const float wa = wa_[S * e], wb = wb_[S * e], w = wa + wb;
+        const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+        const float s = len > longest && w > 0.0f ? scale : 0.0f;
+        const float cx = dx * s, cy = dy * s, cz = dz * s;
+        ax[S * e] = xa - cx * wa;
+        ay[S * e] = ya - cy * wa;
+        az[S * e] = za - cz * wa;
+        bx[S * e] = xb + cx * wb;
+        by[S * e] = yb + cy * wb;
+        bz[S * e] = zb + cz * wb;
+    }
+}
+
+// A run of stride 2 whose springs join neighbours (b = a + 1): the ends form
+// one block of nodes, spring e joining nodes 2 e and 2 e + 1 from x, y, z,
+// which the vector loops read and write as interleaved pairs.
+SPRINGKIT_STAGE_CLONES
+void project_pairs(float* __restrict x, float* __restrict y, float* __restrict z, const float* __restrict w_,
+                   const float* __restrict rest, float stretch, std::size_t count) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const float xa = x[2 * e], ya = y[2 * e], za = z[2 * e];
+        const float xb = x[2 * e + 1], yb = y[2 * e + 1], zb = z[2 * e + 1];
+        const float dx = xa - xb, dy = ya - yb, dz = za - zb;
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float longest = rest[e] * stretch;
+        const float wa = w_[2 * e], wb = w_[2 * e + 1], w = wa + wb;
+        const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+        const float s = len > longest && w > 0.0f ? scale : 0.0f;
+        const float cx = dx * s, cy = dy * s, cz = dz * s;
+        x[2 * e] = xa - cx * wa;
+        y[2 * e] = ya - cy * wa;
+        z[2 * e] = za - cz * wa;
+        x[2 * e + 1] = xb + cx * wb;
+        y[2 * e + 1] = yb + cy * wb;
+        z[2 * e + 1] = zb + cz * wb;
+    }
+}
+
+}  // namespace
+
+void Simulation::Impl::limit_strain(float limit, bool attachments) {
+    // Each pass: long range attachments (Kim, Chentanez and Müller 2012): a
+    // free node farther from an attached anchor than its attachment's length
+    // goes back onto that sphere (the anchor does not move). They hold the
+    // long-range stretch that a Gauss-Seidel sweep over the springs would
+    // need as many passes as there are springs between node and anchor to
+    // undo. Then Provot's strain limit ("Deformation Constraints in a
+    // Mass-Spring Model to Describe Rigid Cloth Behavior", 1995) as a
+    // projection: a Hooke spring longer than (1 + limit) rest is shortened to
+    // that length, the correction split by inverse mass (none on an anchor),
+    // Gauss-Seidel colour by colour, over the springs the limit of two others
+    // does not already imply (StrainLimitSprings).
+    detail::ImplicitState& st = implicit_;
+    const detail::ImplicitLayout& l = *st.layout;
+    if (limit > 0.0f && !st.limited) st.limited = detail::build_strain_limit_springs(l);
+    const detail::LongRangeAttachments* tied = attachments ? st.attachments.get() : nullptr;
+    float* px = x_.x.data();
+    float* py = x_.y.data();
+    float* pz = x_.z.data();
+    const float stretch = 1.0f + limit;
+    for (int pass = 0; pass < params_.strain_limit_passes; ++pass) {
+        if (tied)
+            for (int slot = 0; slot < tied->count; ++slot) {
+                const std::size_t at = static_cast<std::size_t>(slot) * tied->nodes;
+                pull_towards_anchors(px, py, pz, tied->anchor.data() + at, tied->length.data() + at, tied->nodes);
+            }
+        if (limit <= 0.0f) continue;
+        const detail::StrainLimitSprings& sl = *st.limited;
+        const float* w = l.inverse_mass.data();
+        for (const detail::StrainLimitSprings::Piece& piece : sl.pieces) {
+            const std::size_t count = piece.end - piece.begin;
+            const std::uint32_t* a = sl.a.data() + piece.begin;
+            const std::uint32_t* b = sl.b.data() + piece.begin;
+            const float* rest = sl.rest.data() + piece.begin;
+            if (piece.stride == 2 && b[0] == a[0] + 1) {
+                project_pairs(px + a[0], py + a[0], pz + a[0], w + a[0], rest, stretch, count);
+                continue;
+            }
+            if (piece.stride != 0) {
+                const std::uint32_t ia = a[0], ib = b[0];
+                (piece.stride == 1 ? project_run<1> : project_run<2>)(px + ia, py + ia, pz + ia, px + ib, py + ib,
+                                                                      pz + ib, w + ia, w + ib, rest, stretch, count);
+                continue;
+            }
+            st.shift.resize(6 * count);
+            float* const move[6] = {st.shift.data(),             st.shift.data() + count,
+                                    st.shift.data() + 2 * count, st.shift.data() + 3 * count,
+                                    st.shift.data() + 4 * count, st.shift.data() + 5 * count};
+            strain_corrections(px, py, pz, w, a, b, rest, stretch, count, move[0], move[1], move[2], move[3],
+                               move[4], move[5]);
+            for (std::size_t e = 0; e < count; ++e) {
+                px[a[e]] -= move[0][e];
+                py[a[e]] -= move[1][e];
+                pz[a[e]] -= move[2][e];
+                px[b[e]] += move[3][e];
+                py[b[e]] += move[4][e];
+                pz[b[e]] += move[5][e];
+            }
+        }
+    }
+}
+
+}  // namespace springkit
