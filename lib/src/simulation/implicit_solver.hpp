@@ -57,6 +57,13 @@ struct LongRangeAttachments {
     /// slot is one loop over all nodes whose iterations are independent.
     std::vector<std::uint32_t> anchor;
     std::vector<float> length;  ///< m, the node's rest distance from the anchor
+    /// Nodes begin .. end of one slot, all attached to `anchor`, or to the
+    /// anchors the slot names (kGathered); in slot order, covering each slot.
+    struct Range {
+        std::uint32_t slot = 0, begin = 0, end = 0, anchor = 0;
+    };
+    static constexpr std::uint32_t kGathered = 0xffffffffu;
+    std::vector<Range> ranges;
 };
 
 /// Each node's `count` nearest anchors along the springs (all kinds; Dijkstra

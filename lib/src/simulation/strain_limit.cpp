@@ -154,17 +154,33 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
 
 namespace {
 
-// One slot of the long range attachments: node i farther than length[i] from
-// its anchor anchor[i] goes back onto that sphere. Iteration i writes node i
-// only and reads node i and an anchor, which no iteration moves (an anchor's
-// own slot names itself at an infinite length and writes back what it read).
+// Nodes of one slot of the long range attachments, (nx, ny, nz)[i]: node i
+// farther than longest[i] from its anchor, (px, py, pz)[anchor[i]], goes back
+// onto that sphere. Iteration i writes node i only and reads node i and an
+// anchor, which no iteration moves (an anchor's own slot names itself at an
+// infinite length and writes back what it read).
 SPRINGKIT_STAGE_CLONES
-void pull_towards_anchors(float* px, float* py, float* pz, const std::uint32_t* __restrict anchor,
-                          const float* __restrict longest, std::size_t nodes) {
+void pull_towards_anchors(float* nx, float* ny, float* nz, const float* px, const float* py, const float* pz,
+                          const std::uint32_t* __restrict anchor, const float* __restrict longest, std::size_t nodes) {
 #pragma GCC ivdep
     for (std::size_t i = 0; i < nodes; ++i) {
         const std::uint32_t a = anchor[i];
         const float ax = px[a], ay = py[a], az = pz[a];
+        const float dx = nx[i] - ax, dy = ny[i] - ay, dz = nz[i] - az;
+        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const float scale = longest[i] / len;
+        const bool move = len > longest[i];
+        nx[i] = move ? ax + dx * scale : nx[i];
+        ny[i] = move ? ay + dy * scale : ny[i];
+        nz[i] = move ? az + dz * scale : nz[i];
+    }
+}
+
+// pull_towards_anchors() for nodes that share their anchor, at (ax, ay, az).
+SPRINGKIT_STAGE_CLONES
+void pull_towards_anchor(float* __restrict px, float* __restrict py, float* __restrict pz, float ax, float ay, float az,
+                         const float* __restrict longest, std::size_t nodes) {
+    for (std::size_t i = 0; i < nodes; ++i) {
         const float dx = px[i] - ax, dy = py[i] - ay, dz = pz[i] - az;
         const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
         const float scale = longest[i] / len;
@@ -282,9 +298,15 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
     const float stretch = 1.0f + limit;
     for (int pass = 0; pass < params_.strain_limit_passes; ++pass) {
         if (tied)
-            for (int slot = 0; slot < tied->count; ++slot) {
-                const std::size_t at = static_cast<std::size_t>(slot) * tied->nodes;
-                pull_towards_anchors(px, py, pz, tied->anchor.data() + at, tied->length.data() + at, tied->nodes);
+            for (const detail::LongRangeAttachments::Range& r : tied->ranges) {
+                const std::size_t at = static_cast<std::size_t>(r.slot) * tied->nodes + r.begin;
+                const float* longest = tied->length.data() + at;
+                if (r.anchor == detail::LongRangeAttachments::kGathered)
+                    pull_towards_anchors(px + r.begin, py + r.begin, pz + r.begin, px, py, pz,
+                                         tied->anchor.data() + at, longest, r.end - r.begin);
+                else
+                    pull_towards_anchor(px + r.begin, py + r.begin, pz + r.begin, px[r.anchor], py[r.anchor],
+                                        pz[r.anchor], longest, r.end - r.begin);
             }
         if (limit <= 0.0f) continue;
         const detail::StrainLimitSprings& sl = *st.limited;
