@@ -507,3 +507,33 @@ TEST(Implicit, ColouredStrainLimitPassesLeaveNoSpringPastTheLimit) {
     for (const Vec3& x : sim.positions()) lowest = std::min(lowest, static_cast<double>(x.y - m.positions[0].y));
     EXPECT_LT(lowest, -0.5);  // it did fall
 }
+
+TEST(Implicit, TwoAttachmentsHoldANodeWhereTheirSpheresTouch) {
+    // A node halfway between two anchors 2 r apart, attached to both at r
+    // (its rest distance): the two balls touch at one point, where the node
+    // must stay, however gravity and a soft spring pull it. Projected onto
+    // both at once (the nearest point of their intersection), it is there
+    // after every frame with a single pass; one projection after the other
+    // would leave it off the line (each undoes part of the other).
+    const float r = 0.5f;
+    Model m;
+    m.params = implicit_params(1);
+    m.params.k = 10.0f;
+    m.params.mass = 0.1f;
+    m.params.long_range_attachments = 2;
+    m.params.strain_limit_passes = 1;
+    m.positions = {{0.0f, 0.0f, 0.0f}, {r, 0.0f, 0.0f}, {2.0f * r, 0.0f, 0.0f}, {r, -r, 0.0f}};
+    m.springs = {{0, 1, r}, {1, 2, r}, {1, 3, r}};
+    m.anchors = {{.node = 0}, {.node = 2}};
+    Simulation sim(m);
+    for (int frame = 0; frame < 60; ++frame) {
+        sim.step(kFrame);
+        EXPECT_NEAR(sim.positions()[1].x, r, 1e-6) << "frame " << frame;
+        EXPECT_NEAR(sim.positions()[1].y, 0.0, 1e-6) << "frame " << frame;
+        // Node 3's balls (sqrt(2) r around each anchor) meet in a circle of
+        // radius r around the line; gravity holds it at the circle's lowest
+        // point, where it started.
+        EXPECT_NEAR(sim.positions()[3].x, r, 1e-6) << "frame " << frame;
+        EXPECT_NEAR(sim.positions()[3].y, -r, 1e-6) << "frame " << frame;
+    }
+}

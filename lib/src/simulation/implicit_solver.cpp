@@ -268,25 +268,26 @@ std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const P
             out->length[j * n + i] = length(m.positions[i] - m.positions[here[j].first]);
         }
     }
-    // Each slot's ranges of nodes with one anchor (a cloth's nodes share
-    // their nearest corners): the anchor's position is read once for them.
-    // Ranges shorter than a vector's worth join the gathered ones around.
+    // Ranges of nodes that share their anchors in every slot (a cloth's
+    // nodes share their nearest corners): the anchors' positions are read
+    // once for them. Ranges shorter than a vector's worth join the gathered
+    // ones around them.
     constexpr std::size_t kShortest = 16;
-    for (std::size_t j = 0; j < count_size; ++j) {
-        const std::uint32_t* anchor = out->anchor.data() + j * n;
-        for (std::size_t i = 0; i < n;) {
-            std::size_t end = i + 1;
-            while (end < n && anchor[end] == anchor[i]) ++end;
-            const std::uint32_t one = end - i >= kShortest ? anchor[i] : LongRangeAttachments::kGathered;
-            auto& ranges = out->ranges;
-            if (one == LongRangeAttachments::kGathered && !ranges.empty() && ranges.back().slot == j &&
-                ranges.back().anchor == one && ranges.back().end == i)
-                ranges.back().end = static_cast<std::uint32_t>(end);
-            else
-                ranges.push_back({static_cast<std::uint32_t>(j), static_cast<std::uint32_t>(i),
-                                  static_cast<std::uint32_t>(end), one});
-            i = end;
-        }
+    const auto same = [&](std::size_t i, std::size_t k) {
+        for (std::size_t j = 0; j < count_size; ++j)
+            if (out->anchor[j * n + i] != out->anchor[j * n + k]) return false;
+        return true;
+    };
+    for (std::size_t i = 0; i < n;) {
+        std::size_t end = i + 1;
+        while (end < n && same(end, i)) ++end;
+        const bool shared = end - i >= kShortest;
+        auto& ranges = out->ranges;
+        if (!shared && !ranges.empty() && !ranges.back().shared && ranges.back().end == i)
+            ranges.back().end = static_cast<std::uint32_t>(end);
+        else
+            ranges.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end), shared});
+        i = end;
     }
     return out;
 }

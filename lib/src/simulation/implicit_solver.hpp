@@ -45,7 +45,8 @@ struct ImplicitLayout {
 /// Long range attachments (Kim, Chentanez and Müller, "Long Range Attachments:
 /// A Method to Simulate Inextensible Clothing in Computer Games", SCA 2012):
 /// each free node tied to its nearest anchors by a unilateral constraint,
-/// |x_i - x_anchor| <= length. Built from the topology and rest lengths only
+/// |x_i - x_anchor| <= length (two of them projected onto at once, one
+/// after the other otherwise: Simulation::Impl::limit_strain()). Built from the topology and rest lengths only
 /// (not k, h or the masses), so an edit of k keeps them.
 struct LongRangeAttachments {
     int count = 0;  ///< anchors per node asked for (Parameters::long_range_attachments)
@@ -57,12 +58,12 @@ struct LongRangeAttachments {
     /// slot is one loop over all nodes whose iterations are independent.
     std::vector<std::uint32_t> anchor;
     std::vector<float> length;  ///< m, the node's rest distance from the anchor
-    /// Nodes begin .. end of one slot, all attached to `anchor`, or to the
-    /// anchors the slot names (kGathered); in slot order, covering each slot.
+    /// Nodes begin .. end, in order, covering all nodes; shared: they all
+    /// have the same anchor in each slot.
     struct Range {
-        std::uint32_t slot = 0, begin = 0, end = 0, anchor = 0;
+        std::uint32_t begin = 0, end = 0;
+        bool shared = false;
     };
-    static constexpr std::uint32_t kGathered = 0xffffffffu;
     std::vector<Range> ranges;
 };
 

@@ -3,18 +3,19 @@
 //
 // Both are Gauss-Seidel sweeps of position projections, laid out so that each
 // of their loops runs over independent items and vectorises:
-// - the attachments, one loop per slot (a node's j-th nearest anchor) over all
-//   nodes: a node moves, its anchor does not, so the nodes of one slot are
-//   independent, and slot after slot each node sees its own attachments in the
-//   order a loop over nodes would;
-// - the strain limit, one loop per colour of springs (no two springs of a
-//   colour share a node): a colour's projections read both ends, compute the
-//   corrections side by side (a square root and a division per spring, no
-//   branch), then move the ends. Colour after colour is a Gauss-Seidel sweep
-//   in the colours' order, the parallel Gauss-Seidel of graph-coloured
-//   position-based dynamics (Fratarcangeli, Tibaldo and Pellacini, "Vivace: a
-//   Practical Gauss-Seidel Method for Stable Soft Body Dynamics", SIGGRAPH
-//   Asia 2016).
+// - the attachments, a loop over nodes (a node moves, its anchors do not, so
+//   the nodes are independent): with two per node (a cloth held at two
+//   corners), the nearest point of the intersection of both balls at once;
+//   otherwise one slot (a node's j-th anchor) after the other; ranges of
+//   nodes that share their anchors read the anchors' positions once;
+// - the strain limit, in colours of springs (no two springs of a colour share
+//   a node), each colour in runs of springs whose ends are strided arrays (a
+//   grid's rows) and the rest gathered by index: the projections of a colour
+//   are computed side by side (a square root and two divisions per spring, no
+//   branch). Colour after colour is a Gauss-Seidel sweep in the colours'
+//   order, the parallel Gauss-Seidel of graph-coloured position-based
+//   dynamics (Fratarcangeli, Tibaldo and Pellacini, "Vivace: a Practical
+//   Gauss-Seidel Method for Stable Soft Body Dynamics", SIGGRAPH Asia 2016).
 // The loops are compiled for each x86-64 level (batched_loops.hpp); each item
 // is computed by the same operations in every version (no fused multiply-add,
 // IEEE square root and division), so every version and thread count steps to
@@ -191,6 +192,85 @@ void pull_towards_anchor(float* __restrict px, float* __restrict py, float* __re
     }
 }
 
+// The nearest point to p in the intersection of the balls (c1, r1) and
+// (c2, r2), the two attachments of a node projected at once. Projected onto
+// one after the other, a node on the line between two anchors whose balls
+// only touch there (a cloth's edge between its two held corners) would
+// approach the line slowly, the two projections undoing each other. The
+// nearest point is p when p is in both; else the nearest point of one ball
+// when that lies in the other; else the nearest point of the circle where the
+// spheres meet. Balls that do not meet (anchors driven apart) give the point
+// of the segment c1 c2 that splits it as r1 : r2. An infinite r2 (a node with
+// one attachment) leaves the first projection. Branch-free, for the loops.
+inline void nearest_in_both(float& px, float& py, float& pz, float c1x, float c1y, float c1z, float r1, float c2x,
+                            float c2y, float c2z, float r2) {
+    const float v1x = px - c1x, v1y = py - c1y, v1z = pz - c1z;
+    const float v2x = px - c2x, v2y = py - c2y, v2z = pz - c2z;
+    const float l1 = std::sqrt(v1x * v1x + v1y * v1y + v1z * v1z);
+    const float l2 = std::sqrt(v2x * v2x + v2y * v2y + v2z * v2z);
+    const bool out1 = l1 > r1, out2 = l2 > r2;
+    const float s1 = r1 / l1, s2 = r2 / l2;
+    const float q1x = c1x + v1x * s1, q1y = c1y + v1y * s1, q1z = c1z + v1z * s1;  // nearest in ball 1
+    const float q2x = c2x + v2x * s2, q2y = c2y + v2y * s2, q2z = c2z + v2z * s2;  // nearest in ball 2
+    const float e1x = q1x - c2x, e1y = q1y - c2y, e1z = q1z - c2z;
+    const float e2x = q2x - c1x, e2y = q2y - c1y, e2z = q2z - c1z;
+    const bool q1_in_2 = e1x * e1x + e1y * e1y + e1z * e1z <= r2 * r2;
+    const bool q2_in_1 = e2x * e2x + e2y * e2y + e2z * e2z <= r1 * r1;
+    // The circle: centre c1 + a u on the axis u = (c2 - c1) / d, radius
+    // h = sqrt(r1^2 - a^2), a = (d^2 + r1^2 - r2^2) / 2 d; p goes to the
+    // circle's point in the direction of its offset from the axis.
+    const float ux0 = c2x - c1x, uy0 = c2y - c1y, uz0 = c2z - c1z;
+    const float d = std::sqrt(ux0 * ux0 + uy0 * uy0 + uz0 * uz0);
+    const float ux = ux0 / d, uy = uy0 / d, uz = uz0 / d;
+    const bool meet = d <= r1 + r2;
+    const float a = meet ? (d * d + r1 * r1 - r2 * r2) / (2.0f * d) : d * (r1 / (r1 + r2));
+    const float h2 = (r1 - a) * (r1 + a);
+    const float h = meet && h2 > 0.0f ? std::sqrt(h2) : 0.0f;
+    const float along = v1x * ux + v1y * uy + v1z * uz;
+    const float wx = v1x - along * ux, wy = v1y - along * uy, wz = v1z - along * uz;
+    const float wl = std::sqrt(wx * wx + wy * wy + wz * wz);
+    const float k = wl > 0.0f ? h / wl : 0.0f;
+    const float cx = c1x + ux * a + wx * k, cy = c1y + uy * a + wy * k, cz = c1z + uz * a + wz * k;
+    const bool take1 = out1 && q1_in_2;
+    const bool take2 = !take1 && out2 && q2_in_1;
+    const bool circle = (out1 || out2) && !take1 && !take2;
+    px = take1 ? q1x : take2 ? q2x : circle ? cx : px;
+    py = take1 ? q1y : take2 ? q2y : circle ? cy : py;
+    pz = take1 ? q1z : take2 ? q2z : circle ? cz : pz;
+}
+
+// nearest_in_both() for nodes (nx, ny, nz)[i] whose anchors are
+// (px, py, pz)[first[i]] and [second[i]], at most r1[i] and r2[i] away; an
+// anchor, which no iteration moves, names itself at infinite lengths.
+SPRINGKIT_STAGE_CLONES
+void pull_towards_two_anchors(float* nx, float* ny, float* nz, const float* px, const float* py, const float* pz,
+                              const std::uint32_t* __restrict first, const std::uint32_t* __restrict second,
+                              const float* __restrict r1, const float* __restrict r2, std::size_t nodes) {
+#pragma GCC ivdep
+    for (std::size_t i = 0; i < nodes; ++i) {
+        float x = nx[i], y = ny[i], z = nz[i];
+        const std::uint32_t a = first[i], b = second[i];
+        nearest_in_both(x, y, z, px[a], py[a], pz[a], r1[i], px[b], py[b], pz[b], r2[i]);
+        nx[i] = x;
+        ny[i] = y;
+        nz[i] = z;
+    }
+}
+
+// The same for nodes that share their two anchors, at c1 and c2.
+SPRINGKIT_STAGE_CLONES
+void pull_towards_two_anchor(float* __restrict nx, float* __restrict ny, float* __restrict nz, float c1x, float c1y,
+                             float c1z, float c2x, float c2y, float c2z, const float* __restrict r1,
+                             const float* __restrict r2, std::size_t nodes) {
+    for (std::size_t i = 0; i < nodes; ++i) {
+        float x = nx[i], y = ny[i], z = nz[i];
+        nearest_in_both(x, y, z, c1x, c1y, c1z, r1[i], c2x, c2y, c2z, r2[i]);
+        nx[i] = x;
+        ny[i] = y;
+        nz[i] = z;
+    }
+}
+
 // The corrections of one colour's springs (Provot's projection): a spring
 // longer than stretch * rest moves its ends towards each other by
 // (1 - stretch rest / len) (x_a - x_b) split by inverse mass; none when it is
@@ -299,14 +379,31 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
     for (int pass = 0; pass < params_.strain_limit_passes; ++pass) {
         if (tied)
             for (const detail::LongRangeAttachments::Range& r : tied->ranges) {
-                const std::size_t at = static_cast<std::size_t>(r.slot) * tied->nodes + r.begin;
-                const float* longest = tied->length.data() + at;
-                if (r.anchor == detail::LongRangeAttachments::kGathered)
-                    pull_towards_anchors(px + r.begin, py + r.begin, pz + r.begin, px, py, pz,
-                                         tied->anchor.data() + at, longest, r.end - r.begin);
-                else
-                    pull_towards_anchor(px + r.begin, py + r.begin, pz + r.begin, px[r.anchor], py[r.anchor],
-                                        pz[r.anchor], longest, r.end - r.begin);
+                const std::size_t count = r.end - r.begin;
+                const auto at = [&](int slot) { return static_cast<std::size_t>(slot) * tied->nodes + r.begin; };
+                float* nx = px + r.begin;
+                float* ny = py + r.begin;
+                float* nz = pz + r.begin;
+                if (tied->count == 2) {
+                    const std::uint32_t* first = tied->anchor.data() + at(0);
+                    const std::uint32_t* second = tied->anchor.data() + at(1);
+                    const float* r1 = tied->length.data() + at(0);
+                    const float* r2 = tied->length.data() + at(1);
+                    if (r.shared)
+                        pull_towards_two_anchor(nx, ny, nz, px[first[0]], py[first[0]], pz[first[0]], px[second[0]],
+                                                py[second[0]], pz[second[0]], r1, r2, count);
+                    else
+                        pull_towards_two_anchors(nx, ny, nz, px, py, pz, first, second, r1, r2, count);
+                    continue;
+                }
+                for (int slot = 0; slot < tied->count; ++slot) {
+                    const std::uint32_t* anchor = tied->anchor.data() + at(slot);
+                    const float* longest = tied->length.data() + at(slot);
+                    if (r.shared)
+                        pull_towards_anchor(nx, ny, nz, px[anchor[0]], py[anchor[0]], pz[anchor[0]], longest, count);
+                    else
+                        pull_towards_anchors(nx, ny, nz, px, py, pz, anchor, longest, count);
+                }
             }
         if (limit <= 0.0f) continue;
         const detail::StrainLimitSprings& sl = *st.limited;
