@@ -305,6 +305,7 @@ TEST(Implicit, SameBitsForAnyThreadCount) {
     Parameters p = implicit_params(5);
     p.k = 20000.0f;
     p.strain_limit = 0.05f;
+    p.long_range_attachments = 2;
     p.air_friction = 0.01f;
     p.wind = {1.0f, 0.0f, 0.5f};
     p.ground = Ground{.height = -0.5f};
