@@ -97,7 +97,8 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
             add(i, j, 2);
             if (i + 1 < j) add(i + 1, j, 2);
         } else {
-            for (std::size_t first = i; first < j; first += shape) add(first, std::min<std::size_t>(j, first + shape), 1);
+            const std::size_t span = std::max<std::uint32_t>(shape, 1);  // 0 only for a spring to itself
+            for (std::size_t first = i; first < j; first += span) add(first, std::min(j, first + span), 1);
         }
         i = j;
     }
