@@ -466,6 +466,7 @@ BENCHMARK(BM_SpringkitImplicitEqualQuality)
     ->Args({0, 1, 100, 100, 2, 2})->Args({1, 1, 30, 100, 2, 4})
     ->Args({2, 1, 10, 100, 2, 4})->Args({2, 1, 10, 100, 2, 6})->Args({2, 2, 10, 300, 2, 4})
     ->Args({2, 1, 7, 100, 2, 8})->Args({2, 2, 7, 300, 2, 6})->Args({2, 2, 10, 300, 2, 8})
+    ->Args({2, 1, 7, 100, 2, 6})->Args({2, 1, 5, 100, 2, 6})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);

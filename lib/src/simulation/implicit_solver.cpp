@@ -38,7 +38,7 @@
 // would need k_ground h^2 / m small), its friction an implicit slowing of the
 // sliding velocity; Parameters::long_range_attachments tie each node to its
 // nearest anchors and Parameters::strain_limit caps each Hooke spring's
-// stretch, both projections after the solve (limit_strain()), and rope
+// stretch, both projections after the solve (limit_strain(), strain_limit.cpp), and rope
 // constraints follow as for every integrator. A near-inextensible cloth at
 // one step a frame is cheapest with a moderate k (k h^2 / m in the hundreds,
 // where one or two iterations converge the swing) and these projections
@@ -53,6 +53,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <queue>
 
 #include "simulation/simulation_impl.hpp"
@@ -254,45 +255,39 @@ std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const P
     // (Dijkstra's, a grid's staircase) is up to 8% longer and let the 64 x 64
     // cloth hang 9% stretched (docs/PERFORMANCE.md). A rest shape folded
     // between node and anchor cannot unfold past its rest distance.
-    out->first.assign(n + 1, 0);
+    out->nodes = n;
+    out->anchor.resize(count_size * n);
+    out->length.assign(count_size * n, std::numeric_limits<float>::infinity());
     for (std::size_t i = 0; i < n; ++i) {
         auto& here = settled[i];
-        if (!anchored[i]) {
-            std::sort(here.begin(), here.end());
-            for (const auto& entry : here) {
-                out->anchor.push_back(entry.first);
-                out->length.push_back(length(m.positions[i] - m.positions[entry.first]));
-            }
+        std::sort(here.begin(), here.end());
+        for (std::size_t j = 0; j < count_size; ++j) out->anchor[j * n + i] = static_cast<std::uint32_t>(i);
+        if (anchored[i]) continue;
+        for (std::size_t j = 0; j < here.size(); ++j) {
+            out->anchor[j * n + i] = here[j].first;
+            out->length[j * n + i] = length(m.positions[i] - m.positions[here[j].first]);
         }
-        out->first[i + 1] = static_cast<std::uint32_t>(out->anchor.size());
     }
-    return out;
-}
-
-std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l) {
-    auto out = std::make_shared<StrainLimitSprings>();
-    // Spring s (a, c) is implied when some node b has springs (a, b) and
-    // (b, c) with rest_ab + rest_bc <= rest_ac: |x_a - x_c| <= |x_a - x_b| +
-    // |x_b - x_c| <= (1 + limit) (rest_ab + rest_bc). A cloth's bend springs
-    // are, over the two structural springs they skip.
-    const auto other = [&](std::uint32_t entry) { return (entry & 1) ? l.a[entry / 2] : l.b[entry / 2]; };
-    for (std::size_t s = 0; s < l.a.size(); ++s) {
-        const std::uint32_t a = l.a[s], c = l.b[s];
-        bool implied = false;
-        for (std::uint32_t e = l.node_first[a]; e < l.node_first[a + 1] && !implied; ++e) {
-            const std::uint32_t b = other(l.node_entry[e]);
-            const float ab = l.rest[l.node_entry[e] / 2];
-            if (b == c || ab >= l.rest[s]) continue;
-            for (std::uint32_t f = l.node_first[b]; f < l.node_first[b + 1]; ++f)
-                if (other(l.node_entry[f]) == c && ab + l.rest[l.node_entry[f] / 2] <= l.rest[s]) {
-                    implied = true;
-                    break;
-                }
-        }
-        if (implied) continue;
-        out->a.push_back(a);
-        out->b.push_back(c);
-        out->rest.push_back(l.rest[s]);
+    // Ranges of nodes that share their anchors in every slot (a cloth's
+    // nodes share their nearest corners): the anchors' positions are read
+    // once for them. Ranges shorter than a vector's worth join the gathered
+    // ones around them.
+    constexpr std::size_t kShortest = 16;
+    const auto same = [&](std::size_t i, std::size_t k) {
+        for (std::size_t j = 0; j < count_size; ++j)
+            if (out->anchor[j * n + i] != out->anchor[j * n + k]) return false;
+        return true;
+    };
+    for (std::size_t i = 0; i < n;) {
+        std::size_t end = i + 1;
+        while (end < n && same(end, i)) ++end;
+        const bool shared = end - i >= kShortest;
+        auto& ranges = out->ranges;
+        if (!shared && !ranges.empty() && !ranges.back().shared && ranges.back().end == i)
+            ranges.back().end = static_cast<std::uint32_t>(end);
+        else
+            ranges.push_back({static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(end), shared});
+        i = end;
     }
     return out;
 }
@@ -435,63 +430,6 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     if (beads) inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
-}
-
-void Simulation::Impl::limit_strain(float limit, bool attachments) {
-    // Each pass: long range attachments (Kim, Chentanez and Müller 2012): a
-    // free node farther from an attached anchor than its attachment's length
-    // goes back onto that sphere (the anchor does not move). They hold the
-    // long-range stretch that a Gauss-Seidel sweep over the springs would
-    // need as many passes as there are springs between node and anchor to
-    // undo. Then Provot's strain limit ("Deformation Constraints in a
-    // Mass-Spring Model to Describe Rigid Cloth Behavior", 1995) as a
-    // projection: a Hooke spring longer than (1 + limit) rest is shortened to
-    // that length, the correction split by inverse mass (none on an anchor),
-    // Gauss-Seidel in spring order, over the springs the limit of two others
-    // does not already imply (StrainLimitSprings).
-    detail::ImplicitState& st = implicit_;
-    const detail::ImplicitLayout& l = *st.layout;
-    if (limit > 0.0f && !st.limited)
-        st.limited = detail::build_strain_limit_springs(l);
-    const detail::LongRangeAttachments* tied = attachments ? st.attachments.get() : nullptr;
-    float* px = x_.x.data();
-    float* py = x_.y.data();
-    float* pz = x_.z.data();
-    for (int pass = 0; pass < params_.strain_limit_passes; ++pass) {
-        if (tied)
-            for (std::size_t i = 0; i + 1 < tied->first.size(); ++i)
-                for (std::uint32_t e = tied->first[i]; e < tied->first[i + 1]; ++e) {
-                    const std::uint32_t a = tied->anchor[e];
-                    const float dx = px[i] - px[a], dy = py[i] - py[a], dz = pz[i] - pz[a];
-                    const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-                    const float longest = tied->length[e];
-                    if (len <= longest) continue;
-                    const float scale = longest / len;
-                    px[i] = px[a] + dx * scale;
-                    py[i] = py[a] + dy * scale;
-                    pz[i] = pz[a] + dz * scale;
-                }
-        if (limit <= 0.0f) continue;
-        const detail::StrainLimitSprings& sl = *st.limited;
-        const float* w = l.inverse_mass.data();
-        for (std::size_t e = 0; e < sl.a.size(); ++e) {
-            const std::uint32_t a = sl.a[e], b = sl.b[e];
-            const float dx = px[a] - px[b], dy = py[a] - py[b], dz = pz[a] - pz[b];
-            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-            const float longest = sl.rest[e] * (1.0f + limit);
-            if (len <= longest) continue;
-            const float wa = w[a], wb = w[b];
-            if (wa + wb == 0.0f) continue;
-            const float scale = (1.0f - longest / len) / (wa + wb);
-            const float cx = dx * scale, cy = dy * scale, cz = dz * scale;
-            px[a] -= cx * wa;
-            py[a] -= cy * wa;
-            pz[a] -= cz * wa;
-            px[b] += cx * wb;
-            py[b] += cy * wb;
-            pz[b] += cz * wb;
-        }
-    }
 }
 
 }  // namespace springkit

@@ -6,6 +6,7 @@
 // implicit_solver.cpp holds the maths.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -44,14 +45,26 @@ struct ImplicitLayout {
 /// Long range attachments (Kim, Chentanez and Müller, "Long Range Attachments:
 /// A Method to Simulate Inextensible Clothing in Computer Games", SCA 2012):
 /// each free node tied to its nearest anchors by a unilateral constraint,
-/// |x_i - x_anchor| <= (1 + strain_limit) * length. Built from the topology
-/// and rest lengths only (not k, h or the masses), so an edit of k keeps them.
+/// |x_i - x_anchor| <= length (two of them projected onto at once, one
+/// after the other otherwise: Simulation::Impl::limit_strain()). Built from the topology and rest lengths only
+/// (not k, h or the masses), so an edit of k keeps them.
 struct LongRangeAttachments {
     int count = 0;  ///< anchors per node asked for (Parameters::long_range_attachments)
-    /// Node i's attachments: entries first[i] .. first[i + 1] of anchor and
-    /// length, by anchor node index; none for an anchored node.
-    std::vector<std::uint32_t> first, anchor;
+    std::size_t nodes = 0;
+    /// Slot-major: node i's j-th attachment (by anchor node index) is entry
+    /// j * nodes + i of anchor and length. A node with fewer than count
+    /// attachments, and every anchored node, fills its other slots with
+    /// itself at an infinite length (a constraint that never acts), so each
+    /// slot is one loop over all nodes whose iterations are independent.
+    std::vector<std::uint32_t> anchor;
     std::vector<float> length;  ///< m, the node's rest distance from the anchor
+    /// Nodes begin .. end, in order, covering all nodes; shared: they all
+    /// have the same anchor in each slot.
+    struct Range {
+        std::uint32_t begin = 0, end = 0;
+        bool shared = false;
+    };
+    std::vector<Range> ranges;
 };
 
 /// Each node's `count` nearest anchors along the springs (all kinds; Dijkstra
@@ -60,11 +73,23 @@ struct LongRangeAttachments {
 std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const PreparedBody& body, int count);
 
 /// The Hooke springs the strain limit projects: those whose cap the caps of
-/// two others do not imply (a cloth's bend springs are implied). Built from
-/// a layout's topology and rest lengths, which an edit of k, h or the air
-/// friction keeps.
+/// two others do not imply (a cloth's bend springs are implied), in colours:
+/// no two springs of one colour share a node, so each colour's projections
+/// are independent of each other (data-parallel loops) and a pass, colour
+/// after colour, is a Gauss-Seidel sweep in that order. Built from a layout's
+/// topology and rest lengths, which an edit of k, h or the air friction keeps.
 struct StrainLimitSprings {
-    std::vector<std::uint32_t> a, b;
+    /// Springs begin .. end of a, b and rest. stride 1 or 2: a run, a[e] =
+    /// a[begin] + stride (e - begin) and b[e] - a[e] the same for all, so its
+    /// ends are read and written as strided arrays; stride 0: springs whose
+    /// ends are gathered by index.
+    struct Piece {
+        std::uint32_t begin = 0, end = 0, stride = 0;
+    };
+    /// Colour c's pieces: colour_first[c] .. colour_first[c + 1] of pieces.
+    std::vector<std::uint32_t> colour_first;
+    std::vector<Piece> pieces;
+    std::vector<std::uint32_t> a, b;  ///< a < b
     std::vector<float> rest;
 };
 
@@ -81,6 +106,7 @@ struct ImplicitState {
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
     std::vector<double> force;     ///< per spring, 3 each: the local step's k (d - (x_a - x_b)), the force on a
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
+    std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the
