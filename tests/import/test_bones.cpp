@@ -1,0 +1,157 @@
+// Bones that drive anchors (issue 17, item 6) on Assimp's glTF simple_skin test
+// model (the glTF tutorial's skin: a 1 x 2 m strip of 10 vertices, joint 0 at
+// (0, 1, 0), joint 1 its child turning about +z: 0, 45, 90, 90, 45, 0, 0, -45,
+// -90, -90, -45, 0 degrees at 0, 0.5, ..., 5.5 s; both inverse bind matrices
+// translate by (-0.5, -1, 0); the rows of vertices at y = 0, 0.5, 1, 1.5, 2 are
+// weighted to joint 1 by 0, 0.25, 0.5, 0.75, 1). The known answer, from glTF's
+// skinning: a vertex p on joint 0 is drawn at p + (-0.5, 0, 0) at every time; one
+// on joint 1 at R(t) (p - (0.5, 1, 0)) + (0, 1, 0), R(t) the joint's rotation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <numbers>
+
+#include "springkit/import.hpp"
+#include "springkit/springkit.hpp"
+#include "support/test_files.hpp"
+
+using namespace springkit;
+using springkit::test::error_of;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSimpleSkin = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+
+#define SKIP_WITHOUT_TEST_MODELS()                                                         \
+    if (!fs::exists(kSimpleSkin)) GTEST_SKIP() << "assimp-testmodels is not installed"
+
+/// Where glTF's skinning draws rest position p, weighted fully to `joint`, at a
+/// time the joint is turned by `angle` rad.
+Vec3 skinned(Vec3 p, int joint, double angle) {
+    if (joint == 0) return {p.x - 0.5f, p.y, p.z};
+    const double x = p.x - 0.5, y = p.y - 1.0;
+    return {static_cast<float>(std::cos(angle) * x - std::sin(angle) * y),
+            static_cast<float>(std::sin(angle) * x + std::cos(angle) * y + 1.0), p.z};
+}
+
+Model skin(double threshold, ImportReport& report) {
+    ImportOptions options;
+    options.bone_anchors = threshold;
+    return import_mesh(kSimpleSkin, options, report);
+}
+
+}  // namespace
+
+TEST(BoneAnchors, AnchoredNodesFollowTheirJointsAsGltfSkinningDrawsThem) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportReport report;
+    const Model m = skin(0.75, report);
+    // Rows y = 0 and 0.5 on joint 0, y = 1.5 and 2 on joint 1; y = 1 (0.5 each) soft.
+    ASSERT_EQ(m.anchors.size(), 8u);
+    ASSERT_EQ(m.anchor_tracks.size(), 2u);
+    EXPECT_EQ(report.bone_anchors, 8u);
+    EXPECT_EQ(report.bone_tracks, 2u);
+    EXPECT_EQ(report.animation, "#0");
+    EXPECT_DOUBLE_EQ(report.animation_seconds, 5.5);
+    // Sampled at 30 keys per second: 165 intervals and the end key.
+    EXPECT_EQ(m.anchor_tracks[0].keys.size(), 166u);
+    EXPECT_FLOAT_EQ(m.anchor_tracks[0].keys.back().time, 5.5f);
+    // At the file's keys, to 0.1 mm: its "45 degree" key is the quaternion
+    // (w, z) = (0.924, 0.383) as stored, 2 atan2(0.383, 0.924) = 45.028 degrees.
+    // Between keys, to 1 mm, at the angle slerp gives at constant speed (22.514
+    // degrees at 0.25 s, -67.514 at 3.75 s): that key is not a unit quaternion
+    // (|q|^2 = 1.00047), so interpolations of it differ by tenths of a mm.
+    const double a45 = 2.0 * std::atan2(double(0.383f), double(0.924f)) * 180.0 / std::numbers::pi;
+    const double times[] = {0.5, 1.0, 2.0, 3.5, 0.25, 3.75};
+    const double angles[] = {a45, 90.0, a45, -a45, a45 / 2, -(a45 + 90.0) / 2};
+    for (int k = 0; k < 6; ++k) {
+        const float tolerance = k < 4 ? 1e-4f : 1e-3f;
+        for (const Anchor& a : m.anchors) {
+            ASSERT_EQ(a.drive, AnchorDrive::track);
+            const Vec3 rest = m.positions[a.node];
+            const int joint = rest.y < 1.0f ? 0 : 1;
+            EXPECT_EQ(m.anchor_tracks[a.track].name, joint == 0 ? "nodes[1]" : "nodes[2]");
+            const Vec3 expected = skinned(rest, joint, angles[k] * std::numbers::pi / 180.0);
+            const Vec3 got = apply(track_frame(m.anchor_tracks[a.track], times[k]), rest);
+            EXPECT_LT(length(got - expected), tolerance) << "t = " << times[k] << " node at y = " << rest.y;
+        }
+    }
+    for (std::size_t i = 0; i < m.node_count(); ++i) {
+        const bool anchored =
+            std::any_of(m.anchors.begin(), m.anchors.end(), [&](const Anchor& a) { return a.node == i; });
+        EXPECT_EQ(anchored, m.positions[i].y != 1.0f) << i;
+    }
+}
+
+TEST(BoneAnchors, TheSimulationMovesAnchorsWithTheClipAndTheSoftRowFollows) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportReport report;
+    Simulation sim(skin(0.75, report));
+    const Model& m = sim.model();
+    for (int frame = 0; frame < 60; ++frame) ASSERT_TRUE(sim.step(1.0f / 60.0f).ok());
+    ASSERT_NEAR(sim.time(), 1.0, 1e-5);  // the joint is at 90 degrees from 1 s to 1.5 s
+    for (const Anchor& a : m.anchors) {
+        const Vec3 rest = m.positions[a.node];
+        const Vec3 expected = skinned(rest, rest.y < 1.0f ? 0 : 1, std::numbers::pi / 2);
+        EXPECT_LT(length(sim.positions()[a.node] - expected), 1e-4f) << rest.y;
+    }
+    // The soft row (y = 1, on the joint's axis of turning) is pulled along.
+    for (std::size_t i = 0; i < m.node_count(); ++i)
+        if (m.positions[i].y == 1.0f) {
+            EXPECT_GT(length(sim.positions()[i] - m.positions[i]), 0.1f) << i;
+        }
+}
+
+TEST(BoneAnchors, ATieGoesToTheFirstBone) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportReport report;
+    const Model m = skin(0.5, report);
+    ASSERT_EQ(m.anchors.size(), 10u);
+    for (const Anchor& a : m.anchors)
+        if (m.positions[a.node].y == 1.0f) {
+            EXPECT_EQ(m.anchor_tracks[a.track].name, "nodes[1]");
+        }
+}
+
+TEST(BoneAnchors, WithoutThemBonesAndAnimationsAreSaidToBeDropped) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportReport report;
+    const Model m = import_mesh(kSimpleSkin, {}, report);
+    EXPECT_TRUE(m.anchors.empty());
+    EXPECT_TRUE(m.anchor_tracks.empty());
+    EXPECT_EQ(report.bones, 2u);
+    EXPECT_EQ(report.animations, 1u);
+    ASSERT_FALSE(report.warnings.empty());
+    EXPECT_EQ(report.warnings[0], "2 bones and 1 animations were dropped (use --bone-anchors): the model is its rest "
+                                  "pose, without skinning");
+}
+
+TEST(BoneAnchors, BadThresholdsAndUnknownClipsAreRefused) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportOptions options;
+    options.bone_anchors = 1.5;
+    EXPECT_EQ(error_of([&] { import_mesh(kSimpleSkin, options); }),
+              kSimpleSkin.string() + ": the bone weight threshold must be in (0, 1] (0 = no bone anchors), not 1.500000");
+    options.bone_anchors = 0.5;
+    options.animation = "walk";
+    EXPECT_EQ(error_of([&] { import_mesh(kSimpleSkin, options); }),
+              kSimpleSkin.string() + ": --animation walk: no such animation (the file has 1: 0 \"\")");
+    options.animation = "1";
+    EXPECT_EQ(error_of([&] { import_mesh(kSimpleSkin, options); }),
+              kSimpleSkin.string() + ": --animation 1: no such animation (the file has 1: 0 \"\")");
+    options.animation = "0";
+    EXPECT_EQ(import_mesh(kSimpleSkin, options).anchors.size(), 10u);
+}
+
+TEST(BoneAnchors, TheIsolatedImporterHandsBackTracksAndReport) {
+    SKIP_WITHOUT_TEST_MODELS();
+    ImportOptions options;
+    options.bone_anchors = 0.75;
+    ImportReport isolated_report, report;
+    const Model isolated = import_mesh_isolated(kSimpleSkin, options, isolated_report);
+    EXPECT_EQ(isolated, import_mesh(kSimpleSkin, options, report));
+    EXPECT_EQ(isolated_report.bone_anchors, 8u);
+    EXPECT_EQ(isolated_report.animation, "#0");
+}
