@@ -772,7 +772,7 @@ TEST(SampleMeshes, CommittedMeshesAreWhatTheScriptWrites) {
             << "samples/meshes/" << e.path().filename().string()
             << " differs from what make_meshes.py writes; run it and commit";
     }
-    EXPECT_EQ(files, 8u);  // 4 meshes, 2 materials, 2 textures
+    EXPECT_EQ(files, 9u);  // 5 meshes, 2 materials, 2 textures
 }
 
 TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
@@ -796,7 +796,7 @@ TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
         EXPECT_TRUE(fresh == kept) << "samples/models/" << e.path().filename().string()
                                    << " is stale; run samples/meshes/convert_models.sh build/converter/springkit";
     }
-    EXPECT_EQ(models, 4u);
+    EXPECT_EQ(models, 5u);
 }
 
 TEST(ConvertCli, ScatteredMeshesAreRenumberedUnlessKeepOrderIsGiven) {
