@@ -4,8 +4,10 @@
 // -90, -90, -45, 0 degrees at 0, 0.5, ..., 5.5 s; both inverse bind matrices
 // translate by (-0.5, -1, 0); the rows of vertices at y = 0, 0.5, 1, 1.5, 2 are
 // weighted to joint 1 by 0, 0.25, 0.5, 0.75, 1). The known answer, from glTF's
-// skinning: a vertex p on joint 0 is drawn at p + (-0.5, 0, 0) at every time; one
-// on joint 1 at R(t) (p - (0.5, 1, 0)) + (0, 1, 0), R(t) the joint's rotation.
+// skinning: a vertex v on joint 0 is drawn at v + (-0.5, 0, 0) at every time; one
+// on joint 1 at R(t) (v - (0.5, 1, 0)) + (0, 1, 0), R(t) the joint's rotation.
+// The model's rest pose is the mesh as its joints draw it with the nodes' own
+// transforms (R = identity): every vertex at v + (-0.5, 0, 0).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -27,13 +29,15 @@ const fs::path kSimpleSkin = "/usr/share/assimp/models/glTF2/simple_skin/simple_
 #define SKIP_WITHOUT_TEST_MODELS()                                                         \
     if (!fs::exists(kSimpleSkin)) GTEST_SKIP() << "assimp-testmodels is not installed"
 
-/// Where glTF's skinning draws rest position p, weighted fully to `joint`, at a
-/// time the joint is turned by `angle` rad.
-Vec3 skinned(Vec3 p, int joint, double angle) {
-    if (joint == 0) return {p.x - 0.5f, p.y, p.z};
-    const double x = p.x - 0.5, y = p.y - 1.0;
+/// Where glTF's skinning draws the vertex at rest position r (the file's
+/// vertex v = r + (0.5, 0, 0)), weighted fully to `joint`, at a time the joint
+/// is turned by `angle` rad.
+Vec3 skinned(Vec3 r, int joint, double angle) {
+    const Vec3 v{r.x + 0.5f, r.y, r.z};
+    if (joint == 0) return {v.x - 0.5f, v.y, v.z};
+    const double x = v.x - 0.5, y = v.y - 1.0;
     return {static_cast<float>(std::cos(angle) * x - std::sin(angle) * y),
-            static_cast<float>(std::sin(angle) * x + std::cos(angle) * y + 1.0), p.z};
+            static_cast<float>(std::sin(angle) * x + std::cos(angle) * y + 1.0), v.z};
 }
 
 Model skin(double threshold, ImportReport& report) {
@@ -51,6 +55,8 @@ TEST(BoneAnchors, AnchoredNodesFollowTheirJointsAsGltfSkinningDrawsThem) {
     // Rows y = 0 and 0.5 on joint 0, y = 1.5 and 2 on joint 1; y = 1 (0.5 each) soft.
     ASSERT_EQ(m.anchors.size(), 8u);
     ASSERT_EQ(m.anchor_tracks.size(), 2u);
+    EXPECT_EQ(m.positions.size(), 10u);
+    for (const Vec3& r : m.positions) EXPECT_TRUE(r.x == -0.5f || r.x == 0.5f) << r.x;  // the file's x = 0 or 1
     EXPECT_EQ(report.bone_anchors, 8u);
     EXPECT_EQ(report.bone_tracks, 2u);
     EXPECT_EQ(report.animation, "#0");

@@ -4,23 +4,26 @@
 // matrix transforms from mesh space to bone space in bind pose"): a vertex v of
 // a mesh moves with its bone b to G_b(t) O_b v, G_b(t) the bone node's global
 // transform at time t and O_b its offset matrix; the sum over its bones,
-// weighted, is where it is drawn. The converter keeps a vertex's rest position
-// p = M v (M the mesh node's global transform, as for any mesh), so the motion
-// that takes p to where bone b puts it is the rigid frame
-//     F_b(t) = G_b(t) O_b M^-1,
-// which is what an anchor track stores (AnchorDrive::track): a node weighted to
-// one bone above the threshold follows it rigidly. G_b(t) is the product of the
-// local transforms from the root down, each node's from the clip's channel for
-// it (aiNodeAnim: positions and scales interpolated linearly, rotations by
-// slerp, holding the end keys outside them; Assimp's viewer's AnimEvaluator
-// does the same) or its static transform. The clip is sampled at
-// ImportOptions::bone_key_rate keys per second and its end.
+// weighted, is where it is drawn (Assimp's viewer draws it so). The model's
+// rest pose is the mesh drawn so with the scene's own node transforms, G_b(r):
+// each vertex at the normalised sum of w_b G_b(r) O_b v (for most files the
+// mesh node's transform times v; not for those whose mesh node moves with the
+// skeleton or whose offsets assume another root). A node weighted to one bone
+// above the threshold follows it rigidly from there: the frame
+//     F_b(t) = G_b(t) G_b(r)^-1
+// takes its rest position to G_b(t) O_b v, and is what an anchor track stores
+// (AnchorDrive::track). G_b(t) is the product of the local transforms from the
+// root down, each node's from the clip's channel for it (aiNodeAnim: positions
+// and scales interpolated linearly, rotations by slerp, holding the end keys
+// outside them; Assimp's viewer's AnimEvaluator does the same) or its static
+// transform. The clip is sampled at ImportOptions::bone_key_rate keys per second
+// and its end.
 #include <assimp/anim.h>
 #include <assimp/scene.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <unordered_map>
 
@@ -113,9 +116,8 @@ aiMatrix4x4 local_at(const aiNode& node, const aiNodeAnim* channel, double tick)
 
 }  // namespace
 
-void gather_bones(const std::filesystem::path& path, const aiScene& scene, const aiMesh& mesh,
-                  const aiMatrix4x4& mesh_transform, std::size_t base, const ImportOptions& options, Soup& soup,
-                  ImportReport& report) {
+void gather_bones(const std::filesystem::path& path, const aiScene& scene, const aiMesh& mesh, std::size_t base,
+                  const ImportOptions& options, Soup& soup, ImportReport& report) {
     if (mesh.mNumBones == 0) return;
     if (mesh.mBones == nullptr) fail(path, "mesh '" + std::string(mesh.mName.C_Str()) + "' has no bone array");
     const aiAnimation* clip = chosen_clip(path, scene, options);
@@ -138,9 +140,13 @@ void gather_bones(const std::filesystem::path& path, const aiScene& scene, const
     }
     const double seconds = ticks / ticks_per_second;
     const auto samples = static_cast<std::size_t>(std::max(1.0, std::ceil(seconds * options.bone_key_rate - 1e-9)));
-    aiMatrix4x4 mesh_inverse = mesh_transform;
-    mesh_inverse.Inverse();
 
+    // The rest pose: each vertex where its bones draw it with the scene's own
+    // node transforms, sum of w_b G_b O_b v over its weights (normalised).
+    // Summed in double and rounded once, so that a vertex whose bones all draw
+    // it where it is (the usual bind pose) keeps its float coordinates exactly.
+    std::vector<std::array<double, 3>> rest(mesh.mNumVertices, {0.0, 0.0, 0.0});
+    std::vector<double> total(mesh.mNumVertices, 0.0);
     for (unsigned b = 0; b < mesh.mNumBones; ++b) {
         const aiBone* bone = mesh.mBones[b];
         if (bone == nullptr || (bone->mNumWeights > 0 && bone->mWeights == nullptr))
@@ -151,17 +157,19 @@ void gather_bones(const std::filesystem::path& path, const aiScene& scene, const
                                       "' is no node of the scene; its vertices stay soft");
             continue;
         }
-        const aiMatrix4x4 bind = bone->mOffsetMatrix * mesh_inverse;  // O_b M^-1
-        std::array<float, 16> bind_rows;
-        std::memcpy(bind_rows.data(), &bind.a1, sizeof bind_rows);
+        // The bone's chain from the root, and its global transform at rest.
+        std::vector<const aiNode*> chain;
+        for (const aiNode* n = node; n != nullptr && chain.size() <= 1000; n = n->mParent) chain.push_back(n);
+        aiMatrix4x4 at_rest;
+        for (auto n = chain.rbegin(); n != chain.rend(); ++n) at_rest = at_rest * (*n)->mTransformation;
+        aiMatrix4x4 rest_inverse = at_rest;
+        rest_inverse.Inverse();
+        const float* m = &rest_inverse.a1;
+        if (!std::all_of(m, m + 16, [](float x) { return std::isfinite(x); }))
+            fail(path, "bone '" + std::string(bone->mName.C_Str()) + "' has a transform that cannot be inverted");
         std::size_t track = 0;
-        while (track < soup.bone_tracks.size() &&
-               !(soup.bone_tracks[track].name == bone->mName.C_Str() && soup.bone_binds[track] == bind_rows))
-            ++track;
+        while (track < soup.bone_tracks.size() && soup.bone_tracks[track].name != bone->mName.C_Str()) ++track;
         if (track == soup.bone_tracks.size()) {
-            // The bone's chain from the root, evaluated at each sample.
-            std::vector<const aiNode*> chain;
-            for (const aiNode* n = node; n != nullptr && chain.size() <= 1000; n = n->mParent) chain.push_back(n);
             AnchorTrack t;
             t.name = bone->mName.C_Str();
             t.loop = true;
@@ -174,7 +182,7 @@ void gather_bones(const std::filesystem::path& path, const aiScene& scene, const
                     const auto it = channels.find((*n)->mName.C_Str());
                     global = global * local_at(**n, it == channels.end() ? nullptr : it->second, tick);
                 }
-                const aiMatrix4x4 frame = global * bind;  // F_b = G_b O_b M^-1
+                const aiMatrix4x4 frame = global * rest_inverse;  // F_b = G_b(t) G_b(rest)^-1
                 aiVector3D scaling, position;
                 aiQuaternion rotation;
                 frame.Decompose(scaling, rotation, position);
@@ -198,15 +206,28 @@ void gather_bones(const std::filesystem::path& path, const aiScene& scene, const
                 report.warnings.push_back("bone '" + t.name + "' scales in the clip: its anchors follow its "
                                           "rotation and position only");
             soup.bone_tracks.push_back(std::move(t));
-            soup.bone_binds.push_back(bind_rows);
         }
+        const aiMatrix4x4 skin = at_rest * bone->mOffsetMatrix;  // G_b(rest) O_b
         for (unsigned w = 0; w < bone->mNumWeights; ++w) {
             const aiVertexWeight& vw = bone->mWeights[w];
-            if (vw.mVertexId >= mesh.mNumVertices || !(vw.mWeight > 0.0f)) continue;
+            if (vw.mVertexId >= mesh.mNumVertices || !(vw.mWeight > 0.0f) || !std::isfinite(vw.mWeight)) continue;
+            const aiVector3D& v = mesh.mVertices[vw.mVertexId];
+            const double x[4] = {v.x, v.y, v.z, 1.0};
+            for (unsigned r = 0; r < 3; ++r) {
+                double sum = 0.0;
+                for (unsigned c = 0; c < 4; ++c) sum += double(skin[r][c]) * x[c];
+                rest[vw.mVertexId][r] += sum * vw.mWeight;
+            }
+            total[vw.mVertexId] += vw.mWeight;
             soup.bone_weights.push_back({static_cast<std::uint32_t>(base + vw.mVertexId),
                                          static_cast<std::uint32_t>(track), vw.mWeight});
         }
     }
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v)
+        if (total[v] > 0.0)
+            soup.positions[base + v] = {static_cast<float>(rest[v][0] / total[v]),
+                                        static_cast<float>(rest[v][1] / total[v]),
+                                        static_cast<float>(rest[v][2] / total[v])};
 }
 
 std::size_t add_bone_anchors(Model& model, const Soup& soup, const std::vector<std::uint32_t>& node_of, double scale,

@@ -167,7 +167,7 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
             const std::size_t base = soup.positions.size();
             gather_mesh(path, scene, *scene.mMeshes[index], item.transform, soup);
             if (skinning)
-                detail::gather_bones(path, scene, *scene.mMeshes[index], item.transform, base, options, soup, report);
+                detail::gather_bones(path, scene, *scene.mMeshes[index], base, options, soup, report);
             ++report.meshes;
         }
         // Children pushed in reverse so they are visited in file order.

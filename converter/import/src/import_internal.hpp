@@ -8,8 +8,6 @@
 #include <string_view>
 #include <vector>
 
-#include <assimp/matrix4x4.h>
-
 #include "springkit/import.hpp"
 
 struct aiScene;
@@ -49,11 +47,9 @@ struct Soup {
     std::string embedded_texture, embedded_texture_format;
     std::string embedded_texture_problem;  ///< why an embedded texture could not be taken
     /// Skinning, gathered with ImportOptions::bone_anchors (bones.cpp): per bone
-    /// (per bone and bind pose, when meshes bind one bone differently) its
-    /// motion through the clip as an anchor track, in the file's units; and
-    /// each vertex weight (source vertex, bone, weight).
+    /// its motion through the clip from the rest pose as an anchor track, in the
+    /// file's units; and each vertex weight (source vertex, bone, weight).
     std::vector<AnchorTrack> bone_tracks;
-    std::vector<std::array<float, 16>> bone_binds;  ///< per track: the bone's mesh-to-bone matrix, row by row
     struct BoneWeight {
         std::uint32_t vertex = 0, bone = 0;
         float weight = 0.0f;
@@ -119,14 +115,13 @@ std::size_t keep_largest_island(Model& model, const Islands& islands);
 /// its nearest node there (distinct ones); returns how many springs it added.
 std::size_t connect_islands(Model& model, const Islands& islands, int springs_per_island);
 
-/// The bones of `mesh` (its vertices start at soup vertex `base`, placed in
-/// the scene by `mesh_transform`, an aiMatrix4x4) into soup.bone_tracks and
-/// soup.bone_weights, each bone's track baked from `scene`'s clip
-/// options.animation (bones.cpp). Fails naming the file for a clip that is not
-/// in the file or too long to bake.
-void gather_bones(const std::filesystem::path& path, const aiScene& scene, const aiMesh& mesh,
-                  const aiMatrix4x4& mesh_transform, std::size_t base, const ImportOptions& options, Soup& soup,
-                  ImportReport& report);
+/// The bones of `mesh`, whose vertices are soup vertices from `base` on, into
+/// soup.bone_tracks and soup.bone_weights, each bone's track baked from
+/// `scene`'s clip options.animation; the mesh's weighted vertices are moved to
+/// where its bones draw them at rest (bones.cpp). Fails naming the file for a
+/// clip that is not in the file or too long to bake.
+void gather_bones(const std::filesystem::path& path, const aiScene& scene, const aiMesh& mesh, std::size_t base,
+                  const ImportOptions& options, Soup& soup, ImportReport& report);
 /// Anchors every node weighted to one bone by at least options.bone_anchors
 /// on that bone's track (node_of: soup vertex -> node), the tracks' positions
 /// times `scale` (what the vertices were scaled by); only tracks that drive an
