@@ -315,6 +315,9 @@ TEST(Convert, BoneAnchorsAreSummarisedAndBadThresholdsRefused) {
     EXPECT_NE(r.out.find("; 8 anchors follow 2 bones through animation #0 (5.5 s, looped)\n"), std::string::npos)
         << r.out;
     EXPECT_EQ(load_model(out).anchor_tracks.size(), 2u);
+    r = run_command(kCli + " info " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\n  tracks      2, driving 8 anchors; the longest 5.5 s\n"), std::string::npos) << r.out;
     for (const char* bad : {"0", "1.5", "-0.5", "half"}) {
         r = run_command(kCli + " convert " + q(skinned) + " -o " + q(out) + " --bone-anchors " + bad);
         EXPECT_EQ(r.exit_code, 2) << bad;

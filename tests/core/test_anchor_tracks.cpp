@@ -76,6 +76,15 @@ TEST(AnchorTracks, QuarterTurnIsAnEighthTurnAtHalfTime) {
     EXPECT_NEAR(std::atan2(q.y, q.x), std::numbers::pi / 8, 1e-6);
 }
 
+TEST(AnchorTracks, SpeedBoundCoversTheFastestPoint) {
+    // A straight slide: 2.29 m/s (|(2, -1, 0.5)| per second), times pi/2.
+    EXPECT_NEAR(track_speed_bound(straight_track(false), {3, 4, 5}), std::numbers::pi / 2 * std::sqrt(5.25), 1e-5);
+    // A quarter turn of a unit arm in 1 s: pi/2 m/s along the arc, chord sqrt(2).
+    const double bound = track_speed_bound(quarter_turn(), {1, 0, 0});
+    EXPECT_GE(bound, std::numbers::pi / 2);
+    EXPECT_NEAR(bound, std::numbers::pi / 2 * std::sqrt(2.0), 1e-5);
+}
+
 TEST(AnchorTracks, SimulatedAnchorFollowsItsTrackWithItsVelocity) {
     Simulation sim(string_on(straight_track(false)));
     const Vec3 rest = sim.model().positions[0];

@@ -195,6 +195,11 @@ struct AnchorTrack {
 /// Assumes a valid track (validate()).
 Transform track_frame(const AnchorTrack& track, double time);
 
+/// m/s, at least the fastest the point at rest position `rest` moves on
+/// `track`: the chord between two keys over their time, times pi/2 (the slerp
+/// between them, at most half a turn, is at most that much longer).
+double track_speed_bound(const AnchorTrack& track, const Vec3& rest);
+
 /// A triangle: three node indices and three texcoord indices (Oliveira listing 10).
 /// Texcoords are per corner so that UV seams do not split the spring network.
 struct Face {

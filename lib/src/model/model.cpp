@@ -249,6 +249,18 @@ Transform track_frame(const AnchorTrack& track, double time) {
     return {a.position * (1.0f - s) + b.position * s, slerp(a.rotation, b.rotation, s)};
 }
 
+double track_speed_bound(const AnchorTrack& track, const Vec3& rest) {
+    double speed = 0.0;
+    const std::vector<TrackKey>& keys = track.keys;
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+        const Vec3 from = apply(Transform{keys[k - 1].position, keys[k - 1].rotation}, rest);
+        const Vec3 to = apply(Transform{keys[k].position, keys[k].rotation}, rest);
+        speed = std::max(speed, std::numbers::pi / 2 * static_cast<double>(length(to - from)) /
+                                    (double(keys[k].time) - keys[k - 1].time));
+    }
+    return speed;
+}
+
 void validate_anchor_tracks(const Model& model, const std::string& context) {
     for (std::size_t i = 0; i < model.anchor_tracks.size(); ++i) {
         const AnchorTrack& track = model.anchor_tracks[i];

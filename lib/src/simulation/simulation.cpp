@@ -140,18 +140,8 @@ double PreparedBody::fastest_drive(const Model& model) {
         if (a.drive == AnchorDrive::circle)
             speed = std::max(speed, std::abs(a.angular_speed) *
                                         static_cast<double>(length(model.positions[a.node] - a.center)));
-        if (a.drive == AnchorDrive::track) {
-            // The chord between two keys over their time; the path between them
-            // (a slerp of at most half a turn) is at most pi/2 times as long.
-            const std::vector<TrackKey>& keys = model.anchor_tracks[a.track].keys;
-            const Vec3 rest = model.positions[a.node];
-            for (std::size_t k = 1; k < keys.size(); ++k) {
-                const Vec3 from = rotate(keys[k - 1].rotation, rest) + keys[k - 1].position;
-                const Vec3 to = rotate(keys[k].rotation, rest) + keys[k].position;
-                speed = std::max(speed, std::numbers::pi / 2 * static_cast<double>(length(to - from)) /
-                                            (double(keys[k].time) - keys[k - 1].time));
-            }
-        }
+        if (a.drive == AnchorDrive::track)
+            speed = std::max(speed, track_speed_bound(model.anchor_tracks[a.track], model.positions[a.node]));
     }
     return speed;
 }
