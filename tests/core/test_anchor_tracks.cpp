@@ -138,6 +138,19 @@ TEST(AnchorTracks, LoopingTrackKeepsTheBodyAwake) {
     EXPECT_FALSE(sim.asleep());
 }
 
+TEST(AnchorTracks, ARestoredStateGoesOnAlongTheTrackBitForBit) {
+    const auto body = prepare(string_on(quarter_turn(), {1, 0, 0}));
+    Simulation sim(body);
+    for (int frame = 0; frame < 10; ++frame) ASSERT_TRUE(sim.step(kFrame).ok());
+    const std::vector<std::byte> state = sim.save_state();
+    for (int frame = 0; frame < 10; ++frame) ASSERT_TRUE(sim.step(kFrame).ok());
+    Simulation other(body);
+    other.restore_state(state);
+    for (int frame = 0; frame < 10; ++frame) ASSERT_TRUE(other.step(kFrame).ok());
+    ASSERT_EQ(other.positions().size(), sim.positions().size());
+    for (std::size_t i = 0; i < sim.positions().size(); ++i) EXPECT_EQ(other.positions()[i], sim.positions()[i]) << i;
+}
+
 TEST(AnchorTracks, FilesKeepTracksExactly) {
     Model m = string_on(quarter_turn());
     m.anchor_tracks.push_back(straight_track(true));
