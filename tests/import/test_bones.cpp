@@ -190,3 +190,28 @@ TEST(BoneAnchors, TheSampleTailSwingsAfterItsRoot) {
     for (const Anchor& a : m.anchors) EXPECT_LT(length(sim.positions()[a.node] - m.positions[a.node]), 1e-4f);
     EXPECT_LT(tip_z, -0.03f);
 }
+
+// An FBX file in centimetres (huesitos.fbx: UnitScaleFactor 1, 8 bones, its
+// clip "Armature|Action" starting at the rest pose): the tracks are scaled to
+// metres with the vertices, so at t = 0 every anchor is where it rests (a
+// track left in centimetres would put them 100 times too far), and the clip
+// moves them.
+TEST(BoneAnchors, TracksOfAnFbxInCentimetresAreInMetres) {
+    const fs::path fbx = "/usr/share/assimp/models/FBX/huesitos.fbx";
+    if (!fs::exists(fbx)) GTEST_SKIP() << "assimp-testmodels is not installed";
+    ImportOptions options;
+    options.bone_anchors = 0.5;
+    ImportReport report;
+    const Model m = import_mesh(fbx, options, report);
+    EXPECT_DOUBLE_EQ(report.unit_scale, 0.01);
+    ASSERT_EQ(m.anchor_tracks.size(), 8u);
+    const float size = bounds(m).diagonal();
+    float moved = 0.0f;
+    for (const Anchor& a : m.anchors) {
+        const Vec3 rest = m.positions[a.node];
+        EXPECT_LT(length(apply(track_frame(m.anchor_tracks[a.track], 0.0), rest) - rest), 1e-5f * size);
+        for (const TrackKey& key : m.anchor_tracks[a.track].keys)
+            moved = std::max(moved, length(apply(Transform{key.position, key.rotation}, rest) - rest));
+    }
+    EXPECT_GT(moved, 0.1f * size);
+}
