@@ -156,6 +156,8 @@ double LiveSimulation::energy_scale() const {
         if (a.drive == AnchorDrive::circle)
             speed = std::max(speed, std::abs(static_cast<double>(a.angular_speed)) *
                                         length(m.positions[a.node] - a.center));
+        if (a.drive == AnchorDrive::track)
+            speed = std::max(speed, track_speed_bound(m.anchor_tracks[a.track], m.positions[a.node]));
     }
     // Drives changed while it runs (Garrido's keys) count as they are now.
     for (std::size_t a = 0; a < m.anchors.size(); ++a)

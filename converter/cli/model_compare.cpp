@@ -268,6 +268,21 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     anchor_line("anchors removed: ", n_removed, anchor_removed);
     anchor_line("anchors added: ", n_added, anchor_added);
     anchor_line("anchors with a new drive: ", n_driven, anchor_driven);
+    count("anchor tracks", a.anchor_tracks.size(), b.anchor_tracks.size());
+    for (std::size_t i = 0; i < std::min(a.anchor_tracks.size(), b.anchor_tracks.size()); ++i) {
+        const AnchorTrack& x = a.anchor_tracks[i];
+        const AnchorTrack& y = b.anchor_tracks[i];
+        if (x == y) continue;
+        std::string what = "anchor track " + std::to_string(i) + " (" + printable(y.name, 80) + "):";
+        if (x.name != y.name) what += " renamed from " + printable(x.name, 80) + ";";
+        if (x.loop != y.loop) what += y.loop ? " loops;" : " no longer loops;";
+        if (x.keys.size() != y.keys.size())
+            what += " keys " + std::to_string(x.keys.size()) + " -> " + std::to_string(y.keys.size()) + ";";
+        else if (x.keys != y.keys)
+            what += " new key values;";
+        what.pop_back();
+        lines.push_back(what);
+    }
 
     // Drawing data, item by item.
     count("faces", a.faces.size(), b.faces.size());

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -38,6 +39,15 @@ std::string summary(const ImportResult& r, const fs::path& out) {
         if (p.dropped_nodes > 0) text += ", the largest kept (" + std::to_string(p.dropped_nodes) + " nodes dropped)";
     }
     if (!p.structure.empty()) text += "; structural springs: " + p.structure;
+    if (p.bone_tracks > 0) {
+        std::snprintf(sized, sizeof sized, "; %zu anchors follow %zu bones", p.bone_anchors, p.bone_tracks);
+        text += sized;
+        if (p.animations > 0) {
+            std::snprintf(sized, sizeof sized, " through animation %s (%.3g s, looped)",
+                          printable(p.animation, 80).c_str(), p.animation_seconds);
+            text += sized;
+        }
+    }
     if (m.params.ground && p.ground_repulsion > 0.0) {
         std::snprintf(sized, sizeof sized, "; ground at y = %.4g, repulsion %.4g N/m: sinks at most %.3g m at rest",
                       m.params.ground->height, p.ground_repulsion, p.ground_sink);
@@ -147,6 +157,21 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
                     "nodes:0,5,17, near:X,Y,Z (repeatable)");
+    CLI::Option* bone_anchors = sub->add_option("--bone-anchors", o->import.bone_anchors,
+                    "Skinned meshes: nodes weighted to one bone by at least this (0 < W <= 1, e.g. 0.5) become "
+                    "anchors that follow the bone through the animation; the rest stays soft")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                char* end = nullptr;
+                const double w = std::strtod(text.c_str(), &end);
+                return end != text.c_str() && *end == '\0' && w > 0.0 && w <= 1.0
+                           ? std::string()
+                           : "a bone weight threshold must be a number in (0, 1], not '" + text + "'";
+            },
+            "W"));
+    sub->add_option("--animation", o->import.animation,
+                    "With --bone-anchors: the clip the anchors follow, by name or index (default: the first)")
+        ->needs(bone_anchors);
     sub->add_option("-j,--jobs", o->jobs, "Files converted at once (default: one per core)");
     sub->add_option("--timeout", o->import.timeout_seconds, "Seconds one file may take before it is refused (default 60)")
         ->check(CLI::PositiveNumber);

@@ -200,6 +200,7 @@ VerbRun register_info(CLI::App& app) {
             j["nodes"] = model.node_count();
             j["springs"] = {{"total", model.springs.size()}, {"hooke", hooke}, {"rope", ropes}};
             j["anchors"] = model.anchors.size();
+            if (!model.anchor_tracks.empty()) j["anchor_tracks"] = model.anchor_tracks.size();
             j["attachments"] = {{"constant_forces", model.constant_forces.size()},
                                 {"tethers", model.tethers.size()},
                                 {"beads", model.beads.size()},
@@ -260,6 +261,14 @@ VerbRun register_info(CLI::App& app) {
         std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
         std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
         std::printf("  anchors     %zu\n", model.anchors.size());
+        if (!model.anchor_tracks.empty()) {
+            std::size_t on_tracks = 0;
+            for (const Anchor& a : model.anchors) on_tracks += a.drive == AnchorDrive::track;
+            float longest = 0.0f;
+            for (const AnchorTrack& t : model.anchor_tracks) longest = std::max(longest, t.keys.back().time);
+            std::printf("  tracks      %zu, driving %zu anchors; the longest %.4g s\n", model.anchor_tracks.size(),
+                        on_tracks, longest);
+        }
         if (!model.constant_forces.empty() || !model.tethers.empty() || !model.beads.empty() ||
             !model.tubes.empty())
             std::printf("  attached    %zu constant forces, %zu tethers, %zu beads, %zu tubes\n",

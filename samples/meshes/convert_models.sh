@@ -16,3 +16,6 @@ mkdir -p "$out"
 "$springkit" convert "$here/uv_sphere.obj" --volume --ground -1 -o "$out/converted-uv-sphere.json"
 # The flag hangs from its pole: every node at the pole's x is anchored.
 "$springkit" convert "$here/flag.obj" --shear --bend --anchor -x:0.1% -o "$out/converted-flag.json"
+# A tail wagged by its skeleton: the root (weighted to the hip bone alone) follows the
+# clip "wag", the rest (weighted less than 0.9 to any bone) swings after it.
+"$springkit" convert "$here/tail.gltf" --bone-anchors 0.9 -o "$out/converted-tail.json"

@@ -10,6 +10,8 @@ unchanged, which the test SampleMeshes.CommittedMeshesAreWhatTheScriptWrites che
               and one pole vertex per segment (as Blender's UV sphere exports)
   flag.obj    a 2.5 m pole (a line set) with a 1.5 x 1 m flag of 12 x 8 quads
               sharing the pole's top vertices, UVs, flag.png
+  tail.gltf   a skinned tube of 28 vertices on two bones, with the clip "wag"
+              that swings its root (for convert --bone-anchors)
 
 Texture images are tiny PNGs written with zlib only (no imaging library).
 """
@@ -140,6 +142,89 @@ def flag():
     write_png("flag.png", 48, 32, lambda x, y: (20, 60, 160) if y // 8 % 2 else (250, 250, 250))
 
 
+def tail():
+    """A skinned, animated glTF tail: a square tube along +x, 1.2 m long in 6
+    segments, tapering from 0.2 m to 0.06 m across, closed at both ends. Two
+    bones: "hip" at the origin and its child "tail" at x = 0.4 m. The clip
+    "wag" turns the hip about +y by 0, 30, 0, -30, 0 degrees at 0, 0.5, 1, 1.5,
+    2 s; the tail bone keeps still relative to it. The rings at x = 0 and 0.2
+    are weighted to the hip alone, the others shared out to the tail bone (0.5,
+    0.7, 0.8, 0.8, 0.8), so --bone-anchors 0.9 anchors the root and leaves the
+    rest to swing after it."""
+    import base64
+    import json
+
+    rings = 7
+    positions, joints, weights = [], [], []
+    tail_weight = [0.0, 0.0, 0.5, 0.7, 0.8, 0.8, 0.8]
+    for r in range(rings):
+        x = 0.2 * r
+        h = 0.1 - 0.07 * r / (rings - 1)
+        for y, z in ((-h, -h), (h, -h), (h, h), (-h, h)):
+            positions.append((x, y, z))
+            joints.append((0, 1, 0, 0))
+            weights.append((1.0 - tail_weight[r], tail_weight[r], 0.0, 0.0))
+    indices = []
+    for r in range(rings - 1):
+        for c in range(4):
+            a, b = 4 * r + c, 4 * r + (c + 1) % 4
+            indices += [a, b, b + 4, a, b + 4, a + 4]
+    last = 4 * (rings - 1)
+    indices += [0, 2, 1, 0, 3, 2, last, last + 1, last + 2, last, last + 2, last + 3]
+    times = [0.0, 0.5, 1.0, 1.5, 2.0]
+    angles = [0.0, 30.0, 0.0, -30.0, 0.0]
+    rotations = [(0.0, math.sin(math.radians(a) / 2), 0.0, math.cos(math.radians(a) / 2)) for a in angles]
+    identity = [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    tail_bind = identity[:12] + [-0.4, 0.0, 0.0, 1.0]  # column-major: translate(-0.4, 0, 0)
+
+    data = b""
+    views, accessors = [], []
+
+    def add(blob, count, kind, component, stride=None, extra=None):
+        nonlocal data
+        data += b"\x00" * (-len(data) % 4)
+        view = {"buffer": 0, "byteOffset": len(data), "byteLength": len(blob)}
+        if stride:
+            view["byteStride"] = stride
+        views.append(view)
+        accessor = {"bufferView": len(views) - 1, "componentType": component, "count": count, "type": kind}
+        accessor.update(extra or {})
+        accessors.append(accessor)
+        data += blob
+        return len(accessors) - 1
+
+    floats = lambda values: struct.pack("<%df" % len(values), *values)
+    i_idx = add(struct.pack("<%dH" % len(indices), *indices), len(indices), "SCALAR", 5123)
+    flat = [c for p in positions for c in p]
+    i_pos = add(floats(flat), len(positions), "VEC3", 5126,
+                extra={"min": [min(p[k] for p in positions) for k in range(3)],
+                       "max": [max(p[k] for p in positions) for k in range(3)]})
+    i_joint = add(struct.pack("<%dH" % (4 * len(joints)), *[c for j in joints for c in j]), len(joints), "VEC4", 5123)
+    i_weight = add(floats([c for w in weights for c in w]), len(weights), "VEC4", 5126)
+    i_bind = add(floats(identity + tail_bind), 2, "MAT4", 5126)
+    i_time = add(floats(times), len(times), "SCALAR", 5126, extra={"min": [times[0]], "max": [times[-1]]})
+    i_rot = add(floats([c for q in rotations for c in q]), len(rotations), "VEC4", 5126)
+    gltf = {
+        "asset": {"version": "2.0", "generator": "springkit samples/meshes/make_meshes.py"},
+        "scene": 0,
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [{"name": "tail_mesh", "mesh": 0, "skin": 0},
+                  {"name": "hip", "children": [2]},
+                  {"name": "tail", "translation": [0.4, 0.0, 0.0]}],
+        "meshes": [{"name": "tail", "primitives": [{"attributes": {"POSITION": i_pos, "JOINTS_0": i_joint,
+                                                                   "WEIGHTS_0": i_weight}, "indices": i_idx}]}],
+        "skins": [{"inverseBindMatrices": i_bind, "joints": [1, 2]}],
+        "animations": [{"name": "wag",
+                        "channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                        "samplers": [{"input": i_time, "interpolation": "LINEAR", "output": i_rot}]}],
+        "buffers": [{"byteLength": len(data),
+                     "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode("ascii")}],
+        "bufferViews": views,
+        "accessors": accessors,
+    }
+    write("tail.gltf", [json.dumps(gltf, indent=1)])
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 1:
         HERE = os.path.abspath(sys.argv[1])
@@ -148,3 +233,4 @@ if __name__ == "__main__":
     cube()
     uv_sphere()
     flag()
+    tail()

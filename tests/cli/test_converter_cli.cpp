@@ -284,8 +284,8 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
         const auto r = run_command(kCli + " convert " + q(animated) + " -o " + q(work_dir() / "animated.json"));
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.err, "warning: " + animated.string() +
-                             ": the file's 1 bones and 1 animations were dropped: the model is its rest pose, without "
-                             "skinning\n");
+                             ": 1 bones and 1 animations were dropped (use --bone-anchors): the model is its rest "
+                             "pose, without skinning\n");
     }
     const fs::path dir = work_dir() / "no-texture";
     fs::create_directories(dir);
@@ -300,6 +300,38 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
                          (dir / "textures/skin.png").generic_string() +
                          " was not found (nor skin.png next to the mesh or in its textures folder); the model "
                          "names it all the same\n");
+}
+
+// --bone-anchors: the summary says how many anchors follow how many bones
+// through which clip; a threshold outside (0, 1] and --animation without it are
+// usage errors.
+TEST(Convert, BoneAnchorsAreSummarisedAndBadThresholdsRefused) {
+    const fs::path skinned = "/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf";
+    if (!fs::exists(skinned)) GTEST_SKIP() << "assimp-testmodels is not installed";
+    const fs::path out = work_dir() / "skin.json";
+    auto r = run_command(kCli + " convert " + q(skinned) + " -o " + q(out) + " --bone-anchors 0.75");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    EXPECT_NE(r.out.find("; 8 anchors follow 2 bones through animation #0 (5.5 s, looped)\n"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(load_model(out).anchor_tracks.size(), 2u);
+    r = run_command(kCli + " info " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("\n  tracks      2, driving 8 anchors; the longest 5.5 s\n"), std::string::npos) << r.out;
+    for (const char* bad : {"0", "1.5", "-0.5", "half"}) {
+        r = run_command(kCli + " convert " + q(skinned) + " -o " + q(out) + " --bone-anchors " + bad);
+        EXPECT_EQ(r.exit_code, 2) << bad;
+        EXPECT_EQ(r.err, std::string("error: --bone-anchors: a bone weight threshold must be a number in (0, 1], not '") +
+                             bad + "' (see springkit --help)\n");
+    }
+    r = run_command(kCli + " convert " + q(skinned) + " -o " + q(out) + " --animation 0");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --animation requires --bone-anchors (see springkit --help)\n");
+    r = run_command(kCli + " convert " + q(skinned) + " -o " + q(work_dir() / "walk.json") +
+                    " --bone-anchors 0.5 --animation walk");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + skinned.string() + ": --animation walk: no such animation (the file has 1: 0 \"\")\n");
+    EXPECT_FALSE(fs::exists(work_dir() / "walk.json"));
 }
 
 // A texture named by another machine's absolute path is found next to the mesh,
@@ -743,7 +775,7 @@ TEST(SampleMeshes, CommittedMeshesAreWhatTheScriptWrites) {
             << "samples/meshes/" << e.path().filename().string()
             << " differs from what make_meshes.py writes; run it and commit";
     }
-    EXPECT_EQ(files, 8u);  // 4 meshes, 2 materials, 2 textures
+    EXPECT_EQ(files, 9u);  // 5 meshes, 2 materials, 2 textures
 }
 
 TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
@@ -767,7 +799,7 @@ TEST(SampleMeshes, ConvertedModelsAreUpToDate) {
         EXPECT_TRUE(fresh == kept) << "samples/models/" << e.path().filename().string()
                                    << " is stale; run samples/meshes/convert_models.sh build/converter/springkit";
     }
-    EXPECT_EQ(models, 4u);
+    EXPECT_EQ(models, 5u);
 }
 
 TEST(ConvertCli, ScatteredMeshesAreRenumberedUnlessKeepOrderIsGiven) {

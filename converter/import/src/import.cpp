@@ -128,16 +128,24 @@ void gather_mesh(const std::filesystem::path& path, const aiScene& scene, const 
         soup.textures.push_back(texture);
 }
 
-Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, ImportReport& report) {
+Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, ImportReport& report,
+                  const ImportOptions& options) {
     Soup soup;
     // What a spring model cannot carry is said, not dropped silently.
     std::size_t bones = 0;
     for (unsigned m = 0; m < scene.mNumMeshes; ++m)
         if (scene.mMeshes != nullptr && scene.mMeshes[m] != nullptr) bones += scene.mMeshes[m]->mNumBones;
-    if (bones > 0 || scene.mNumAnimations > 0)
-        report.warnings.push_back("the file's " + std::to_string(bones) + " bones and " +
-                                  std::to_string(scene.mNumAnimations) +
-                                  " animations were dropped: the model is its rest pose, without skinning");
+    report.bones = bones;
+    report.animations = scene.mNumAnimations;
+    const bool skinning = options.bone_anchors > 0.0;
+    if ((bones > 0 || scene.mNumAnimations > 0) && !skinning)
+        report.warnings.push_back(std::to_string(bones) + " bones and " + std::to_string(scene.mNumAnimations) +
+                                  " animations were dropped (use --bone-anchors): the model is its rest pose, "
+                                  "without skinning");
+    if (skinning && bones == 0)
+        report.warnings.push_back("--bone-anchors: the file has no bones; no node follows one");
+    else if (skinning && scene.mNumAnimations == 0)
+        report.warnings.push_back("--bone-anchors: the file has no animation; the bone anchors hold the rest pose");
     struct Item {
         const aiNode* node;
         aiMatrix4x4 transform;
@@ -156,7 +164,10 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
             if (index >= scene.mNumMeshes || scene.mMeshes[index] == nullptr)
                 fail(path, "node '" + std::string(item.node->mName.C_Str()) + "' refers to missing mesh " +
                                std::to_string(index));
+            const std::size_t base = soup.positions.size();
             gather_mesh(path, scene, *scene.mMeshes[index], item.transform, soup);
+            if (skinning)
+                detail::gather_bones(path, scene, *scene.mMeshes[index], base, options, soup, report);
             ++report.meshes;
         }
         // Children pushed in reverse so they are visited in file order.
@@ -942,6 +953,10 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     std::future<DistinctUvs> uv_job;
     if (!soup.uvs.empty()) uv_job = start_job([&soup] { return distinct_uvs(soup.uvs); });
     const std::vector<std::uint32_t> node_of = weld(soup.positions, tolerance, model.positions);
+    // Bone anchors before the islands and selectors: the nodes are still
+    // numbered as the weld left them (node_of), and a selector never anchors
+    // a node twice.
+    if (!soup.bone_tracks.empty()) report.anchors += detail::add_bone_anchors(model, soup, node_of, scale, options, report);
     if (options.ground_at_bottom) {
         float lowest = model.positions[0].y;
         for (const Vec3& p : model.positions) lowest = std::min(lowest, p.y);
@@ -1160,7 +1175,7 @@ std::optional<std::vector<std::uint32_t>> place_runs(const std::filesystem::path
     if (scene == nullptr || scene->mRootNode == nullptr || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE))
         return std::nullopt;
     ImportReport outline_report;
-    Soup outline = gather_scene(path, *scene, outline_report);
+    Soup outline = gather_scene(path, *scene, outline_report, ImportOptions{});
     std::vector<std::uint32_t> order;
     std::vector<bool> placed(obj.run_count(), false);
     for (std::size_t p = 0; p < outline.polygon_count(); ++p) {
@@ -1191,6 +1206,11 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     report = {};
     if (!(options.scale > 0.0) || !std::isfinite(options.scale)) fail(path, "scale must be a positive number");
     if (!std::isfinite(options.weld) || options.weld >= 1.0) fail(path, "weld tolerance must be below 1 (relative to the bounding-box diagonal)");
+    if (!(options.bone_anchors >= 0.0 && options.bone_anchors <= 1.0))
+        fail(path, "the bone weight threshold must be in (0, 1] (0 = no bone anchors), not " +
+                       std::to_string(options.bone_anchors));
+    if (!(options.bone_key_rate > 0.0 && options.bone_key_rate <= 1000.0))
+        fail(path, "the bone key rate must be in (0, 1000] keys per second");
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) fail(path, "no such file");
     if (std::filesystem::is_directory(path, ec)) fail(path, "is a directory, not a mesh file");
@@ -1230,7 +1250,7 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     if (scene->mRootNode == nullptr) fail(path, "the scene has no root node");
     if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) fail(path, "the scene is incomplete (no meshes to convert)");
     report.unit_scale = options.unit_to_metres ? unit_to_metres(*scene) : 1.0;
-    Soup soup = gather_scene(path, *scene, report);
+    Soup soup = gather_scene(path, *scene, report, options);
     if (free_scene) importer.FreeScene();
     return soup_to_model(path, soup, options, report, in_child);
 }

@@ -11,6 +11,7 @@
 #include "springkit/import.hpp"
 
 struct aiScene;
+struct aiMesh;
 
 namespace springkit::detail {
 
@@ -45,6 +46,15 @@ struct Soup {
     /// an image file, and the format ("png", "jpg"); empty if it is not embedded.
     std::string embedded_texture, embedded_texture_format;
     std::string embedded_texture_problem;  ///< why an embedded texture could not be taken
+    /// Skinning, gathered with ImportOptions::bone_anchors (bones.cpp): per bone
+    /// its motion through the clip from the rest pose as an anchor track, in the
+    /// file's units; and each vertex weight (source vertex, bone, weight).
+    std::vector<AnchorTrack> bone_tracks;
+    struct BoneWeight {
+        std::uint32_t vertex = 0, bone = 0;
+        float weight = 0.0f;
+    };
+    std::vector<BoneWeight> bone_weights;
 
     std::size_t polygon_count() const { return polygon_start.size() - 1; }
 };
@@ -104,6 +114,20 @@ std::size_t keep_largest_island(Model& model, const Islands& islands);
 /// first) by springs from its `springs_per_island` nodes nearest to them, each to
 /// its nearest node there (distinct ones); returns how many springs it added.
 std::size_t connect_islands(Model& model, const Islands& islands, int springs_per_island);
+
+/// The bones of `mesh`, whose vertices are soup vertices from `base` on, into
+/// soup.bone_tracks and soup.bone_weights, each bone's track baked from
+/// `scene`'s clip options.animation; the mesh's weighted vertices are moved to
+/// where its bones draw them at rest (bones.cpp). Fails naming the file for a
+/// clip that is not in the file or too long to bake.
+void gather_bones(const std::filesystem::path& path, const aiScene& scene, const aiMesh& mesh, std::size_t base,
+                  const ImportOptions& options, Soup& soup, ImportReport& report);
+/// Anchors every node weighted to one bone by at least options.bone_anchors
+/// on that bone's track (node_of: soup vertex -> node), the tracks' positions
+/// times `scale` (what the vertices were scaled by); only tracks that drive an
+/// anchor are kept. Returns how many anchors it added.
+std::size_t add_bone_anchors(Model& model, const Soup& soup, const std::vector<std::uint32_t>& node_of, double scale,
+                             const ImportOptions& options, ImportReport& report);
 
 /// The image the scene embeds for texture `name` ("*0", or a file name an FBX
 /// file stores with its content) into soup.embedded_texture (textures.cpp):

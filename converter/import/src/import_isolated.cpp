@@ -92,6 +92,12 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"shear_springs", r.shear_springs},
             {"volume_springs", r.volume_springs},
             {"anchors", r.anchors},
+            {"bones", r.bones},
+            {"animations", r.animations},
+            {"bone_anchors", r.bone_anchors},
+            {"bone_tracks", r.bone_tracks},
+            {"animation", r.animation},
+            {"animation_seconds", r.animation_seconds},
             {"unit_scale", r.unit_scale},
             {"unit", r.unit},
             {"ground_sink", r.ground_sink},
@@ -119,6 +125,12 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.shear_springs = j.at("shear_springs");
     r.volume_springs = j.at("volume_springs");
     r.anchors = j.at("anchors");
+    r.bones = j.at("bones");
+    r.animations = j.at("animations");
+    r.bone_anchors = j.at("bone_anchors");
+    r.bone_tracks = j.at("bone_tracks");
+    r.animation = j.at("animation");
+    r.animation_seconds = j.at("animation_seconds");
     r.unit_scale = j.at("unit_scale");
     r.unit = j.at("unit");
     r.ground_sink = j.at("ground_sink");

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "springkit/transform.hpp"
 #include "springkit/vec3.hpp"
 
 namespace springkit {
@@ -151,6 +152,10 @@ enum class AnchorDrive : std::uint8_t {
     fixed,     ///< stays at its node's rest position
     velocity,  ///< moves at a constant `velocity` (Tunca's rope connection point)
     circle,    ///< turns on a circle (Garrido's jump-rope ends)
+    /// Follows a keyframed rigid motion, Model::anchor_tracks[track] (a bone of a
+    /// skinned mesh and its animation clip): the node sits at
+    /// track_frame(track, t) applied to its rest position.
+    track,
 };
 
 struct Anchor {
@@ -160,8 +165,40 @@ struct Anchor {
     Vec3 center{};         ///< m, circle centre, for AnchorDrive::circle
     Vec3 axis{1, 0, 0};    ///< circle axis (normalised when used)
     float angular_speed = 0.0f;  ///< rad/s around `axis`; the radius is the rest distance to `center`
+    std::uint32_t track = 0;     ///< index into Model::anchor_tracks, for AnchorDrive::track
     friend bool operator==(const Anchor&, const Anchor&) = default;
 };
+
+/// One key of an anchor track: the rigid frame at `time`, which takes a rest
+/// position to where it is then (p -> rotate(rotation, p) + position).
+struct TrackKey {
+    float time = 0.0f;   ///< s from the start of the clip, >= 0
+    Vec3 position{};     ///< m
+    Quat rotation{};     ///< unit quaternion
+    friend bool operator==(const TrackKey&, const TrackKey&) = default;
+};
+
+/// A keyframed rigid motion that anchors follow (AnchorDrive::track): a bone of
+/// a skinned mesh with its animation clip, baked by the converter (--bone-anchors)
+/// to the motion that takes the bind pose to the animated pose. Between keys the
+/// position is interpolated linearly and the rotation by slerp; before the first
+/// key the frame is the first key's, after the last the last key's, or, with
+/// `loop`, the clip repeats with period keys.back().time.
+struct AnchorTrack {
+    std::string name;            ///< free text (the bone's name)
+    bool loop = true;            ///< repeat the clip; false: hold its last key
+    std::vector<TrackKey> keys;  ///< at least one, times strictly increasing
+    friend bool operator==(const AnchorTrack&, const AnchorTrack&) = default;
+};
+
+/// The frame of `track` at simulation time `time` (s), as AnchorTrack describes.
+/// Assumes a valid track (validate()).
+Transform track_frame(const AnchorTrack& track, double time);
+
+/// m/s, at least the fastest the point at rest position `rest` moves on
+/// `track`: the chord between two keys over their time, times pi/2 (the slerp
+/// between them, at most half a turn, is at most that much longer).
+double track_speed_bound(const AnchorTrack& track, const Vec3& rest);
 
 /// A triangle: three node indices and three texcoord indices (Oliveira listing 10).
 /// Texcoords are per corner so that UV seams do not split the spring network.
@@ -251,6 +288,7 @@ struct Model {
     std::vector<Bead> beads;        ///< Garrido beads; may be empty
     std::vector<Tube> tubes;        ///< chains drawn as tubes; may be empty
     std::vector<SpringGroup> spring_groups;  ///< named spring groups; may be empty
+    std::vector<AnchorTrack> anchor_tracks;  ///< keyframed motions of track-driven anchors; may be empty
 
     std::size_t node_count() const { return positions.size(); }
     float node_mass(std::size_t i) const { return masses.empty() ? params.mass : masses[i]; }
@@ -291,6 +329,10 @@ void validate_parameters(const Parameters& params, const std::string& context = 
 /// The part of validate() that checks the spring groups (against the model's
 /// spring count), with its messages: names, stiffness scales, damping, indices.
 void validate_spring_groups(const Model& model, const std::string& context = {});
+
+/// The part of validate() that checks the anchor tracks and the anchors that
+/// follow them, with its messages: keys, times, rotations, track indices.
+void validate_anchor_tracks(const Model& model, const std::string& context = {});
 
 /// Stability estimate of explicit mass-spring integration (Garrido): the largest
 /// k dt^2 / m over Hooke springs, with m the lighter node and dt = max_substep.

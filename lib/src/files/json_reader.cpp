@@ -268,13 +268,15 @@ public:
                     if (name == "fixed") anchor.drive = AnchorDrive::fixed;
                     else if (name == "velocity") anchor.drive = AnchorDrive::velocity;
                     else if (name == "circle") anchor.drive = AnchorDrive::circle;
-                    else fail(at + "/drive", "unknown drive \"" + name + "\" (expected fixed, velocity or circle)");
+                    else if (name == "track") anchor.drive = AnchorDrive::track;
+                    else fail(at + "/drive", "unknown drive \"" + name + "\" (expected fixed, velocity, circle or track)");
                 }
                 if (const json* v = present(a, "velocity")) anchor.velocity = vec(*v, at + "/velocity");
                 if (const json* v = present(a, "center")) anchor.center = vec(*v, at + "/center");
                 if (const json* v = present(a, "axis")) anchor.axis = vec(*v, at + "/axis");
                 if (const json* v = present(a, "angular_speed"))
                     anchor.angular_speed = number(*v, at + "/angular_speed");
+                if (const json* v = present(a, "track")) anchor.track = index(*v, at + "/track");
                 m.anchors.push_back(anchor);
             }
         }
@@ -379,6 +381,38 @@ private:
             for (std::size_t k = 0; k < springs.size(); ++k)
                 g.springs.push_back(spring_index(springs[k], at + "/springs/" + std::to_string(k)));
             m.spring_groups.push_back(std::move(g));
+        });
+        objects(root, "anchor_tracks", [&](const json& o, const std::string& at) {
+            AnchorTrack t;
+            if (const json* v = optional(o, "name")) t.name = text(*v, at + "/name");
+            if (const json* v = optional(o, "loop")) {
+                if (!v->is_boolean()) fail(at + "/loop", std::string("expected true or false, found ") + v->type_name());
+                t.loop = v->get<bool>();
+            }
+            const json& times = array(member(o, at, "times"), at + "/times", 1);
+            const json& positions = array(member(o, at, "positions"), at + "/positions", 3);
+            const json& rotations = array(member(o, at, "rotations"), at + "/rotations", 4);
+            const std::size_t keys = times.size();
+            if (positions.size() != 3 * keys)
+                fail(at + "/positions", "has " + std::to_string(positions.size()) + " numbers but the track has " +
+                                            std::to_string(keys) + " keys (3 per key)");
+            if (rotations.size() != 4 * keys)
+                fail(at + "/rotations", "has " + std::to_string(rotations.size()) + " numbers but the track has " +
+                                            std::to_string(keys) + " keys (4 per key: w, x, y, z)");
+            t.keys.resize(keys);
+            auto at_index = [&](const char* name, std::size_t i) { return at + name + std::to_string(i); };
+            for (std::size_t k = 0; k < keys; ++k) {
+                TrackKey& key = t.keys[k];
+                key.time = number(times[k], at_index("/times/", k));
+                key.position = {number(positions[3 * k], at_index("/positions/", 3 * k)),
+                                number(positions[3 * k + 1], at_index("/positions/", 3 * k + 1)),
+                                number(positions[3 * k + 2], at_index("/positions/", 3 * k + 2))};
+                key.rotation = {number(rotations[4 * k], at_index("/rotations/", 4 * k)),
+                                number(rotations[4 * k + 1], at_index("/rotations/", 4 * k + 1)),
+                                number(rotations[4 * k + 2], at_index("/rotations/", 4 * k + 2)),
+                                number(rotations[4 * k + 3], at_index("/rotations/", 4 * k + 3))};
+            }
+            m.anchor_tracks.push_back(std::move(t));
         });
     }
     std::uint32_t spring_index(const json& v, const std::string& where) const {

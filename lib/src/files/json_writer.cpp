@@ -27,6 +27,7 @@ const char* drive_name(AnchorDrive d) {
         case AnchorDrive::fixed: return "fixed";
         case AnchorDrive::velocity: return "velocity";
         case AnchorDrive::circle: return "circle";
+        case AnchorDrive::track: return "track";
     }
     return "fixed";
 }
@@ -316,6 +317,10 @@ Pieces json_text(const Model& model, bool with_arrays) {
                 v.raw(", \"angular_speed\": ");
                 v.number(a.angular_speed);
             }
+            if (a.drive == AnchorDrive::track || a.track != defaults.track) {
+                v.raw(", \"track\": ");
+                v.number(std::uint64_t{a.track});
+            }
             v.raw("}");
         });
         v.raw(",\n  \"faces\": ");
@@ -382,6 +387,38 @@ Pieces json_text(const Model& model, bool with_arrays) {
                 for (std::size_t k = 0; k < g.springs.size(); ++k) {
                     if (k > 0) v.raw(", ");
                     v.number(std::uint64_t{g.springs[k]});
+                }
+                v.raw("]}");
+            });
+        }
+        if (!model.anchor_tracks.empty()) {
+            v.raw(",\n  \"anchor_tracks\": ");
+            v.array(model.anchor_tracks, 1, [&v](const AnchorTrack& t) {
+                v.raw("{\"name\": ");
+                v.text(t.name);
+                v.raw(t.loop ? ", \"loop\": true, \"times\": [" : ", \"loop\": false, \"times\": [");
+                for (std::size_t k = 0; k < t.keys.size(); ++k) {
+                    if (k > 0) v.raw(", ");
+                    v.number(t.keys[k].time);
+                }
+                v.raw("], \"positions\": [");
+                for (std::size_t k = 0; k < t.keys.size(); ++k) {
+                    if (k > 0) v.raw(", ");
+                    v.number(t.keys[k].position.x);
+                    v.raw(", ");
+                    v.number(t.keys[k].position.y);
+                    v.raw(", ");
+                    v.number(t.keys[k].position.z);
+                }
+                v.raw("], \"rotations\": [");
+                for (std::size_t k = 0; k < t.keys.size(); ++k) {
+                    const Quat& q = t.keys[k].rotation;
+                    if (k > 0) v.raw(", ");
+                    const float c[4] = {q.w, q.x, q.y, q.z};
+                    for (int j = 0; j < 4; ++j) {
+                        if (j > 0) v.raw(", ");
+                        v.number(c[j]);
+                    }
                 }
                 v.raw("]}");
             });

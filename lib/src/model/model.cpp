@@ -229,6 +229,71 @@ void validate_attachments(const Model& model, const std::string& context) {
 
 }  // namespace
 
+Transform track_frame(const AnchorTrack& track, double time) {
+    const std::vector<TrackKey>& keys = track.keys;
+    const double period = keys.back().time;
+    // A looping clip repeats with the period of its last key's time (the
+    // converter's clips end on the key that equals their first).
+    if (track.loop && period > 0.0) {
+        time = std::fmod(time, period);
+        if (time < 0.0) time += period;
+    }
+    if (keys.size() == 1 || time <= keys.front().time) return {keys.front().position, keys.front().rotation};
+    if (time >= period) return {keys.back().position, keys.back().rotation};
+    // The first key after `time`; keys[i - 1].time <= time < keys[i].time.
+    const auto after = std::upper_bound(keys.begin(), keys.end(), time,
+                                        [](double t, const TrackKey& k) { return t < double(k.time); });
+    const TrackKey& a = *(after - 1);
+    const TrackKey& b = *after;
+    const auto s = static_cast<float>((time - a.time) / (double(b.time) - a.time));
+    return {a.position * (1.0f - s) + b.position * s, slerp(a.rotation, b.rotation, s)};
+}
+
+double track_speed_bound(const AnchorTrack& track, const Vec3& rest) {
+    double speed = 0.0;
+    const std::vector<TrackKey>& keys = track.keys;
+    for (std::size_t k = 1; k < keys.size(); ++k) {
+        const Vec3 from = apply(Transform{keys[k - 1].position, keys[k - 1].rotation}, rest);
+        const Vec3 to = apply(Transform{keys[k].position, keys[k].rotation}, rest);
+        speed = std::max(speed, std::numbers::pi / 2 * static_cast<double>(length(to - from)) /
+                                    (double(keys[k].time) - keys[k - 1].time));
+    }
+    return speed;
+}
+
+void validate_anchor_tracks(const Model& model, const std::string& context) {
+    for (std::size_t i = 0; i < model.anchor_tracks.size(); ++i) {
+        const AnchorTrack& track = model.anchor_tracks[i];
+        const std::string at = "/anchor_tracks/" + std::to_string(i);
+        if (track.keys.empty()) fail(context, at + "/times", "a track needs at least one key");
+        for (std::size_t k = 0; k < track.keys.size(); ++k) {
+            const TrackKey& key = track.keys[k];
+            const std::string index = std::to_string(k);
+            check_finite(key.time, context, at + "/times/" + index);
+            if (key.time < 0.0f) fail(context, at + "/times/" + index, "key time must be >= 0 s (got " + str(key.time) + ")");
+            if (k > 0 && !(key.time > track.keys[k - 1].time))
+                fail(context, at + "/times/" + index,
+                     "key times must increase (" + str(key.time) + " s after " + str(track.keys[k - 1].time) + " s)");
+            check_finite(key.position, context, at + "/positions/" + std::to_string(3 * k));
+            const Vec3& p = key.position;
+            const float largest = std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)});
+            if (largest > kMaxCoordinate)
+                fail(context, at + "/positions/" + std::to_string(3 * k),
+                     "coordinate " + str(largest) + " m is beyond +-" + str(kMaxCoordinate) + " m");
+            if (!is_unit(key.rotation))
+                fail(context, at + "/rotations/" + std::to_string(4 * k),
+                     "not a unit quaternion [w, x, y, z] (|q|^2 = " + str(squared_norm(key.rotation)) + ")");
+        }
+    }
+    for (std::size_t i = 0; i < model.anchors.size(); ++i) {
+        const Anchor& a = model.anchors[i];
+        if (a.drive == AnchorDrive::track && a.track >= model.anchor_tracks.size())
+            fail(context, "/anchors/" + std::to_string(i) + "/track",
+                 "track " + std::to_string(a.track) + " out of range (model has " +
+                     std::to_string(model.anchor_tracks.size()) + " anchor tracks)");
+    }
+}
+
 // Spring groups: names, their values, and springs each in one group at most.
 void validate_spring_groups(const Model& model, const std::string& context) {
     const std::size_t n = model.springs.size();
@@ -460,6 +525,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
     }
     validate_attachments(model, context);
     validate_spring_groups(model, context);
+    validate_anchor_tracks(model, context);
 }
 
 bool springs_look_valid(const Model& model) {
@@ -526,6 +592,7 @@ void validate(const Model& model, const std::string& context) {
     if (!arrays_look_valid(model)) validate_in_detail(model, context);  // throws
     validate_attachments(model, context);
     validate_spring_groups(model, context);
+    validate_anchor_tracks(model, context);
     detail::check_pressure_mesh(model, model.params, context);
 }
 

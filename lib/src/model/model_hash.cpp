@@ -77,6 +77,7 @@ std::uint64_t physics_hash(const Model& m) {
         h.add(a.center);
         h.add(a.axis);
         h.add(a.angular_speed);
+        if (a.drive == AnchorDrive::track) h.add(a.track);  // so that hashes without tracks stay as they were
     }
     h.add(static_cast<std::uint64_t>(m.tethers.size()));
     for (const Tether& t : m.tethers) {
@@ -108,6 +109,21 @@ std::uint64_t physics_hash(const Model& m) {
             h.add(g.damping.value_or(0.0f));
             h.add(static_cast<std::uint64_t>(g.springs.size()));
             for (std::uint32_t s : g.springs) h.add(s);
+        }
+    }
+    if (!m.anchor_tracks.empty()) {
+        h.add(static_cast<std::uint64_t>(m.anchor_tracks.size()));
+        for (const AnchorTrack& t : m.anchor_tracks) {
+            h.add(static_cast<std::uint8_t>(t.loop));
+            h.add(static_cast<std::uint64_t>(t.keys.size()));
+            for (const TrackKey& k : t.keys) {
+                h.add(k.time);
+                h.add(k.position);
+                h.add(k.rotation.w);
+                h.add(k.rotation.x);
+                h.add(k.rotation.y);
+                h.add(k.rotation.z);
+            }
         }
     }
     return h.value();

@@ -140,6 +140,8 @@ double PreparedBody::fastest_drive(const Model& model) {
         if (a.drive == AnchorDrive::circle)
             speed = std::max(speed, std::abs(a.angular_speed) *
                                         static_cast<double>(length(model.positions[a.node] - a.center)));
+        if (a.drive == AnchorDrive::track)
+            speed = std::max(speed, track_speed_bound(model.anchor_tracks[a.track], model.positions[a.node]));
     }
     return speed;
 }
@@ -421,6 +423,15 @@ void Simulation::Impl::reset() {
     clear_anchor_targets();
     anchor_frame_.assign(m.anchors.size(), Transform{});
     wind_ = wind_at(params_, 0.0);
+    // Anchors on tracks start where their track puts them at time 0 (a clip
+    // need not start at the bind pose), at rest.
+    for (const Anchor& a : m.anchors) {
+        if (a.drive != AnchorDrive::track) continue;
+        const Vec3 p = apply(track_frame(m.anchor_tracks[a.track], 0.0), m.positions[a.node]);
+        positions_[a.node] = p;
+        x_.set(a.node, p);
+        previous_.set(a.node, p);
+    }
     if (!(placement_ == Transform{})) {
         // The rest pose where the instance stands (see teleport()).
         move_rigidly(placement_.rotation, placement_.position, false);
@@ -472,6 +483,7 @@ StepResult Simulation::Impl::step(float frame_dt) {
     result.substeps = substep_budget_ != 0 ? std::min(substeps, substep_budget_) : substeps;
     result.dropped_substeps = substeps - result.substeps;
     if (runaway_policy_ == RunawayPolicy::restore_last_good) keep_last_good();
+    drive_time_ = time_;
     begin_anchor_targets(result.substeps);
     const StageArgs args{.dt = dt, .velocity_keep = keep};
     for (std::uint64_t i = 0; i < result.substeps; ++i) substep(args);
@@ -1156,8 +1168,30 @@ void Simulation::Impl::solve_rope_constraints() {
     }
 }
 
+namespace {
+
+// A track's frame at time t where the instance stands: the placement after
+// the track's motion.
+Transform placed_track_frame(const AnchorTrack& track, double t, const Transform& placement) {
+    const Transform f = track_frame(track, t);
+    return {apply(placement, f.position), placement.rotation * f.rotation};
+}
+
+}  // namespace
+
 void Simulation::Impl::apply_anchors(float dt) {
     const Model& m = *model_;
+    if (!m.anchor_tracks.empty()) {
+        // Track drives: each track's frame at the substep's start and end, once.
+        const double before = drive_time_, now = drive_time_ + substep_seconds_;
+        track_before_.resize(m.anchor_tracks.size());
+        track_now_.resize(m.anchor_tracks.size());
+        for (std::size_t k = 0; k < m.anchor_tracks.size(); ++k) {
+            track_before_[k] = placed_track_frame(m.anchor_tracks[k], before, placement_);
+            track_now_[k] = placed_track_frame(m.anchor_tracks[k], now, placement_);
+        }
+        drive_time_ = now;
+    }
     for (std::size_t i = 0; i < m.anchors.size(); ++i) {
         const Anchor& a = m.anchors[i];
         AnchorState& state = anchor_state_[i];
@@ -1192,6 +1226,14 @@ void Simulation::Impl::apply_anchors(float dt) {
                 const Vec3 arm = rotate(state.origin - state.center, axis, static_cast<float>(state.angle));
                 position = state.center + arm;
                 velocity = cross(axis, arm) * state.angular_speed;
+                break;
+            }
+            case AnchorDrive::track: {
+                // Where the track puts the node's rest position at the substep's
+                // end, moving there at the substep's mean velocity.
+                const Vec3 rest = m.positions[a.node];
+                position = apply(track_now_[a.track], rest);
+                velocity = (position - apply(track_before_[a.track], rest)) * (1.0f / dt);
                 break;
             }
         }

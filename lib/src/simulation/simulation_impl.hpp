@@ -354,6 +354,10 @@ public:
     Vec3 wind_{};                        ///< air velocity during this frame
     std::vector<Vec3> anchor_velocity_;
     double substep_seconds_ = 0.0;       ///< s, frame_dt / substeps of the current step, in double
+    double drive_time_ = 0.0;            ///< s, the start of the current substep (track drives)
+    /// Per anchor track: its placed frame at the current substep's start and end
+    /// (apply_anchors(), track drives).
+    std::vector<Transform> track_before_, track_now_;
     float verlet_keep_ = 1.0f;           ///< Verlet velocity kept per substep: verlet_damping^(dt * 60)
     double time_ = 0.0;
     std::uint64_t substeps_ = 0;

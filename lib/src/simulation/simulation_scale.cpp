@@ -26,6 +26,9 @@ std::shared_ptr<const PreparedBody> PreparedBody::scaled(float s) const {
     for (Vec3& p : m.positions) p = p * s;
     for (Spring& spring : m.springs) spring.rest *= s;
     for (Anchor& a : m.anchors) a.center = a.center * s;
+    // A track's frame taken to the scaled body: rotate(q, s r) + s p.
+    for (AnchorTrack& track : m.anchor_tracks)
+        for (TrackKey& key : track.keys) key.position = key.position * s;
     for (Tether& t : m.tethers) {
         t.point = t.point * s;
         t.length *= s;

@@ -28,13 +28,19 @@ void detail::validate_sleep(const SleepSettings& sleep) {
 }
 
 // After a sound frame that simulated `seconds`. A moving drive (a velocity
-// drive's or a circle's nonzero speed) keeps the instance awake: freezing it
-// would stop the drive.
+// drive's or a circle's nonzero speed, a track still playing) keeps the
+// instance awake: freezing it would stop the drive.
 void Simulation::Impl::watch_sleep(double seconds) {
     for (std::size_t i = 0; i < anchor_state_.size(); ++i)
         if (anchor_state_[i].angular_speed != 0.0f && model_->anchors[i].drive == AnchorDrive::circle) return;
     for (const Vec3& v : anchor_velocity_)
         if (!(v == Vec3{})) return;
+    // A track moves its anchors while it loops, or until its last key.
+    for (const Anchor& a : model_->anchors) {
+        if (a.drive != AnchorDrive::track) continue;
+        const AnchorTrack& track = model_->anchor_tracks[a.track];
+        if (track.keys.size() > 1 && (track.loop || time_ < double(track.keys.back().time))) return;
+    }
     double energy = 0.0, mass = 0.0;
     for (std::size_t i = 0; i < velocities_.size(); ++i) {
         const double m = b_->mass[i];

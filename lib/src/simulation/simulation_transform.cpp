@@ -1,7 +1,8 @@
 // springkit — an instance's placement and its whole-body quantities:
 // teleport(), bounds, mass, momenta, whole-body impulses. Outside the step: the
 // step reads the placed drives and tether points the instance holds
-// (AnchorState::center and axis, tether_point_), never the placement itself.
+// (AnchorState::center and axis, tether_point_); only track drives read the
+// placement itself, putting it after their track's frame.
 #include <algorithm>
 #include <cmath>
 #include <string>

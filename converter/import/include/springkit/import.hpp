@@ -91,6 +91,21 @@ struct ImportOptions {
     /// to it (three per island, to distinct nodes).
     enum class Islands { keep, largest, connect };
     Islands islands = Islands::keep;
+    /// Bones drive anchors (skinned meshes): every node weighted to one bone by
+    /// at least this much, in (0, 1], becomes an anchor that follows the bone
+    /// through the animation clip (AnchorDrive::track); the other nodes stay
+    /// soft (secondary motion: a belly, a tail, a cape). A node weighted to two
+    /// bones by as much follows the one with the larger weight (the first of
+    /// the file's bones on a tie). 0 = off: bones and animations are dropped.
+    double bone_anchors = 0.0;
+    /// The clip the bone anchors follow: its name, or its index in the file
+    /// ("0"); empty = the file's first. The anchors hold the rest pose when the
+    /// file has no clip.
+    std::string animation;
+    /// Keys per second at which a clip is sampled into anchor tracks (the
+    /// clip's own keys are interpolated as Assimp stores them: positions and
+    /// scales linearly, rotations by slerp).
+    double bone_key_rate = 30.0;
     /// Anchor selectors, applied in order to the converted model (see
     /// apply_anchor_selector for the syntax).
     std::vector<std::string> anchors;
@@ -126,6 +141,16 @@ struct ImportReport {
     std::size_t shear_springs = 0;
     std::size_t volume_springs = 0;
     std::size_t anchors = 0;
+    std::size_t bones = 0;            ///< bones of the file's meshes (counted per mesh)
+    std::size_t animations = 0;       ///< animation clips in the file
+    /// With bone_anchors: the anchors the bones drive, the bones that drive
+    /// them (one anchor track each), and the clip they follow: its name in
+    /// quotes, or #index for a clip without one, and its length (empty and 0 s
+    /// without a clip).
+    std::size_t bone_anchors = 0;
+    std::size_t bone_tracks = 0;
+    std::string animation;
+    double animation_seconds = 0.0;
     /// The structural springs chosen and why: "volume (a closed surface: every
     /// edge joins two faces)"; "bend + shear (...)"; empty when they were given.
     std::string structure;
