@@ -112,7 +112,7 @@ const std::vector<Row> kRows = {
      "/anchors/0: expected an object {\"node\": N, ...}"},
     {"AnchorDriveUnknown", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})",
                                       R"("anchors": [{"node": 0, "drive": "teleport"}])"),
-     "/anchors/0/drive: unknown drive \"teleport\" (expected fixed, velocity or circle)"},
+     "/anchors/0/drive: unknown drive \"teleport\" (expected fixed, velocity, circle or track)"},
     {"ParametersIsAnArray", with_parameters("[]"), "/parameters: expected an object"},
     {"GravityHasTwoComponents", with_parameters(R"({"gravity": [0, -9.81]})"),
      "/parameters/gravity: expected [x, y, z], found an array of 2"},
