@@ -91,6 +91,10 @@ int main(int argc, char** argv) {
     auto* shot = cli.add_option("--screenshot", options.screenshot, "With --frames: write the last frame to this PNG");
     cli.add_flag("--stats", options.stats, "Print frame-time statistics when done");
     cli.add_flag("--paused", options.paused, "Start with the simulation paused");
+    cli.add_option("--autosave-seconds", options.autosave_seconds,
+                   "Seconds between autosaves of unsaved edits (default 30; a --frames run without a script "
+                   "autosaves only with this)")
+        ->check(CLI::Range(0.0, 86400.0));
     std::filesystem::path script_path;
     auto* script_option = cli.add_option("--input-script", script_path,
                                          "Replay mouse and keys from this script (docs/EDITOR.md), then quit; "

@@ -518,9 +518,15 @@ void Document::save_as(const std::filesystem::path& path) {
         save_scene_if_changed();
 }
 
-void Document::recover(Model model) {
+void Document::recover(Model model, std::optional<std::vector<Collider>> colliders) {
     model_ = std::move(model);
     if (scene_saved_pos_) scene_saved_pos_ = scene_dirty() ? std::nullopt : std::optional<std::size_t>(0);
+    if (colliders && !std::equal(colliders->begin(), colliders->end(), colliders_.begin(), colliders_.end(),
+                                 same_collider)) {
+        colliders_ = std::move(*colliders);
+        scene_saved_pos_.reset();
+        ++scene_revision_;
+    }
     history_.clear();
     undo_pos_ = 0;
     saved_pos_.reset();

@@ -210,9 +210,11 @@ public:
     /// untitled document the suggested file's.
     std::filesystem::path folder() const;
 
-    /// Replaces the model with one recovered from an autosave; the history starts
-    /// empty and the document is dirty (the file on disk is still the old one).
-    void recover(Model model);
+    /// Replaces the model with one recovered from an autosave, and the colliders
+    /// with the autosave's when it has them; the history starts empty and the
+    /// document is dirty (the file on disk is still the old one). The scene counts
+    /// as changed when the recovered colliders differ from the document's.
+    void recover(Model model, std::optional<std::vector<Collider>> colliders = std::nullopt);
 
 private:
     void apply(const Edit& edit, bool forward);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "editing/collider_shapes.hpp"
+#include "editing/document.hpp"
 #include "editor_process.hpp"
 #include "editor_view.hpp"
 #include "springkit/builders.hpp"
@@ -442,6 +443,37 @@ std::string converted_line(const Model& model, const ImportReport& report) {
 bool surface_orange(const unsigned char* p) { return p[0] > 90 && p[0] > p[1] + 25 && p[1] > p[2] + 15; }
 
 }  // namespace
+
+TEST(EditorInput, aColliderAddedBeforeACrashIsRecoveredWithTheSameValues) {
+    TempDir dir;
+    const Model cloth = small_cloth();
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    // A sphere from the Colliders menu (the model itself unchanged), an autosave
+    // at the next frame, and then the editor killed as a crash ends it.
+    const fs::path crash_script = dir.path() / "crash.txt", recover_script = dir.path() / "recover.txt";
+    std::ofstream(crash_script) << add_sphere_commands() << "wait 20000\n";
+    const fs::path autosave = dir.path() / ".cloth.json.autosave";
+    ASSERT_TRUE(run_editor_until_killed("'" + file.string() + "' --paused --autosave-seconds 0 --input-script '" +
+                                            crash_script.string() + "'" + size_args(),
+                                        dir.path(), autosave));
+    EXPECT_TRUE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
+    EXPECT_FALSE(fs::exists(dir.path() / "cloth.scene.json")) << "nothing was saved";
+    // Reopened: the recovery question comes up, Enter recovers, Ctrl+S saves.
+    std::ofstream(recover_script) << "wait 3\nkey enter\nwait 2\nkey ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor(
+        "'" + file.string() + "' --paused --input-script '" + recover_script.string() + "'" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const fs::path scene_file = dir.path() / "cloth.scene.json";
+    ASSERT_TRUE(fs::exists(scene_file)) << "the recovered collider was saved beside the model";
+    const ColliderSet scene = load_scene(scene_file);
+    ASSERT_EQ(scene.size(), 1u);
+    EXPECT_TRUE(same_collider(scene[0], default_collider(ColliderShape::sphere, bounds(cloth), 0)))
+        << "the sphere the menu adds under the model, bit for bit";
+    EXPECT_EQ(load_model(file), cloth);
+    EXPECT_FALSE(fs::exists(autosave)) << "saving deletes the autosave";
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
+}
 
 TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
     TempDir dir;
