@@ -50,7 +50,7 @@ Recovered load_autosave(const fs::path& autosave) {
     const fs::path scene = scene_autosave_path(autosave);
     std::error_code ec;
     if (fs::exists(scene, ec)) {
-        const ColliderSet set = load_scene(scene);
+        const ColliderSet set = load_scene(scene, scene_mesh_files());
         r.colliders.emplace();
         for (ColliderId id = 0; id < set.size(); ++id) r.colliders->push_back(set[id]);
     }
@@ -95,7 +95,7 @@ bool Autosaver::tick(const Document& doc, double now) {
     try {
         if (doc.path().empty()) fs::create_directories(state_dir_);
         // The scene first: whoever finds the model autosave finds its colliders too.
-        write_file_atomically(scene_autosave_path(target), scene_to_json(doc.collider_set()));
+        save_scene(doc.collider_set(), scene_autosave_path(target));
         write_file_atomically(target, model_to_json(doc.model()));
     } catch (const std::exception& e) {
         last_error_ = std::string("autosave failed: ") + e.what();

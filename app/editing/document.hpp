@@ -19,6 +19,7 @@
 #include "springkit/colliders.hpp"
 #include "editing/paint.hpp"
 #include "springkit/model.hpp"
+#include "springkit/scene_file.hpp"
 
 namespace springkit::editor {
 
@@ -81,6 +82,11 @@ bool is_scene_edit(const Edit& edit);
 /// Two colliders are the same: shape, name, dimensions, points, mesh (the same
 /// one), pose and surface, bit for bit.
 bool same_collider(const Collider& a, const Collider& b);
+
+/// What the editor reads the mesh files a scene names with: springkit::import
+/// in a child process (scene_mesh_loader), or nothing in an editor built
+/// without the converter (such a scene is then refused with a clear error).
+SceneMeshLoader scene_mesh_files();
 
 /// The scene file that goes with a model file: <stem>.scene.json beside it
 /// (cloth.json -> cloth.scene.json). The editor opens it with the model when it

@@ -338,6 +338,43 @@ TEST(ColliderShapes, hullAroundSelectedNodesAndMeshFromFaces) {
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
+TEST(ColliderEdits, aSceneNamingAMeshFileOpensSavesAndAutosavesTheFileNotItsTriangles) {
+    TempDir dir;
+    fs::create_directories(dir.path() / "meshes");
+    fs::copy_file(fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/cube.obj", dir.path() / "meshes" / "cube.obj");
+    const fs::path model_file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(make_cloth({.columns = 5, .rows = 4}), model_file);
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "block", "file": "meshes/cube.obj", "pose": {"position": [0, -2, 0], "rotation": [1, 0, 0, 0]}}]})";
+    Document doc = Document::open(model_file);
+    doc.open_scene(scene_file);
+    ASSERT_EQ(doc.colliders().size(), 1u);
+    const fs::path cube = (dir.path() / "meshes" / "cube.obj").lexically_normal();
+    EXPECT_EQ(doc.colliders()[0].mesh_file, cube);
+    EXPECT_EQ(triangle_count(*doc.colliders()[0].mesh), import_mesh(cube).faces.size());
+    // Moved and saved: the scene still names the file, and reads back the same.
+    Collider moved = doc.colliders()[0];
+    moved.pose.position.y = -1.5f;
+    ASSERT_TRUE(doc.set_collider(0, moved));
+    Autosaver autosaver(dir.path() / "state", 0.0);
+    ASSERT_TRUE(autosaver.tick(doc, 1.0));
+    const Recovered recovered = load_autosave(autosave_path(model_file, autosaver.state_dir()));
+    ASSERT_TRUE(recovered.colliders);
+    EXPECT_EQ((*recovered.colliders)[0].mesh_file, cube) << "the autosave names the same file";
+    doc.save();
+    const std::string text = read_file(scene_file);
+    EXPECT_NE(text.find(R"("file": "meshes/cube.obj")"), std::string::npos) << text;
+    EXPECT_EQ(text.find("vertices"), std::string::npos);
+    // Saved as a model in another folder, the scene beside it still finds the mesh.
+    fs::create_directories(dir.path() / "other");
+    doc.save_as(dir.path() / "other" / "cloth.json");
+    const std::string moved_text = read_file(dir.path() / "other" / "cloth.scene.json");
+    EXPECT_NE(moved_text.find(R"("file": "../meshes/cube.obj")"), std::string::npos) << moved_text;
+    const ColliderSet reread = load_scene(dir.path() / "other" / "cloth.scene.json", scene_mesh_files());
+    EXPECT_EQ(reread[0].mesh_file, cube);
+    EXPECT_EQ(reread[0].pose.position.y, -1.5f);
+}
+
 TEST(ColliderShapes, aMeshFileBecomesATriangleMeshCollider) {
     // What Colliders > Add mesh from file does with a mesh: springkit::import,
     // then its faces as a static triangle mesh around their centre.
