@@ -22,22 +22,34 @@ namespace fs = std::filesystem;
 // machine wins the race for the display number ("Xvfb failed to start"), or its
 // clean-up cannot remove its temporary folder (exit 5) and hides the editor's
 // exit code. Those are retried, never counted as the editor's result.
+namespace {
+
+// Starts `command` (shell-quoted) under xvfb-run in a child, its state folder in
+// `dir`, stdout and stderr to dir's stdout.txt and stderr.txt; the display
+// number differs per process and attempt.
+pid_t start_under_xvfb(const std::string& command, const fs::path& dir, int attempt) {
+    std::ostringstream cmd;
+    // Leak checking (in sanitizer builds) would report Mesa's and X's allocations.
+    cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n "
+        << 100 + (::getpid() * 7 + attempt * 131) % 900 << " -s '-screen 0 1024x768x24' " << command << " >'"
+        << (dir / "stdout.txt").string() << "' 2>'" << (dir / "stderr.txt").string() << "'";
+    const std::string line = cmd.str();
+    const pid_t child = ::fork();
+    if (child == 0) {
+        for (int fd = 3; fd < 4096; ++fd) ::close(fd);
+        ::execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+        ::_exit(127);
+    }
+    return child;
+}
+
+}  // namespace
+
 EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
     const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
     EditorRun run{-1, {}, {}};
     for (int attempt = 0; attempt < 5; ++attempt) {
-        std::ostringstream cmd;
-        // Leak checking (in sanitizer builds) would report Mesa's and X's allocations.
-        cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n "
-            << 100 + (::getpid() * 7 + attempt * 131) % 900 << " -s '-screen 0 1024x768x24' '" << SPRINGKIT_EDITOR
-            << "' " << arguments << " >'" << out.string() << "' 2>'" << err.string() << "'";
-        const std::string command = cmd.str();
-        const pid_t child = ::fork();
-        if (child == 0) {
-            for (int fd = 3; fd < 4096; ++fd) ::close(fd);
-            ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
+        const pid_t child = start_under_xvfb("'" + std::string(SPRINGKIT_EDITOR) + "' " + arguments, dir, attempt);
         int status = -1;
         ::waitpid(child, &status, 0);
         run = {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(out), slurp(err)};
@@ -48,7 +60,7 @@ EditorRun run_editor(const std::string& arguments, const fs::path& dir) {
 
 bool run_editor_until_killed(const std::string& arguments, const fs::path& dir, const fs::path& until,
                              double seconds) {
-    const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt", pid_file = dir / "editor.pid";
+    const fs::path err = dir / "stderr.txt", pid_file = dir / "editor.pid";
     for (int attempt = 0; attempt < 5; ++attempt) {
         std::error_code ec;
         fs::remove(pid_file, ec);
@@ -57,17 +69,7 @@ bool run_editor_until_killed(const std::string& arguments, const fs::path& dir, 
         const fs::path launcher = dir / "launch.sh";
         std::ofstream(launcher) << "echo $$ >'" << pid_file.string() << "'\nexec '" << SPRINGKIT_EDITOR
                                 << "' \"$@\"\n";
-        std::ostringstream cmd;
-        cmd << "ASAN_OPTIONS=detect_leaks=0 XDG_STATE_HOME='" << (dir / "state").string() << "' xvfb-run -a -n "
-            << 100 + (::getpid() * 7 + attempt * 131) % 900 << " -s '-screen 0 1024x768x24' sh '"
-            << launcher.string() << "' " << arguments << " >'" << out.string() << "' 2>'" << err.string() << "'";
-        const std::string command = cmd.str();
-        const pid_t child = ::fork();
-        if (child == 0) {
-            for (int fd = 3; fd < 4096; ++fd) ::close(fd);
-            ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
-            ::_exit(127);
-        }
+        const pid_t child = start_under_xvfb("sh '" + launcher.string() + "' " + arguments, dir, attempt);
         bool appeared = false, ended = false;
         for (int waited = 0; waited < static_cast<int>(seconds * 20.0); ++waited) {
             if (fs::exists(until, ec)) {
