@@ -475,6 +475,33 @@ TEST(EditorInput, aColliderAddedBeforeACrashIsRecoveredWithTheSameValues) {
     EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
 }
 
+TEST(EditorInput, aSceneNamingAnObjFloorRunsAsTheGameRunsIt) {
+    // The scene names its floor by a mesh file beside it; the editor imports it
+    // and steps exactly what a game steps with load_scene and the import loader.
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = spec.rows = 6;
+    spec.anchors = ClothAnchors::none;
+    Model cloth = make_cloth(spec);
+    cloth.params.node_radius = 0.02f;
+    cloth.params.ground.reset();
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(cloth, file);
+    std::ofstream(dir.path() / "floor.obj") << "v -3 0 -3\nv 3 0 -3\nv 3 0 3\nv -3 0 3\nf 1 3 2\nf 1 4 3\n";
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "floor", "file": "floor.obj", "pose": {"position": [0, 0.5, 0], "rotation": [1, 0, 0, 0]}}]})";
+    const EditorRun run = run_editor("'" + file.string() + "' --frames 60 --stats" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const CentreLine line = centre_line(run.out);
+    Simulation sim(cloth);
+    sim.set_colliders(std::make_shared<ColliderSet>(load_scene(scene_file, scene_mesh_loader())));
+    for (int frame = 0; frame < 60; ++frame) sim.step(1.0f / 60.0f);
+    EXPECT_GT(line.contacts, 0) << run.out;
+    EXPECT_EQ(line.contacts, static_cast<int>(sim.contacts().size()));
+    EXPECT_NEAR(line.centre.y, sim.center_of_mass().y, 1e-5f);
+    EXPECT_GT(sim.center_of_mass().y, 0.5f) << "held up by the floor the scene names";
+}
+
 TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
     TempDir dir;
     const fs::path mesh = fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/uv_sphere.obj";
