@@ -51,7 +51,7 @@ constexpr float kDragThreshold = 4.0f;
 EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     : window_(window),
       options_(std::move(options)),
-      autosaver_(default_state_dir()),
+      autosaver_(default_state_dir(), options_.autosave_seconds.value_or(30.0)),
       recent_file_(default_state_dir() / "recent.txt") {
     recent_ = RecentFiles::load(recent_file_);
     playback_.playing = !options_.paused;
@@ -82,7 +82,7 @@ bool EditorApp::open_initial() {
     if (options_.input.empty()) {
         new_model("cloth");
         // An untitled model (a converted mesh, say) of a session that crashed.
-        if (options_.frames == 0) recovery_ = find_recovery({}, autosaver_.state_dir());
+        if (offers_recovery()) recovery_ = find_recovery({}, autosaver_.state_dir());
         return true;
     }
     return open_now(options_.input);
@@ -196,7 +196,7 @@ bool EditorApp::open_model(const fs::path& path) {
     }
     recent_.add(path);
     recent_.save(recent_file_);
-    if (options_.frames == 0) recovery_ = find_recovery(path, autosaver_.state_dir());
+    if (offers_recovery()) recovery_ = find_recovery(path, autosaver_.state_dir());
     set_status("Opened " + path.string());
     // The scene that goes with it: --scene the first time, else the one beside it.
     fs::path scene = std::exchange(options_.scene, {});
@@ -326,8 +326,7 @@ bool EditorApp::save_as(const fs::path& path) {
     const fs::path old = doc_.path();
     if (!reporting([&] { doc_.save_as(path); })) return false;
     // The autosave of the old name (or of the untitled document) is stale now.
-    std::error_code ec;
-    fs::remove(autosave_path(old, autosaver_.state_dir()), ec);
+    remove_autosave(old, autosaver_.state_dir());
     autosaver_.discard(doc_);
     recent_.add(path);
     recent_.save(recent_file_);
@@ -970,7 +969,8 @@ void EditorApp::draw_modals() {
         if (*answer == RecoveryAnswer::recover) {
             try {
                 Document recovered = doc_;
-                recovered.recover(load_model(*recovery_));
+                Recovered autosave = load_autosave(*recovery_);
+                recovered.recover(std::move(autosave.model), std::move(autosave.colliders));
                 adopt(std::move(recovered));
                 set_status("Recovered the autosave; save to keep it");
             } catch (const std::exception& e) {
@@ -979,6 +979,7 @@ void EditorApp::draw_modals() {
         } else if (*answer == RecoveryAnswer::delete_autosave) {
             std::error_code ec;
             fs::remove(*recovery_, ec);
+            fs::remove(scene_autosave_path(*recovery_), ec);
         }
         recovery_.reset();
     }
@@ -1073,8 +1074,9 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     } else {
         followed_.reset();
     }
-    if (options_.frames == 0) {
+    if (options_.frames == 0 || options_.autosave_seconds)
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
+    if (options_.frames == 0) {
         std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";
         if (title != window_title_) {
             glfwSetWindowTitle(window_, title.c_str());

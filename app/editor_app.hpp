@@ -52,6 +52,9 @@ struct EditorOptions {
     bool stats = false;            ///< print frame-time statistics at the end
     bool paused = false;           ///< start with the simulation paused
     bool scripted = false;         ///< input comes from --input-script: a mesh still gets its dialog
+    /// seconds between autosaves (--autosave-seconds); a headless run (frames > 0)
+    /// autosaves only when it is given
+    std::optional<double> autosave_seconds;
     std::vector<std::string> hide; ///< parts not to draw: ui, surface, lighting, texture, springs, nodes, anchors, grid, shadow, ropes, colliders
     std::vector<std::string> show; ///< parts hidden at first, to draw anyway: springs, nodes (a dense model hides them), legend, xray
     /// Step and draw one after the other: the frame's steps finish before it is
@@ -159,6 +162,9 @@ private:
     void carry_out(const CloseRequest& request);
     bool open_now(const std::filesystem::path& path);
     bool open_model(const std::filesystem::path& path);
+    /// Whether an autosave left by a crash is offered back on opening: in a
+    /// person's session, and in a scripted one (a script replays a person).
+    bool offers_recovery() const { return options_.frames == 0 || options_.scripted; }
 #if SPRINGKIT_EDITOR_HAS_IMPORT
     bool import_now(const std::filesystem::path& path, const ImportOptions& options);
     /// Converts for the preview (ImportRequest::preview): the viewport shows the

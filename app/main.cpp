@@ -96,6 +96,10 @@ int main(int argc, char** argv) {
     cli.add_flag("--sequential", options.sequential,
                  "Step, then draw the stepped state (measurements); by default a frame's steps run while it draws "
                  "the state they start from");
+    cli.add_option("--autosave-seconds", options.autosave_seconds,
+                   "Seconds between autosaves of unsaved edits (default 30; a --frames run without a script "
+                   "autosaves only with this)")
+        ->check(CLI::Range(0.0, 86400.0));
     std::filesystem::path script_path;
     auto* script_option = cli.add_option("--input-script", script_path,
                                          "Replay mouse and keys from this script (docs/EDITOR.md), then quit; "

@@ -9,6 +9,9 @@
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
 #include "springkit/scene_file.hpp"
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+#include "springkit/import.hpp"
+#endif
 
 namespace springkit::editor {
 
@@ -88,13 +91,23 @@ bool is_scene_edit(const Edit& edit) { return std::holds_alternative<SetCollider
 bool same_collider(const Collider& a, const Collider& b) {
     auto same_vec = [](const Vec3& u, const Vec3& v) { return u.x == v.x && u.y == v.y && u.z == v.z; };
     if (a.shape != b.shape || a.name != b.name || a.radius != b.radius || a.half_height != b.half_height ||
-        !same_vec(a.half_extents, b.half_extents) || a.mesh != b.mesh || !(a.pose == b.pose) ||
+        !same_vec(a.half_extents, b.half_extents) || a.mesh != b.mesh || a.mesh_file != b.mesh_file ||
+        !(a.pose == b.pose) ||
         a.static_friction != b.static_friction || a.dynamic_friction != b.dynamic_friction ||
         a.restitution != b.restitution || a.points.size() != b.points.size() || a.planes != b.planes)
         return false;
     for (std::size_t i = 0; i < a.points.size(); ++i)
         if (!same_vec(a.points[i], b.points[i])) return false;
     return true;
+}
+
+SceneMeshLoader scene_mesh_files() {
+#if SPRINGKIT_EDITOR_HAS_IMPORT
+    // Isolated like every mesh the editor opens: Assimp may hang or crash on a bad file.
+    return scene_mesh_loader(true);
+#else
+    return {};
+#endif
 }
 
 std::filesystem::path companion_scene_path(const std::filesystem::path& model_path) {
@@ -293,7 +306,7 @@ std::filesystem::path Document::suggested_scene_path() const {
 }
 
 void Document::open_scene(const std::filesystem::path& path) {
-    const ColliderSet set = load_scene(path);
+    const ColliderSet set = load_scene(path, scene_mesh_files());
     std::vector<Collider> colliders;
     for (ColliderId id = 0; id < set.size(); ++id) colliders.push_back(set[id]);
     push(SetColliders{colliders_, std::move(colliders), "open scene"}, false);
@@ -518,9 +531,15 @@ void Document::save_as(const std::filesystem::path& path) {
         save_scene_if_changed();
 }
 
-void Document::recover(Model model) {
+void Document::recover(Model model, std::optional<std::vector<Collider>> colliders) {
     model_ = std::move(model);
     if (scene_saved_pos_) scene_saved_pos_ = scene_dirty() ? std::nullopt : std::optional<std::size_t>(0);
+    if (colliders && !std::equal(colliders->begin(), colliders->end(), colliders_.begin(), colliders_.end(),
+                                 same_collider)) {
+        colliders_ = std::move(*colliders);
+        scene_saved_pos_.reset();
+        ++scene_revision_;
+    }
     history_.clear();
     undo_pos_ = 0;
     saved_pos_.reset();

@@ -19,6 +19,7 @@
 #include "springkit/colliders.hpp"
 #include "editing/paint.hpp"
 #include "springkit/model.hpp"
+#include "springkit/scene_file.hpp"
 
 namespace springkit::editor {
 
@@ -81,6 +82,11 @@ bool is_scene_edit(const Edit& edit);
 /// Two colliders are the same: shape, name, dimensions, points, mesh (the same
 /// one), pose and surface, bit for bit.
 bool same_collider(const Collider& a, const Collider& b);
+
+/// What the editor reads the mesh files a scene names with: springkit::import
+/// in a child process (scene_mesh_loader), or nothing in an editor built
+/// without the converter (such a scene is then refused with a clear error).
+SceneMeshLoader scene_mesh_files();
 
 /// The scene file that goes with a model file: <stem>.scene.json beside it
 /// (cloth.json -> cloth.scene.json). The editor opens it with the model when it
@@ -210,9 +216,11 @@ public:
     /// untitled document the suggested file's.
     std::filesystem::path folder() const;
 
-    /// Replaces the model with one recovered from an autosave; the history starts
-    /// empty and the document is dirty (the file on disk is still the old one).
-    void recover(Model model);
+    /// Replaces the model with one recovered from an autosave, and the colliders
+    /// with the autosave's when it has them; the history starts empty and the
+    /// document is dirty (the file on disk is still the old one). The scene counts
+    /// as changed when the recovered colliders differ from the document's.
+    void recover(Model model, std::optional<std::vector<Collider>> colliders = std::nullopt);
 
 private:
     void apply(const Edit& edit, bool forward);

@@ -30,7 +30,8 @@ std::optional<RecoveryAnswer> recovery_dialog(const std::optional<std::filesyste
     std::optional<RecoveryAnswer> answer;
     ImGui::Text("%s has unsaved changes from a session that did not end cleanly", name.c_str());
     ImGui::TextDisabled("autosave: %s", autosave ? autosave->string().c_str() : "");
-    if (ImGui::Button("Recover", ImVec2(120, 0))) answer = RecoveryAnswer::recover;
+    if (ImGui::Button("Recover", ImVec2(120, 0)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)))
+        answer = RecoveryAnswer::recover;
     ImGui::SameLine();
     if (ImGui::Button("Delete autosave", ImVec2(120, 0))) answer = RecoveryAnswer::delete_autosave;
     ImGui::SameLine();

@@ -18,7 +18,8 @@ std::optional<CloseAnswer> unsaved_changes_dialog(bool asking, const std::string
 enum class RecoveryAnswer { recover, delete_autosave, not_now };
 
 /// "Recover unsaved changes?" about `autosave` (an autosave newer than the file:
-/// the last session did not end cleanly), open while there is one.
+/// the last session did not end cleanly), open while there is one. Enter
+/// recovers, like its first button.
 std::optional<RecoveryAnswer> recovery_dialog(const std::optional<std::filesystem::path>& autosave,
                                               const std::string& name);
 

@@ -13,6 +13,7 @@
 
 #include "springkit/parameters.hpp"
 #include "springkit/printable.hpp"
+#include "springkit/scene_file.hpp"
 
 namespace springkit::cli {
 
@@ -88,6 +89,10 @@ std::string version_text(std::string_view version, std::string_view build_type, 
 /// "Assimp 5.2.5", or "no mesh importer" in a build without it
 /// (verb_convert.cpp / verb_convert_unavailable.cpp).
 std::string importer_version();
+/// What `simulate --scene` reads a scene's mesh files with: springkit::import
+/// in a child process, or nothing in a build without it (load_scene then refuses
+/// such a scene naming the file).
+SceneMeshLoader scene_mesh_files();
 /// Metres per unit for convert's --units: mm, cm, m, km, in, ft, or a positive
 /// number; 0 for anything else.
 double units_in_metres(const std::string& text);

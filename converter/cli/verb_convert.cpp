@@ -72,6 +72,8 @@ void print_import_details(const ImportResult& r) {
 
 std::string importer_version() { return "Assimp " + assimp_version(); }
 
+SceneMeshLoader scene_mesh_files() { return scene_mesh_loader(true); }
+
 double units_in_metres(const std::string& text) {
     static const std::pair<const char*, double> kUnits[] = {{"mm", 0.001}, {"cm", 0.01},  {"m", 1.0},
                                                            {"km", 1000.0}, {"in", 0.0254}, {"ft", 0.3048}};

@@ -10,6 +10,8 @@ namespace springkit::cli {
 
 std::string importer_version() { return "no mesh importer"; }
 
+SceneMeshLoader scene_mesh_files() { return {}; }
+
 VerbRun register_convert(CLI::App& app) {
     CLI::App* sub = app.add_subcommand(
         "convert", "Convert meshes into spring models (unavailable: this springkit was built without the mesh importer)");

@@ -358,7 +358,7 @@ VerbRun register_simulate(CLI::App& app) {
     return [o]() {
         Model model = load_model(o->model);
         std::shared_ptr<const ColliderSet> scene;
-        if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene));
+        if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene, scene_mesh_files()));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it
         warn_if_unstable(model, o->model);
         Simulation sim(model);

@@ -330,10 +330,20 @@ void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
 // piterations 1, collision margin the node radius, against a static
 // btRigidBody with a btBvhTriangleMeshShape of the same triangles, default
 // soft-rigid collision (SDF_RS, through btSoftBodyConcaveCollisionAlgorithm:
-// each triangle near the body as a convex shape). Counters: max_strain (over
+// each triangle near the body as a convex hull, the triangle extruded
+// BT_SOFTBODY_TRIANGLE_EXTRUSION = 0.06 m to each side). SDF_RS reads the
+// distance to that hull from btSparseSdf, which samples each shape on a grid
+// of voxelsz and interpolates: at Bullet's default 0.25 m the 0.12 m slab
+// falls between the samples and the jelly falls through. Bullet's mesh is
+// lowered by the extrusion, so that the top of its slabs is springkit's floor
+// at y = 0. Args: voxelsz in mm (250 the default; 40 and 20 hold the jelly
+// above the floor), and a mode: 0 SDF_RS, > 0 cluster collision (CL_RS) with
+// that many clusters, -1 SDF_RS against a box floor (top at y = 0) instead of
+// the mesh, Bullet's own best case. Counters: max_strain (over
 // the springs, at the end of settling), lowest (m, the lowest node's height)
 // and for springkit rms_to_bullet (m, the RMS distance between the two
-// settled shapes).
+// settled shapes), centre_y (m, the mean node height), strained_share (the
+// share of springs stretched or squeezed by more than 10%).
 constexpr float kJellyStep = 0.002f;
 constexpr int kJellySettleSteps = 500;  // 1 s
 constexpr int kJellyTriangles = 10000;
@@ -344,6 +354,13 @@ springkit::Model bench_jelly() {
     return springkit::make_jelly({.nx = 16, .ny = 4, .nz = 16, .size = 0.6f, .origin = {-0.3f, 0.01f, -0.3f}}, p);
 }
 
+// btSoftBodyConcaveCollisionAlgorithm.cpp's BT_SOFTBODY_TRIANGLE_EXTRUSION (m;
+// not in Bullet's installed headers).
+constexpr float kBulletTriangleExtrusion = 0.06f;
+
+// The voxel size the springkit benchmark compares its settled shape with.
+constexpr float kJellyVoxel = 0.02f;
+
 struct BulletJelly {
     btSoftBodyRigidBodyCollisionConfiguration config;
     btCollisionDispatcher dispatcher{&config};
@@ -352,20 +369,33 @@ struct BulletJelly {
     btSoftRigidDynamicsWorld world{&dispatcher, &broadphase, &solver, &config};
     btTriangleMesh triangles;
     std::unique_ptr<btBvhTriangleMeshShape> shape;
+    std::unique_ptr<btBoxShape> box;
     std::unique_ptr<btRigidBody> floor;
     btSoftBody* body = nullptr;
 
-    explicit BulletJelly(const springkit::Model& m) {
+    /// clusters > 0: cluster collision (CL_RS) with that many clusters
+    /// (generateClusters) instead of SDF_RS; clusters < 0: a box floor (top at
+    /// y = 0) instead of the mesh, for comparison.
+    BulletJelly(const springkit::Model& m, float voxel, int clusters = 0) {
         btSoftBodyWorldInfo& info = world.getWorldInfo();
         info.m_gravity.setValue(0, -9.81f, 0);
         info.m_sparsesdf.Initialize();
+        info.m_sparsesdf.setDefaultVoxelsz(voxel);
+        info.m_sparsesdf.Reset();
         world.setGravity(info.m_gravity);
         const springkit::bench::FloorMesh f = springkit::bench::floor_mesh(kJellyTriangles);
         const auto bt = [](springkit::Vec3 v) { return btVector3(v.x, v.y, v.z); };
+        // Bullet's surface is the top of the extruded slab: the mesh goes down by
+        // the extrusion so that both engines' floors are at y = 0.
+        const btVector3 down(0, -kBulletTriangleExtrusion, 0);
         for (const auto& t : f.triangles)
-            triangles.addTriangle(bt(f.vertices[t[0]]), bt(f.vertices[t[1]]), bt(f.vertices[t[2]]));
+            triangles.addTriangle(bt(f.vertices[t[0]]) + down, bt(f.vertices[t[1]]) + down,
+                                  bt(f.vertices[t[2]]) + down);
         shape = std::make_unique<btBvhTriangleMeshShape>(&triangles, true);
-        floor = std::make_unique<btRigidBody>(btRigidBody::btRigidBodyConstructionInfo(0.0f, nullptr, shape.get()));
+        box = std::make_unique<btBoxShape>(btVector3(2.0f, 0.5f, 2.0f));
+        floor = std::make_unique<btRigidBody>(btRigidBody::btRigidBodyConstructionInfo(
+            0.0f, nullptr, clusters < 0 ? static_cast<btCollisionShape*>(box.get()) : shape.get()));
+        if (clusters < 0) floor->getWorldTransform().setOrigin(btVector3(0, -0.5f, 0));
         world.addRigidBody(floor.get());
         std::vector<btVector3> x;
         std::vector<btScalar> mass;
@@ -380,6 +410,10 @@ struct BulletJelly {
         }
         body->m_cfg.piterations = 1;
         body->getCollisionShape()->setMargin(m.params.node_radius);
+        if (clusters > 0) {  // cluster collision
+            body->m_cfg.collisions = btSoftBody::fCollision::CL_RS;
+            body->generateClusters(clusters);
+        }
         world.addSoftBody(body);
     }
     ~BulletJelly() {
@@ -397,19 +431,29 @@ struct BulletJelly {
 template <class At>
 void report_jelly(benchmark::State& state, const springkit::Model& m, At at) {
     double strain = 0.0;
-    for (const springkit::Spring& s : m.springs)
-        strain = std::max(strain, static_cast<double>(length(at(s.a) - at(s.b)) / s.rest) - 1.0);
+    std::size_t strained = 0;
+    for (const springkit::Spring& s : m.springs) {
+        const double e = static_cast<double>(length(at(s.a) - at(s.b)) / s.rest) - 1.0;
+        strain = std::max(strain, e);
+        strained += std::abs(e) > 0.1 ? 1 : 0;
+    }
+    state.counters["strained_share"] = static_cast<double>(strained) / static_cast<double>(m.springs.size());
     float lowest = at(0).y;
-    for (std::uint32_t i = 0; i < m.node_count(); ++i) lowest = std::min(lowest, at(i).y);
+    double centre = 0.0;
+    for (std::uint32_t i = 0; i < m.node_count(); ++i) {
+        lowest = std::min(lowest, at(i).y);
+        centre += static_cast<double>(at(i).y);
+    }
     state.counters["max_strain"] = strain;
     state.counters["lowest"] = lowest;
+    state.counters["centre_y"] = centre / static_cast<double>(m.node_count());
     state.counters["nodes"] = static_cast<double>(m.node_count());
 }
 
 const std::vector<springkit::Vec3>& bullet_jelly_settled() {
     static const std::vector<springkit::Vec3> shape = [] {
         const springkit::Model m = bench_jelly();
-        BulletJelly jelly(m);
+        BulletJelly jelly(m, kJellyVoxel);
         for (int i = 0; i < kJellySettleSteps; ++i) jelly.step();
         std::vector<springkit::Vec3> out;
         for (std::uint32_t i = 0; i < m.node_count(); ++i) out.push_back(jelly.at(i));
@@ -420,7 +464,7 @@ const std::vector<springkit::Vec3>& bullet_jelly_settled() {
 
 void BM_BulletJellyOnMesh(benchmark::State& state) {
     const springkit::Model m = bench_jelly();
-    BulletJelly jelly(m);
+    BulletJelly jelly(m, static_cast<float>(state.range(0)) / 1000.0f, static_cast<int>(state.range(1)));
     for (int i = 0; i < kJellySettleSteps; ++i) jelly.step();
     report_jelly(state, m, [&](std::uint32_t i) { return jelly.at(i); });
     for (auto _ : state) {
@@ -470,7 +514,7 @@ BENCHMARK(BM_SpringkitImplicitEqualQuality)
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_BulletJellyOnMesh)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BulletJellyOnMesh)->Args({250, 0})->Args({40, 0})->Args({20, 0})->Args({250, 64})->Args({250, 256})->Args({250, -1})->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitJellyOnMesh)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_BulletSoftBodyPatch)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitSamePatch)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);

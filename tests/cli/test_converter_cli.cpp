@@ -943,3 +943,58 @@ TEST(Convert, RefusesAnUnwritableOutputBeforeImporting) {
     EXPECT_NE(r.err.find("directory"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(target / "uv_sphere.json")) << "nothing converted before the refusal";
 }
+
+// Scene files naming mesh files: read through springkit::import.
+TEST(ConverterCli, SimulateWithASceneNamingAnObjRestsTheClothOnTheMesh) {
+    // A scene naming a mesh file (an OBJ floor, 4 m square, at y = 0.3 in its
+    // own frame) beside it, placed 0.2 m up: its top is at y = 0.5. The file is
+    // found relative to the scene, whatever the working folder.
+    Model cloth = make_cloth({.columns = 6, .rows = 6, .anchors = ClothAnchors::none});
+    for (Vec3& p : cloth.positions) p.y += 1.0f;
+    cloth.params.node_radius = 0.02f;
+    cloth.params.ground.reset();
+    const fs::path folder = work_dir() / "obj-scene";
+    fs::create_directories(folder / "meshes");
+    const fs::path in = work_dir() / "obj-scene-cloth.json", out = work_dir() / "obj-scene-settled.json";
+    save_model(cloth, in);
+    std::ofstream(folder / "meshes" / "floor.obj") << "v -2 0.3 -2\nv 2 0.3 -2\nv 2 0.3 2\nv -2 0.3 2\nf 1 3 2\nf 1 4 3\n";
+    const fs::path scene = folder / "floor.scene.json";
+    std::ofstream(scene) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "floor", "file": "meshes/floor.obj", "pose": {"position": [0, 0.2, 0], "rotation": [1, 0, 0, 0]}}]})";
+    const auto r = run_command(kCli + " simulate " + in.string() + " --seconds 4 --scene " + scene.string() + " -o " +
+                               out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("1 colliders from " + scene.string() + ", 36 contacts in the last frame"), std::string::npos)
+        << r.out;
+    const Model settled = load_model(out);
+    ASSERT_EQ(settled.node_count(), 36u);
+    for (const Vec3& p : settled.positions) EXPECT_NEAR(p.y, 0.5f + 0.02f, 1e-3f);
+}
+
+TEST(ConverterCli, BadMeshFileOfASceneGivesOneLineNamingSceneFieldAndMesh) {
+    const fs::path model = work_dir() / "mesh-scene-model.json";
+    ASSERT_EQ(run_command(kCli + " new string --resolution 4 -o " + model.string()).exit_code, 0);
+    const fs::path folder = work_dir() / "mesh-scene";
+    fs::create_directories(folder);
+    const fs::path scene = folder / "level.scene.json";
+    std::ofstream(scene) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "stairs", "file": "stairs.obj", "pose": {"position": [0, 0, 0], "rotation": [1, 0, 0, 0]}}]})";
+    const fs::path obj = folder / "stairs.obj";
+    const std::string at = "error: " + scene.string() + ": /colliders/0/file: mesh file " + obj.string();
+    auto simulate = [&] { return run_command(kCli + " simulate " + model.string() + " --seconds 1 --scene " + scene.string()); };
+    fs::remove(obj);
+    auto r = simulate();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, at + " does not exist (collider \"stairs\")\n");
+    // Points but no faces: nothing to collide with.
+    std::ofstream(obj) << "v 0 0 0\nv 1 0 0\nv 0 0 1\n";
+    r = simulate();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, at + ": the mesh has no faces to collide with (collider \"stairs\")\n");
+    // Not a mesh at all.
+    std::ofstream(obj) << "\x01\x02 this is no mesh\n";
+    r = simulate();
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err.rfind(at + ": ", 0), 0u) << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "one line: " << r.err;
+}

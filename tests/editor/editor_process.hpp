@@ -21,6 +21,13 @@ struct EditorRun {
 /// folder (autosaves, recent files) inside `dir`, stdout and stderr captured.
 EditorRun run_editor(const std::string& arguments, const std::filesystem::path& dir);
 
+/// Runs the editor as run_editor does until the file `until` exists (at most
+/// `seconds`), then kills it with SIGKILL, as a crash ends it: nothing of its
+/// own clean-up runs. Returns false when the file never appeared (the run's
+/// stderr then goes to the test's failure message).
+bool run_editor_until_killed(const std::string& arguments, const std::filesystem::path& dir,
+                             const std::filesystem::path& until, double seconds = 120.0);
+
 struct Image {
     int width = 0, height = 0;
     std::vector<unsigned char> rgb;

@@ -4,6 +4,7 @@
 // and the shapes that draw and pick them.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -337,6 +338,43 @@ TEST(ColliderShapes, hullAroundSelectedNodesAndMeshFromFaces) {
 }
 
 #if SPRINGKIT_EDITOR_HAS_IMPORT
+TEST(ColliderEdits, aSceneNamingAMeshFileOpensSavesAndAutosavesTheFileNotItsTriangles) {
+    TempDir dir;
+    fs::create_directories(dir.path() / "meshes");
+    fs::copy_file(fs::path(SPRINGKIT_SOURCE_DIR) / "samples/meshes/cube.obj", dir.path() / "meshes" / "cube.obj");
+    const fs::path model_file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(make_cloth({.columns = 5, .rows = 4}), model_file);
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "block", "file": "meshes/cube.obj", "pose": {"position": [0, -2, 0], "rotation": [1, 0, 0, 0]}}]})";
+    Document doc = Document::open(model_file);
+    doc.open_scene(scene_file);
+    ASSERT_EQ(doc.colliders().size(), 1u);
+    const fs::path cube = (dir.path() / "meshes" / "cube.obj").lexically_normal();
+    EXPECT_EQ(doc.colliders()[0].mesh_file, cube);
+    EXPECT_EQ(triangle_count(*doc.colliders()[0].mesh), import_mesh(cube).faces.size());
+    // Moved and saved: the scene still names the file, and reads back the same.
+    Collider moved = doc.colliders()[0];
+    moved.pose.position.y = -1.5f;
+    ASSERT_TRUE(doc.set_collider(0, moved));
+    Autosaver autosaver(dir.path() / "state", 0.0);
+    ASSERT_TRUE(autosaver.tick(doc, 1.0));
+    const Recovered recovered = load_autosave(autosave_path(model_file, autosaver.state_dir()));
+    ASSERT_TRUE(recovered.colliders);
+    EXPECT_EQ((*recovered.colliders)[0].mesh_file, cube) << "the autosave names the same file";
+    doc.save();
+    const std::string text = read_file(scene_file);
+    EXPECT_NE(text.find(R"("file": "meshes/cube.obj")"), std::string::npos) << text;
+    EXPECT_EQ(text.find("vertices"), std::string::npos);
+    // Saved as a model in another folder, the scene beside it still finds the mesh.
+    fs::create_directories(dir.path() / "other");
+    doc.save_as(dir.path() / "other" / "cloth.json");
+    const std::string moved_text = read_file(dir.path() / "other" / "cloth.scene.json");
+    EXPECT_NE(moved_text.find(R"("file": "../meshes/cube.obj")"), std::string::npos) << moved_text;
+    const ColliderSet reread = load_scene(dir.path() / "other" / "cloth.scene.json", scene_mesh_files());
+    EXPECT_EQ(reread[0].mesh_file, cube);
+    EXPECT_EQ(reread[0].pose.position.y, -1.5f);
+}
+
 TEST(ColliderShapes, aMeshFileBecomesATriangleMeshCollider) {
     // What Colliders > Add mesh from file does with a mesh: springkit::import,
     // then its faces as a static triangle mesh around their centre.
@@ -357,15 +395,71 @@ TEST(ColliderShapes, aMeshFileBecomesATriangleMeshCollider) {
 }
 #endif
 
-TEST(ColliderEdits, aColliderEditAloneWritesNoModelAutosave) {
+TEST(ColliderEdits, aColliderEditAloneIsAutosavedAndRecoveredBitForBit) {
+    TempDir dir;
+    const fs::path model_file = dir.path() / "cloth.json";
+    const Model cloth = make_cloth({.columns = 5, .rows = 4});
+    save_model(cloth, model_file);
+    Document doc = Document::open(model_file);
+    Autosaver autosaver(dir.path() / "state", 0.0);
+    const fs::path autosave = autosave_path(model_file, autosaver.state_dir());
+    const fs::path scene_autosave = scene_autosave_path(autosave);
+    EXPECT_EQ(scene_autosave, dir.path() / ".cloth.json.scene.autosave");
+    Collider ball = sphere_at({0.25f, -1.0f / 3.0f, 0.1f}, 0.3f);
+    ball.restitution = 0.7f;
+    ball.static_friction = 0.9f;
+    ASSERT_TRUE(doc.add_collider(ball));
+    ASSERT_FALSE(doc.model_dirty());
+    EXPECT_TRUE(autosaver.tick(doc, 100.0)) << "the colliders alone are work to keep";
+    ASSERT_TRUE(fs::exists(autosave));
+    ASSERT_TRUE(fs::exists(scene_autosave));
+    EXPECT_FALSE(autosaver.tick(doc, 200.0)) << "nothing changed since";
+
+    // The next session, after a crash: the model as it was, the collider back.
+    fs::last_write_time(model_file, fs::last_write_time(autosave) - std::chrono::seconds(10));
+    const auto found = find_recovery(model_file, autosaver.state_dir());
+    ASSERT_TRUE(found);
+    Recovered recovered = load_autosave(*found);
+    ASSERT_TRUE(recovered.colliders);
+    Document next = Document::open(model_file);
+    next.recover(std::move(recovered.model), std::move(recovered.colliders));
+    EXPECT_EQ(next.model(), cloth);
+    ASSERT_EQ(next.colliders().size(), 1u);
+    EXPECT_TRUE(same_collider(next.colliders()[0], ball));
+    EXPECT_TRUE(next.scene_dirty()) << "the recovered collider is in no scene file yet";
+
+    // Undoing back to the saved state removes both files; a model edit then
+    // autosaves the scene as it is (no colliders).
+    ASSERT_TRUE(doc.undo());
+    EXPECT_FALSE(autosaver.tick(doc, 300.0)) << "clean again: nothing to keep";
+    EXPECT_FALSE(fs::exists(autosave));
+    EXPECT_FALSE(fs::exists(scene_autosave));
+    ASSERT_TRUE(doc.toggle_anchor(3));
+    EXPECT_TRUE(autosaver.tick(doc, 400.0)) << "a model edit is autosaved";
+    EXPECT_TRUE(load_autosave(autosave).colliders->empty());
+    autosaver.discard(doc);
+    EXPECT_FALSE(fs::exists(autosave));
+    EXPECT_FALSE(fs::exists(scene_autosave));
+}
+
+TEST(ColliderEdits, anAutosaveWithoutASceneRecoversTheModelAndKeepsTheColliders) {
+    // An autosave written before the colliders were autosaved: the colliders
+    // loaded from the scene file stay, and the scene stays clean.
     TempDir dir;
     const fs::path model_file = dir.path() / "cloth.json";
     save_model(make_cloth({.columns = 5, .rows = 4}), model_file);
     Document doc = Document::open(model_file);
-    Autosaver autosaver(dir.path() / "state", 0.0);
     ASSERT_TRUE(doc.add_collider(sphere_at({0, -1, 0}, 0.5f)));
-    EXPECT_FALSE(autosaver.tick(doc, 100.0));
-    EXPECT_FALSE(autosaver.tick(doc, 200.0)) << "the model is as saved";
-    ASSERT_TRUE(doc.toggle_anchor(3));
-    EXPECT_TRUE(autosaver.tick(doc, 300.0) || autosaver.tick(doc, 400.0)) << "a model edit is autosaved";
+    doc.save();
+    Model edited = doc.model();
+    edited.anchors.clear();
+    const fs::path autosave = autosave_path(model_file, dir.path());
+    save_model(edited, autosave);
+    Recovered recovered = load_autosave(autosave);
+    EXPECT_FALSE(recovered.colliders);
+    doc.recover(std::move(recovered.model), std::move(recovered.colliders));
+    EXPECT_EQ(doc.model(), edited);
+    EXPECT_EQ(doc.colliders().size(), 1u);
+    EXPECT_TRUE(doc.model_dirty());
+    EXPECT_FALSE(doc.scene_dirty());
 }

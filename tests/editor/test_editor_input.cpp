@@ -15,6 +15,7 @@
 #include <string>
 
 #include "editing/collider_shapes.hpp"
+#include "editing/document.hpp"
 #include "editor_process.hpp"
 #include "editor_view.hpp"
 #include "springkit/builders.hpp"
@@ -475,6 +476,64 @@ std::string converted_line(const Model& model, const ImportReport& report) {
 bool surface_orange(const unsigned char* p) { return p[0] > 90 && p[0] > p[1] + 25 && p[1] > p[2] + 15; }
 
 }  // namespace
+
+TEST(EditorInput, aColliderAddedBeforeACrashIsRecoveredWithTheSameValues) {
+    TempDir dir;
+    const Model cloth = small_cloth();
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(cloth, file);
+    // A sphere from the Colliders menu (the model itself unchanged), an autosave
+    // at the next frame, and then the editor killed as a crash ends it.
+    const fs::path crash_script = dir.path() / "crash.txt", recover_script = dir.path() / "recover.txt";
+    std::ofstream(crash_script) << add_sphere_commands() << "wait 20000\n";
+    const fs::path autosave = dir.path() / ".cloth.json.autosave";
+    ASSERT_TRUE(run_editor_until_killed("'" + file.string() + "' --paused --autosave-seconds 0 --input-script '" +
+                                            crash_script.string() + "'" + size_args(),
+                                        dir.path(), autosave));
+    EXPECT_TRUE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
+    EXPECT_FALSE(fs::exists(dir.path() / "cloth.scene.json")) << "nothing was saved";
+    // Reopened: the recovery question comes up, Enter recovers, Ctrl+S saves.
+    std::ofstream(recover_script) << "wait 3\nkey enter\nwait 2\nkey ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor(
+        "'" + file.string() + "' --paused --input-script '" + recover_script.string() + "'" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const fs::path scene_file = dir.path() / "cloth.scene.json";
+    ASSERT_TRUE(fs::exists(scene_file)) << "the recovered collider was saved beside the model";
+    const ColliderSet scene = load_scene(scene_file);
+    ASSERT_EQ(scene.size(), 1u);
+    EXPECT_TRUE(same_collider(scene[0], default_collider(ColliderShape::sphere, bounds(cloth), 0)))
+        << "the sphere the menu adds under the model, bit for bit";
+    EXPECT_EQ(load_model(file), cloth);
+    EXPECT_FALSE(fs::exists(autosave)) << "saving deletes the autosave";
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
+}
+
+TEST(EditorInput, aSceneNamingAnObjFloorRunsAsTheGameRunsIt) {
+    // The scene names its floor by a mesh file beside it; the editor imports it
+    // and steps exactly what a game steps with load_scene and the import loader.
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = spec.rows = 6;
+    spec.anchors = ClothAnchors::none;
+    Model cloth = make_cloth(spec);
+    cloth.params.node_radius = 0.02f;
+    cloth.params.ground.reset();
+    const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
+    save_model(cloth, file);
+    std::ofstream(dir.path() / "floor.obj") << "v -3 0 -3\nv 3 0 -3\nv 3 0 3\nv -3 0 3\nf 1 3 2\nf 1 4 3\n";
+    std::ofstream(scene_file) << R"({"format": "springkit-scene", "version": 1, "colliders": [{"kind": "triangle_mesh",
+        "name": "floor", "file": "floor.obj", "pose": {"position": [0, 0.5, 0], "rotation": [1, 0, 0, 0]}}]})";
+    const EditorRun run = run_editor("'" + file.string() + "' --frames 60 --stats" + size_args(), dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const CentreLine line = centre_line(run.out);
+    Simulation sim(cloth);
+    sim.set_colliders(std::make_shared<ColliderSet>(load_scene(scene_file, scene_mesh_loader())));
+    for (int frame = 0; frame < 60; ++frame) sim.step(1.0f / 60.0f);
+    EXPECT_GT(line.contacts, 0) << run.out;
+    EXPECT_EQ(line.contacts, static_cast<int>(sim.contacts().size()));
+    EXPECT_NEAR(line.centre.y, sim.center_of_mass().y, 1e-5f);
+    EXPECT_GT(sim.center_of_mass().y, 0.5f) << "held up by the floor the scene names";
+}
 
 TEST(EditorInput, openingAMeshConvertsItAndReportsWhatTheImporterMade) {
     TempDir dir;

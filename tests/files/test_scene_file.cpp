@@ -222,3 +222,82 @@ TEST(SceneFile, SampleScenesLoadAndWriteBackByteForByte) {
     EXPECT_FLOAT_EQ(distance(table[0], {0.3f, 0.75f, -0.4f}).distance, 0.25f);
     EXPECT_EQ(scene_to_json(table), read_file(dir / "table.scene.json"));
 }
+
+namespace {
+
+// A loader standing in for springkit::import: one triangle at y = 0 for any
+// file, and the paths it was asked for.
+struct FakeMeshes {
+    std::vector<fs::path> asked;
+    SceneMeshLoader loader() {
+        return [this](const fs::path& path) {
+            asked.push_back(path);
+            return make_triangle_mesh({{-1, 0, -1}, {1, 0, -1}, {0, 0, 1}}, {{{0, 1, 2}}});
+        };
+    }
+};
+
+std::string mesh_file_scene(const std::string& file_field) {
+    return with_collider(R"({"kind": "triangle_mesh", "name": "floor", )" + file_field + ", " + kPose + "}");
+}
+
+}  // namespace
+
+TEST(SceneFile, AMeshFileIsReadRelativeToTheSceneAndWrittenBackAsTheFile) {
+    springkit::test::TempDir dir;
+    fs::create_directories(dir.path() / "levels");
+    std::ofstream(dir.path() / "levels" / "floor.obj") << "# read by the loader\n";
+    const fs::path scene_file = dir.path() / "levels" / "level.scene.json";
+    std::ofstream(scene_file) << mesh_file_scene(R"("file": "floor.obj")");
+    FakeMeshes meshes;
+    const ColliderSet scene = load_scene(scene_file, meshes.loader());
+    const fs::path obj = (dir.path() / "levels" / "floor.obj").lexically_normal();
+    ASSERT_EQ(meshes.asked, std::vector<fs::path>{obj}) << "relative to the scene file's folder";
+    ASSERT_EQ(scene.size(), 1u);
+    EXPECT_EQ(scene[0].mesh_file, obj);
+    EXPECT_EQ(triangle_count(*scene[0].mesh), 1u);
+    EXPECT_EQ(distance(scene[0], {0.0f, 0.5f, 0.0f}).distance, 0.5f);
+
+    // Written elsewhere it names the same file from there, not its triangles.
+    const fs::path beside = dir.path() / "levels" / "copy.scene.json", above = dir.path() / "top.scene.json";
+    save_scene(scene, beside);
+    save_scene(scene, above);
+    EXPECT_NE(read_file(beside).find("\"file\": \"floor.obj\""), std::string::npos) << read_file(beside);
+    EXPECT_NE(read_file(above).find("\"file\": \"levels/floor.obj\""), std::string::npos) << read_file(above);
+    EXPECT_EQ(read_file(above).find("vertices"), std::string::npos);
+    meshes.asked.clear();
+    load_scene(above, meshes.loader());
+    EXPECT_EQ(meshes.asked, std::vector<fs::path>{obj});
+}
+
+TEST(SceneFile, BadMeshFilesGetOneErrorNamingSceneFieldAndMesh) {
+    springkit::test::TempDir dir;
+    const fs::path folder = dir.path();
+    std::ofstream(folder / "stairs.obj") << "v 0 0 0\n";
+    const std::string obj = (folder / "stairs.obj").string();
+    const std::string name = (folder / "level.scene.json").string();
+    auto error = [&](const std::string& field, const SceneMeshLoader& loader) {
+        return error_of([&] { scene_from_json(mesh_file_scene(field), name, loader, folder); });
+    };
+    FakeMeshes fake;
+    const std::string at = name + ": /colliders/0/file: ";
+    EXPECT_EQ(error(R"("file": "gone.obj")", fake.loader()),
+              at + "mesh file " + (folder / "gone.obj").string() + " does not exist (collider \"floor\")");
+    EXPECT_EQ(error(R"("file": ".")", fake.loader()),
+              at + "mesh file " + (folder / ".").lexically_normal().string() + " is not a regular file (collider \"floor\")");
+    EXPECT_EQ(error(R"("file": "stairs.obj")", {}),
+              at + "mesh file " + obj +
+                  ": nothing here reads mesh files (springkit::import's scene_mesh_loader() does; springkit "
+                  "simulate --scene and the editor use it) (collider \"floor\")");
+    const SceneMeshLoader unreadable = [](const fs::path& p) -> std::shared_ptr<const TriangleMesh> {
+        throw Error(p.string() + ": no importer reads this");
+    };
+    EXPECT_EQ(error(R"("file": "stairs.obj")", unreadable),
+              at + "mesh file " + obj + ": no importer reads this (collider \"floor\")");
+    const SceneMeshLoader empty = [](const fs::path&) { return std::shared_ptr<const TriangleMesh>(); };
+    EXPECT_EQ(error(R"("file": "stairs.obj")", empty), at + "mesh file " + obj + " has no triangles (collider \"floor\")");
+    EXPECT_EQ(error(R"("file": "stairs.obj", "vertices": [0,0,0, 1,0,0, 0,0,1])", fake.loader()),
+              at + "a triangle mesh has a file or vertices and triangles, not both (collider \"floor\")");
+    EXPECT_EQ(error(R"("file": 3)", fake.loader()), at + "expected a mesh file name, found 3 (collider \"floor\")");
+    EXPECT_TRUE(fake.asked.empty()) << "nothing is read for a bad field";
+}

@@ -12,6 +12,12 @@ import sys
 from schema_checks import accepted_variants, invalid_files, load_validator
 
 
+def named_mesh(collider: dict, file: str) -> None:
+    """Makes a triangle mesh collider name a mesh file instead of holding its triangles."""
+    del collider["vertices"], collider["triangles"]
+    collider["file"] = file
+
+
 def main() -> int:
     schema_path, *scenes = sys.argv[1:]
     validator = load_validator(schema_path)
@@ -35,8 +41,18 @@ def main() -> int:
         "rotation of 3 numbers": lambda s: s["colliders"][0]["pose"].update(rotation=[1, 0, 0]),
         "missing pose": lambda s: s["colliders"][0].pop("pose"),
         "missing colliders": lambda s: s.pop("colliders"),
+        "mesh with a file and its triangles": lambda s: s["colliders"][kinds.index("triangle_mesh")].update(
+            file="stairs.obj"),
+        "mesh with an empty file name": lambda s: named_mesh(s["colliders"][kinds.index("triangle_mesh")], ""),
     }
     failures += accepted_variants(validator, base, broken, "scene")
+
+    # A mesh named by its file instead of inline triangles is a valid scene.
+    named = json.loads(json.dumps(base))
+    named_mesh(named["colliders"][kinds.index("triangle_mesh")], "meshes/stairs.obj")
+    for error in validator.iter_errors(named):
+        print(f"a mesh named by its file is refused: {error.message}")
+        failures += 1
 
     print(f"{len(scenes)} scenes checked against the schema, {len(broken)} broken variants refused; "
           f"{failures} failures")

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <span>
 #include <string>
@@ -73,6 +74,10 @@ struct Collider {
     /// n . x <= d are inside), derived from `points`
     std::vector<std::array<float, 4>> planes;
     std::shared_ptr<const TriangleMesh> mesh;  ///< triangle mesh
+    /// triangle mesh: the mesh file a scene file named for it ("file"), as read
+    /// (resolved against the scene file's folder); empty when its triangles are
+    /// inline. A scene written again names the file instead of the triangles.
+    std::filesystem::path mesh_file;
     Transform pose{};           ///< where the collider stands now
     /// Coulomb friction (Bridson et al. 2002): a sliding contact keeps the
     /// tangential velocity it has unless the normal impulse could stop it

@@ -8,6 +8,7 @@
 // message it prefixes with the collider's pointer: one rule, one place.
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <system_error>
 
@@ -29,7 +30,8 @@ constexpr ColliderShape kShapes[] = {ColliderShape::plane, ColliderShape::sphere
 
 class SceneReader {
 public:
-    explicit SceneReader(std::string name) : name_(std::move(name)) {}
+    SceneReader(std::string name, const SceneMeshLoader& meshes, std::filesystem::path folder)
+        : name_(std::move(name)), meshes_(meshes), folder_(std::move(folder)) {}
 
     [[noreturn]] void fail(const std::string& where, const std::string& what) const {
         throw Error(name_ + ": " + where + ": " + what);
@@ -114,6 +116,7 @@ public:
                 return convex_hull_collider(p);
             }
             case ColliderShape::triangle_mesh: {
+                if (const json* file = optional(o, "file")) return mesh_file(*file, o, at);
                 const json& v = triples(member(o, at, "vertices"), at + "/vertices", kMaxSceneMeshVertices, "vertices");
                 const json& t = triples(member(o, at, "triangles"), at + "/triangles", kMaxSceneMeshTriangles, "triangles");
                 std::vector<Vec3> vertices(v.size() / 3);
@@ -134,6 +137,40 @@ public:
             }
         }
         fail(at, "unknown collider kind");
+    }
+
+    // A triangle mesh read from the mesh file `file` names (relative to the
+    // scene file's folder) by the loader. Every failure names the scene file,
+    // the field's pointer and the mesh file.
+    Collider mesh_file(const json& file, const json& o, const std::string& at) const {
+        namespace fs = std::filesystem;
+        const std::string where = at + "/file";
+        if (!file.is_string() || file.get<std::string>().empty())
+            fail(where, std::string("expected a mesh file name, found ") + printable(file.dump(), 60));
+        if (optional(o, "vertices") || optional(o, "triangles"))
+            fail(where, "a triangle mesh has a file or vertices and triangles, not both");
+        const fs::path path = (folder_ / fs::path(file.get<std::string>())).lexically_normal();
+        const std::string shown = printable(path.string(), 200);
+        std::error_code ec;
+        if (!fs::exists(path, ec)) fail(where, "mesh file " + shown + " does not exist");
+        if (!fs::is_regular_file(path, ec)) fail(where, "mesh file " + shown + " is not a regular file");
+        if (!meshes_)
+            fail(where, "mesh file " + shown +
+                            ": nothing here reads mesh files (springkit::import's scene_mesh_loader() does; "
+                            "springkit simulate --scene and the editor use it)");
+        std::shared_ptr<const TriangleMesh> mesh;
+        try {
+            mesh = meshes_(path);
+        } catch (const Error& e) {
+            // "stairs.obj: what is wrong": the file is named once, here.
+            std::string what = e.what();
+            if (what.rfind(path.string() + ": ", 0) == 0) what.erase(0, path.string().size() + 2);
+            fail(where, "mesh file " + shown + ": " + what);
+        }
+        if (!mesh || triangle_count(*mesh) == 0) fail(where, "mesh file " + shown + " has no triangles");
+        Collider c = mesh_collider(std::move(mesh));
+        c.mesh_file = path;
+        return c;
     }
 
     Collider collider(const json& o, std::size_t index) const {
@@ -195,11 +232,15 @@ public:
 
 private:
     std::string name_;
+    const SceneMeshLoader& meshes_;
+    std::filesystem::path folder_;
 };
 
 // The writer: each float as its shortest exact text (std::to_chars).
 class SceneWriter {
 public:
+    explicit SceneWriter(std::filesystem::path folder) : folder_(std::move(folder)) {}
+
     void number(float v) {
         // "-0" would read back as the integer 0: negative zero keeps its sign as a decimal.
         if (v == 0.0f && std::signbit(v)) {
@@ -256,6 +297,12 @@ public:
                 out_ += ']';
                 break;
             case ColliderShape::triangle_mesh: {
+                if (!c.mesh_file.empty()) {
+                    key("file");
+                    out_ += json(relative_to_folder(c.mesh_file).generic_string())
+                                .dump(-1, ' ', false, json::error_handler_t::replace);
+                    break;
+                }
                 key("vertices");
                 out_ += '[';
                 const char* separator = "";
@@ -302,23 +349,39 @@ public:
     }
 
 private:
+    // The mesh file as the scene names it: relative to the scene's folder when
+    // both are (after making them absolute) on one tree, else absolute.
+    std::filesystem::path relative_to_folder(const std::filesystem::path& file) const {
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const fs::path from = fs::absolute(folder_.empty() ? fs::path(".") : folder_, ec).lexically_normal();
+        const fs::path to = fs::absolute(file, ec).lexically_normal();
+        if (ec) return file;
+        const fs::path relative = to.lexically_relative(from);
+        return relative.empty() ? to : relative;
+    }
+
+    std::filesystem::path folder_;
     std::string out_;
 };
 
 }  // namespace
 
-ColliderSet scene_from_json(std::string_view text, const std::string& name) {
+ColliderSet scene_from_json(std::string_view text, const std::string& name, const SceneMeshLoader& meshes,
+                            const std::filesystem::path& folder) {
     const json root = detail::parse_json(text, name);
     try {
-        return SceneReader(name).scene(root);
+        return SceneReader(name, meshes, folder).scene(root);
     } catch (const json::exception& e) {
         throw Error(name + ": unexpected value: " + printable(e.what(), 200));
     }
 }
 
-std::string scene_to_json(const ColliderSet& scene) { return SceneWriter().scene(scene); }
+std::string scene_to_json(const ColliderSet& scene, const std::filesystem::path& folder) {
+    return SceneWriter(folder).scene(scene);
+}
 
-ColliderSet load_scene(const std::filesystem::path& path) {
+ColliderSet load_scene(const std::filesystem::path& path, const SceneMeshLoader& meshes) {
     namespace fs = std::filesystem;
     std::error_code ec;
     const fs::file_status status = fs::status(path, ec);
@@ -335,11 +398,11 @@ ColliderSet load_scene(const std::filesystem::path& path) {
         if (first != std::string_view::npos && start[first] != '{')
             throw Error(path.string() + ": not a springkit scene (a scene file is a JSON object)");
     });
-    return scene_from_json(text, path.string());
+    return scene_from_json(text, path.string(), meshes, path.parent_path());
 }
 
 void save_scene(const ColliderSet& scene, const std::filesystem::path& path) {
-    write_file_atomically(path, scene_to_json(scene));
+    write_file_atomically(path, scene_to_json(scene, path.parent_path()));
 }
 
 }  // namespace springkit

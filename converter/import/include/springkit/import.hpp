@@ -21,12 +21,14 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "springkit/model.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/scene_file.hpp"
 
 namespace springkit {
 
@@ -191,6 +193,16 @@ Model import_mesh(const std::filesystem::path& path, const ImportOptions& option
 Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options = {});
 Model import_mesh_isolated(const std::filesystem::path& path, const ImportOptions& options,
                            ImportReport& report);
+
+/// Reads a mesh file as the geometry of a static triangle mesh collider (a
+/// scene file's `"file"`, springkit/scene_file.hpp): its faces in the file's
+/// coordinates, in metres after the file's unit, exact duplicate vertices
+/// welded; no springs. In a child process (import_mesh_isolated) when
+/// `isolated`. Throws springkit::Error naming the file; a mesh without faces
+/// (a point cloud, an empty file) is refused the same way.
+std::shared_ptr<const TriangleMesh> import_collision_mesh(const std::filesystem::path& path, bool isolated = false);
+/// The SceneMeshLoader (load_scene's) that reads with import_collision_mesh.
+SceneMeshLoader scene_mesh_loader(bool isolated = false);
 
 /// Writes report.embedded_texture next to the model file `model_path` as
 /// <model stem>.<format>, atomically, and returns that file's name (what the
