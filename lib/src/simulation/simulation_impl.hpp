@@ -305,6 +305,8 @@ public:
     void build_face_pieces(detail::Partition& p) const;
     void normals_of(detail::Partition& part);
     void build_partitions();
+    void choose_gather_state();
+    void pack_gather_state();
     void refill_springs();
     Vec3 external_at(std::size_t node) const { return external_.x.empty() ? Vec3{} : external_.get(node); }
     /// Sets external_ to the constant forces: empty when there are none.
@@ -329,6 +331,11 @@ public:
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;
+    /// Positions and velocities packed per node (x, y, z, vx, vy, vz and two
+    /// zeros: simulation.cpp, kPackedStride), refreshed before each pass over
+    /// the springs, for models with many loose springs (their ends are
+    /// gathered); empty otherwise.
+    std::vector<float> gather_state_;
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
