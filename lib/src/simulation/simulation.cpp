@@ -384,6 +384,8 @@ void Simulation::Impl::build_partitions() {
         // itself exert no force and are never added. Its own node: the loop
         // reads the padding's ends, and a node of another thread may be being
         // integrated meanwhile (a data race, though the value is never used).
+        p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
+                                                           [&](float k) { return k == p.loose.k[0]; });
         const std::size_t padded = p.loose.a.size() + kBlock;
         p.loose.a.resize(padded, p.node_begin);
         p.loose.b.resize(padded, p.node_begin);
@@ -917,8 +919,9 @@ PackedDifferences packed_differences() {
 }
 
 // loose_forces() from the packed node state: the differences of a block of
-// springs from `differences`, the force from them as there.
-template <bool kDamped, bool kPerSpring>
+// springs from `differences`, the force from them as there; kOneK: k[0] for
+// every spring (LooseSprings::one_k), a stream fewer.
+template <bool kDamped, bool kPerSpring, bool kOneK>
 SPRINGKIT_STAGE_CLONES
 void loose_forces_packed(PackedDifferences differences, const float* __restrict p,
                          const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
@@ -935,7 +938,7 @@ void loose_forces_packed(PackedDifferences differences, const float* __restrict 
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
-            float s = hooke_scale(length_squared[j], inverse_length[j], k[i], k_rest[i]);
+            float s = hooke_scale(length_squared[j], inverse_length[j], kOneK ? k[0] : k[i], k_rest[i]);
             if constexpr (kDamped) {  // along the spring only (damping_scale())
                 const float closing =
                     closing_speed(d[3 * kBlock + j], d[4 * kBlock + j], d[5 * kBlock + j], dx[j], dy[j], dz[j]);
@@ -1187,13 +1190,19 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
         if (!gather_state_.empty()) {
             const PackedDifferences d = packed_differences();
             const float* p = gather_state_.data();
-            if (damped && springs_->per_spring_damping)
-                loose_forces_packed<true, true>(d, p, la, lb, lk, lk_rest, loose.damping.data() + chunk, count, fx,
-                                                fy, fz);
-            else if (damped)
-                loose_forces_packed<true, false>(d, p, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
-            else
-                loose_forces_packed<false, false>(d, p, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
+            const float* k = loose.one_k ? &loose.k[0] : lk;
+            with_flags(
+                [&](auto one_k) {
+                    if (damped && springs_->per_spring_damping)
+                        loose_forces_packed<true, true, one_k>(d, p, la, lb, k, lk_rest, loose.damping.data() + chunk,
+                                                               count, fx, fy, fz);
+                    else if (damped)
+                        loose_forces_packed<true, false, one_k>(d, p, la, lb, k, lk_rest, &damping, count, fx, fy, fz);
+                    else
+                        loose_forces_packed<false, false, one_k>(d, p, la, lb, k, lk_rest, &damping, count, fx, fy,
+                                                                 fz);
+                },
+                loose.one_k);
         } else if (damped && springs_->per_spring_damping)
             loose_forces<true, true>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, loose.damping.data() + chunk, count,
                                      fx, fy, fz);

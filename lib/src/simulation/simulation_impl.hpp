@@ -76,6 +76,9 @@ struct LooseSprings {
     std::vector<std::uint32_t> a, b;
     std::vector<float> k, k_rest;  ///< k and k * rest
     std::vector<float> damping;    ///< read only when SpringValues::per_spring_damping
+    /// Every spring has k[0] (converted meshes: one k for all): the packed
+    /// loop (simulation.cpp) reads k once.
+    bool one_k = false;
 };
 /// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
 /// [0, count) (simulation_normals.cpp). With gaps, face_run_open[open + i]
