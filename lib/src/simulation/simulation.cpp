@@ -870,9 +870,13 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
 // same floats as loose_forces() does, so the same bits.
 constexpr std::size_t kPackedStride = 8;
 
-// d[c * kBlock + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6), j in [0, kBlock).
+// d[c * kWindow + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6) and j in
+// [0, count) rounded up to whole blocks (count <= kWindow). A chunk at a time,
+// before its forces: a loop that read them a block after storing them would
+// load 512 bits that two 256-bit stores wrote, which the CPU cannot forward
+// from its store buffer and waits for.
 using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_t* __restrict a,
-                                   const std::uint32_t* __restrict b, float* __restrict d);
+                                   const std::uint32_t* __restrict b, std::size_t count, float* __restrict d);
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SPRINGKIT_PACKED_AVX2 1
@@ -881,9 +885,9 @@ using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_
 __attribute__((target("avx2"))) void packed_differences_avx2(const float* __restrict p,
                                                              const std::uint32_t* __restrict a,
                                                              const std::uint32_t* __restrict b,
-                                                             float* __restrict d) {
+                                                             std::size_t count, float* __restrict d) {
     static_assert(kBlock % 8 == 0);
-    for (std::size_t j0 = 0; j0 < kBlock; j0 += 8) {
+    for (std::size_t j0 = 0; j0 < count; j0 += 8) {
         __m256 r[8];
         for (std::size_t j = 0; j < 8; ++j)
             r[j] = _mm256_sub_ps(_mm256_loadu_ps(p + std::size_t{b[j0 + j]} * kPackedStride),
@@ -896,12 +900,12 @@ __attribute__((target("avx2"))) void packed_differences_avx2(const float* __rest
         const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
         const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
         const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-        _mm256_storeu_ps(d + 0 * kBlock + j0, _mm256_permute2f128_ps(s0, s4, 0x20));
-        _mm256_storeu_ps(d + 1 * kBlock + j0, _mm256_permute2f128_ps(s1, s5, 0x20));
-        _mm256_storeu_ps(d + 2 * kBlock + j0, _mm256_permute2f128_ps(s2, s6, 0x20));
-        _mm256_storeu_ps(d + 3 * kBlock + j0, _mm256_permute2f128_ps(s3, s7, 0x20));
-        _mm256_storeu_ps(d + 4 * kBlock + j0, _mm256_permute2f128_ps(s0, s4, 0x31));
-        _mm256_storeu_ps(d + 5 * kBlock + j0, _mm256_permute2f128_ps(s1, s5, 0x31));
+        _mm256_storeu_ps(d + 0 * kWindow + j0, _mm256_permute2f128_ps(s0, s4, 0x20));
+        _mm256_storeu_ps(d + 1 * kWindow + j0, _mm256_permute2f128_ps(s1, s5, 0x20));
+        _mm256_storeu_ps(d + 2 * kWindow + j0, _mm256_permute2f128_ps(s2, s6, 0x20));
+        _mm256_storeu_ps(d + 3 * kWindow + j0, _mm256_permute2f128_ps(s3, s7, 0x20));
+        _mm256_storeu_ps(d + 4 * kWindow + j0, _mm256_permute2f128_ps(s0, s4, 0x31));
+        _mm256_storeu_ps(d + 5 * kWindow + j0, _mm256_permute2f128_ps(s1, s5, 0x31));
     }
 }
 #endif
@@ -918,36 +922,36 @@ PackedDifferences packed_differences() {
 #endif
 }
 
-// loose_forces() from the packed node state: the differences of a block of
-// springs from `differences`, the force from them as there; kOneK: k[0] for
-// every spring (LooseSprings::one_k), a stream fewer.
+// loose_forces() from the differences of the packed node state, d as
+// PackedDifferences writes them; kOneK: k[0] for every spring
+// (LooseSprings::one_k), a stream fewer.
 template <bool kDamped, bool kPerSpring, bool kOneK>
 SPRINGKIT_STAGE_CLONES
-void loose_forces_packed(PackedDifferences differences, const float* __restrict p,
-                         const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
-                         const float* __restrict k, const float* __restrict k_rest, const float* __restrict damping,
-                         std::size_t count, float* __restrict fx, float* __restrict fy, float* __restrict fz) {
+void loose_forces_packed(const float* __restrict d, const float* __restrict k, const float* __restrict k_rest,
+                         const float* __restrict damping, std::size_t count, float* __restrict fx,
+                         float* __restrict fy, float* __restrict fz) {
+    const float* dx = d;
+    const float* dy = d + kWindow;
+    const float* dz = d + 2 * kWindow;
     for (std::size_t block = 0; block < count; block += kBlock) {
-        alignas(64) float d[6 * kBlock];
-        differences(p, a + block, b + block, d);
-        const float* dx = d;
-        const float* dy = d + kBlock;
-        const float* dz = d + 2 * kBlock;
         float length_squared[kBlock], inverse_length[kBlock];
-        for (std::size_t j = 0; j < kBlock; ++j) length_squared[j] = squared_length(dx[j], dy[j], dz[j]);
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            length_squared[j] = squared_length(dx[i], dy[i], dz[i]);
+        }
         inverse_sqrt_block<kBlock>(length_squared, inverse_length);
         for (std::size_t j = 0; j < kBlock; ++j) {
             const std::size_t i = block + j;
             float s = hooke_scale(length_squared[j], inverse_length[j], kOneK ? k[0] : k[i], k_rest[i]);
             if constexpr (kDamped) {  // along the spring only (damping_scale())
                 const float closing =
-                    closing_speed(d[3 * kBlock + j], d[4 * kBlock + j], d[5 * kBlock + j], dx[j], dy[j], dz[j]);
+                    closing_speed(d[3 * kWindow + i], d[4 * kWindow + i], d[5 * kWindow + i], dx[i], dy[i], dz[i]);
                 s += damping_scale(length_squared[j], inverse_length[j], kPerSpring ? damping[i] : damping[0],
                                    closing);
             }
-            fx[i] = dx[j] * s;
-            fy[i] = dy[j] * s;
-            fz[i] = dz[j] * s;
+            fx[i] = dx[i] * s;
+            fy[i] = dy[i] * s;
+            fz[i] = dz[i] * s;
         }
     }
 }
@@ -1188,19 +1192,18 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
         const float* lk = loose.k.data() + chunk;
         const float* lk_rest = loose.k_rest.data() + chunk;
         if (!gather_state_.empty()) {
-            const PackedDifferences d = packed_differences();
-            const float* p = gather_state_.data();
+            alignas(64) float d[6 * kWindow];
+            packed_differences()(gather_state_.data(), la, lb, (count + kBlock - 1) / kBlock * kBlock, d);
             const float* k = loose.one_k ? &loose.k[0] : lk;
             with_flags(
                 [&](auto one_k) {
                     if (damped && springs_->per_spring_damping)
-                        loose_forces_packed<true, true, one_k>(d, p, la, lb, k, lk_rest, loose.damping.data() + chunk,
-                                                               count, fx, fy, fz);
+                        loose_forces_packed<true, true, one_k>(d, k, lk_rest, loose.damping.data() + chunk, count,
+                                                               fx, fy, fz);
                     else if (damped)
-                        loose_forces_packed<true, false, one_k>(d, p, la, lb, k, lk_rest, &damping, count, fx, fy, fz);
+                        loose_forces_packed<true, false, one_k>(d, k, lk_rest, &damping, count, fx, fy, fz);
                     else
-                        loose_forces_packed<false, false, one_k>(d, p, la, lb, k, lk_rest, &damping, count, fx, fy,
-                                                                 fz);
+                        loose_forces_packed<false, false, one_k>(d, k, lk_rest, &damping, count, fx, fy, fz);
                 },
                 loose.one_k);
         } else if (damped && springs_->per_spring_damping)
