@@ -956,12 +956,38 @@ void loose_forces_packed(const float* __restrict d, const float* __restrict k, c
     }
 }
 
-// Packs the positions and velocities of nodes [begin, end) (see kPackedStride).
-SPRINGKIT_STAGE_CLONES
-void pack_node_state(const float* __restrict x, const float* __restrict y, const float* __restrict z,
-                     const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
-                     float* __restrict p, std::uint32_t begin, std::uint32_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
+// Packs the positions and velocities of nodes [begin, end) (see kPackedStride):
+// eight nodes at a time by the transpose of packed_differences_avx2() run the
+// other way (six rows of eight nodes in, eight records out, the last two
+// floats of each 0), the rest one by one.
+#if defined(SPRINGKIT_PACKED_AVX2)
+__attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
+                                                     const float* __restrict z, const float* __restrict vx,
+                                                     const float* __restrict vy, const float* __restrict vz,
+                                                     float* __restrict p, std::uint32_t begin, std::uint32_t end) {
+    std::size_t i = begin;
+    for (; i + 8 <= end; i += 8) {
+        const __m256 zero = _mm256_setzero_ps();
+        const __m256 r0 = _mm256_loadu_ps(x + i), r1 = _mm256_loadu_ps(y + i), r2 = _mm256_loadu_ps(z + i);
+        const __m256 r3 = _mm256_loadu_ps(vx + i), r4 = _mm256_loadu_ps(vy + i), r5 = _mm256_loadu_ps(vz + i);
+        const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
+        const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
+        const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
+        const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+        const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+        const __m256 s4 = _mm256_shuffle_ps(t4, zero, 0x44), s5 = _mm256_shuffle_ps(t4, zero, 0xEE);
+        const __m256 s6 = _mm256_shuffle_ps(t5, zero, 0x44), s7 = _mm256_shuffle_ps(t5, zero, 0xEE);
+        float* q = p + i * kPackedStride;
+        _mm256_storeu_ps(q + 0 * kPackedStride, _mm256_permute2f128_ps(s0, s4, 0x20));
+        _mm256_storeu_ps(q + 1 * kPackedStride, _mm256_permute2f128_ps(s1, s5, 0x20));
+        _mm256_storeu_ps(q + 2 * kPackedStride, _mm256_permute2f128_ps(s2, s6, 0x20));
+        _mm256_storeu_ps(q + 3 * kPackedStride, _mm256_permute2f128_ps(s3, s7, 0x20));
+        _mm256_storeu_ps(q + 4 * kPackedStride, _mm256_permute2f128_ps(s0, s4, 0x31));
+        _mm256_storeu_ps(q + 5 * kPackedStride, _mm256_permute2f128_ps(s1, s5, 0x31));
+        _mm256_storeu_ps(q + 6 * kPackedStride, _mm256_permute2f128_ps(s2, s6, 0x31));
+        _mm256_storeu_ps(q + 7 * kPackedStride, _mm256_permute2f128_ps(s3, s7, 0x31));
+    }
+    for (; i < end; ++i) {
         float* q = p + i * kPackedStride;
         q[0] = x[i];
         q[1] = y[i];
@@ -969,8 +995,10 @@ void pack_node_state(const float* __restrict x, const float* __restrict y, const
         q[3] = vx[i];
         q[4] = vy[i];
         q[5] = vz[i];
+        q[6] = q[7] = 0.0f;
     }
 }
+#endif
 
 // Adds a run's buffered forces g (g[i] for its spring i) into its nodes, F
 // starting at its first a end: node j gets -g[j - offset] if it is the b end of
@@ -1079,12 +1107,14 @@ void Simulation::Impl::pack_gather_state() {
     // Every thread's loose springs may reach any node: the whole state is
     // packed before any thread sums (one fork-join more per substep, only for
     // models that keep the packed state).
+#if defined(SPRINGKIT_PACKED_AVX2)
     if (gather_state_.empty()) return;
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
         pack_node_state(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
                         gather_state_.data(), p.node_begin, p.node_end);
     });
+#endif
 }
 
 void Simulation::Impl::window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep) {
