@@ -1095,11 +1095,11 @@ void add_loose_forces(float* __restrict Fx, float* __restrict Fy, float* __restr
 
 void Simulation::Impl::choose_gather_state() {
     // Packing costs a pass over the nodes per substep and saves gathers per
-    // loose spring, about as much per node as per spring (a shuffled cloth
-    // after reorder_for_locality(), about one loose spring per node, gains
-    // nothing): kept where loose springs are at least twice as many as nodes.
+    // loose spring: kept where there is at least one loose spring per node
+    // (a shuffled cloth after reorder_for_locality() has two and gains,
+    // docs/PERFORMANCE.md, "Converted meshes against grids").
     const std::size_t n = model_->node_count();
-    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= 2 * n;
+    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n;
     gather_state_.assign(pack ? n * kPackedStride : 0, 0.0f);
 }
 
