@@ -880,32 +880,40 @@ using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define SPRINGKIT_PACKED_AVX2 1
-// The eight-lane transpose (unpack, shuffle, swap halves) of Intel's
-// optimisation manual: rows r[j] = spring j's (b - a), columns out.
+// out[c] lane j = r[j] lane c: the eight-lane transpose (unpack, shuffle, swap
+// halves) of Intel's optimisation manual.
+__attribute__((target("avx2"))) inline void transpose8(const __m256 (&r)[8], __m256 (&out)[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    out[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    out[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    out[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    out[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    out[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    out[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    out[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// Rows r[j] = spring j's (b - a), eight springs at a time.
 __attribute__((target("avx2"))) void packed_differences_avx2(const float* __restrict p,
                                                              const std::uint32_t* __restrict a,
                                                              const std::uint32_t* __restrict b,
                                                              std::size_t count, float* __restrict d) {
     static_assert(kBlock % 8 == 0);
     for (std::size_t j0 = 0; j0 < count; j0 += 8) {
-        __m256 r[8];
+        __m256 r[8], column[8];
         for (std::size_t j = 0; j < 8; ++j)
             r[j] = _mm256_sub_ps(_mm256_loadu_ps(p + std::size_t{b[j0 + j]} * kPackedStride),
                                  _mm256_loadu_ps(p + std::size_t{a[j0 + j]} * kPackedStride));
-        const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-        const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-        const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-        const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-        const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-        const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-        const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-        const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-        _mm256_storeu_ps(d + 0 * kWindow + j0, _mm256_permute2f128_ps(s0, s4, 0x20));
-        _mm256_storeu_ps(d + 1 * kWindow + j0, _mm256_permute2f128_ps(s1, s5, 0x20));
-        _mm256_storeu_ps(d + 2 * kWindow + j0, _mm256_permute2f128_ps(s2, s6, 0x20));
-        _mm256_storeu_ps(d + 3 * kWindow + j0, _mm256_permute2f128_ps(s3, s7, 0x20));
-        _mm256_storeu_ps(d + 4 * kWindow + j0, _mm256_permute2f128_ps(s0, s4, 0x31));
-        _mm256_storeu_ps(d + 5 * kWindow + j0, _mm256_permute2f128_ps(s1, s5, 0x31));
+        transpose8(r, column);
+        for (std::size_t c = 0; c < 6; ++c) _mm256_storeu_ps(d + c * kWindow + j0, column[c]);
     }
 }
 #endif
@@ -957,9 +965,8 @@ void loose_forces_packed(const float* __restrict d, const float* __restrict k, c
 }
 
 // Packs the positions and velocities of nodes [begin, end) (see kPackedStride):
-// eight nodes at a time by the transpose of packed_differences_avx2() run the
-// other way (six rows of eight nodes in, eight records out, the last two
-// floats of each 0), the rest one by one.
+// eight nodes at a time by transpose8() (six rows of eight nodes and two of
+// zeros in, eight records out), the rest one by one.
 #if defined(SPRINGKIT_PACKED_AVX2)
 __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
                                                      const float* __restrict z, const float* __restrict vx,
@@ -967,25 +974,12 @@ __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, 
                                                      float* __restrict p, std::uint32_t begin, std::uint32_t end) {
     std::size_t i = begin;
     for (; i + 8 <= end; i += 8) {
-        const __m256 zero = _mm256_setzero_ps();
-        const __m256 r0 = _mm256_loadu_ps(x + i), r1 = _mm256_loadu_ps(y + i), r2 = _mm256_loadu_ps(z + i);
-        const __m256 r3 = _mm256_loadu_ps(vx + i), r4 = _mm256_loadu_ps(vy + i), r5 = _mm256_loadu_ps(vz + i);
-        const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
-        const __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
-        const __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
-        const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-        const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-        const __m256 s4 = _mm256_shuffle_ps(t4, zero, 0x44), s5 = _mm256_shuffle_ps(t4, zero, 0xEE);
-        const __m256 s6 = _mm256_shuffle_ps(t5, zero, 0x44), s7 = _mm256_shuffle_ps(t5, zero, 0xEE);
-        float* q = p + i * kPackedStride;
-        _mm256_storeu_ps(q + 0 * kPackedStride, _mm256_permute2f128_ps(s0, s4, 0x20));
-        _mm256_storeu_ps(q + 1 * kPackedStride, _mm256_permute2f128_ps(s1, s5, 0x20));
-        _mm256_storeu_ps(q + 2 * kPackedStride, _mm256_permute2f128_ps(s2, s6, 0x20));
-        _mm256_storeu_ps(q + 3 * kPackedStride, _mm256_permute2f128_ps(s3, s7, 0x20));
-        _mm256_storeu_ps(q + 4 * kPackedStride, _mm256_permute2f128_ps(s0, s4, 0x31));
-        _mm256_storeu_ps(q + 5 * kPackedStride, _mm256_permute2f128_ps(s1, s5, 0x31));
-        _mm256_storeu_ps(q + 6 * kPackedStride, _mm256_permute2f128_ps(s2, s6, 0x31));
-        _mm256_storeu_ps(q + 7 * kPackedStride, _mm256_permute2f128_ps(s3, s7, 0x31));
+        const __m256 r[8] = {_mm256_loadu_ps(x + i),  _mm256_loadu_ps(y + i),  _mm256_loadu_ps(z + i),
+                             _mm256_loadu_ps(vx + i), _mm256_loadu_ps(vy + i), _mm256_loadu_ps(vz + i),
+                             _mm256_setzero_ps(),     _mm256_setzero_ps()};
+        __m256 record[8];
+        transpose8(r, record);
+        for (std::size_t j = 0; j < 8; ++j) _mm256_storeu_ps(p + (i + j) * kPackedStride, record[j]);
     }
     for (; i < end; ++i) {
         float* q = p + i * kPackedStride;
