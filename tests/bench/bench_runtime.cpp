@@ -4,11 +4,19 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <map>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <string>
 
 #include "springkit/springkit.hpp"
+#if defined(SPRINGKIT_BENCH_IMPORT)
+#include "springkit/import.hpp"
+#endif
 
 using namespace springkit;
 
@@ -31,6 +39,10 @@ void run_frames(benchmark::State& state, const Model& model, SpringKernel kernel
     state.counters["substeps_per_frame"] = substeps / static_cast<double>(state.iterations());
     state.counters["spring_steps_per_s"] =
         benchmark::Counter(substeps * static_cast<double>(model.springs.size()), benchmark::Counter::kIsRate);
+    // ns of wall time per spring-step: comparable across models of any size.
+    state.counters["ns_per_spring_step"] = benchmark::Counter(
+        substeps * static_cast<double>(model.springs.size()) * 1e-9,
+        benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 template <int N>
@@ -131,8 +143,84 @@ void BM_ClothExactRest(benchmark::State& state) {
     run_frames(state, model, SpringKernel::batched);
 }
 
+// Real meshes converted as `springkit convert MESH --ground bottom` converts
+// them (the default structural springs: volume springs for these), from
+// Assimp's test models (Debian's assimp-testmodels), against a cloth of about
+// the same number of springs with the same spring damping: the per-spring cost
+// of the models people convert against the grid's (docs/PERFORMANCE.md,
+// "Converted meshes against grids").
+#if defined(SPRINGKIT_BENCH_IMPORT)
+constexpr const char* kAssimpModels = "/usr/share/assimp/models/";
+
+// The converted model, or nullopt when Assimp's test models are not installed.
+const std::optional<Model>& converted(const std::string& relative, double units) {
+    static std::map<std::string, std::optional<Model>> models;
+    auto [it, fresh] = models.try_emplace(relative);
+    const std::filesystem::path path = kAssimpModels + relative;
+    if (fresh && std::filesystem::exists(path)) {
+        ImportOptions options;
+        options.units = units;
+        options.ground_at_bottom = true;
+        it->second = import_mesh(path, options);
+    }
+    return it->second;
+}
+
+// The cloth whose spring count is nearest `springs`, with spring damping c (a
+// cloth of n x n nodes has about 6 n^2 springs: structural, shear and bend).
+Model cloth_like(std::size_t springs, float c) {
+    const int guess = std::max(8, static_cast<int>(std::sqrt(static_cast<double>(springs) / 6.0)));
+    auto gap = [springs](const Model& m) {
+        return m.springs.size() > springs ? m.springs.size() - springs : springs - m.springs.size();
+    };
+    Model best = cloth(guess);
+    for (int n = guess - 3; n <= guess + 3; ++n) {
+        Model m = cloth(n);
+        if (gap(m) < gap(best)) best = std::move(m);
+    }
+    best.params.spring_damping = c;
+    return best;
+}
+
+void BM_Converted(benchmark::State& state, const char* relative, double units) {
+    const std::optional<Model>& model = converted(relative, units);
+    if (!model) {
+        state.SkipWithError((std::string(kAssimpModels) + relative + " is absent (Debian's assimp-testmodels)").c_str());
+        return;
+    }
+    run_frames(state, *model, SpringKernel::batched);
+}
+
+void BM_ClothLikeConverted(benchmark::State& state, const char* relative, double units) {
+    const std::optional<Model>& model = converted(relative, units);
+    if (!model) {
+        state.SkipWithError((std::string(kAssimpModels) + relative + " is absent (Debian's assimp-testmodels)").c_str());
+        return;
+    }
+    static std::map<std::string, Model> cloths;
+    auto [it, fresh] = cloths.try_emplace(relative);
+    if (fresh) it->second = cloth_like(model->springs.size(), model->params.spring_damping);
+    run_frames(state, it->second, SpringKernel::batched);
+}
+
+constexpr const char* kEngine = "glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb";
+constexpr const char* kWuson = "PLY/Wuson.ply";
+constexpr const char* kDuck = "Collada/COLLADA.dae";
+#endif
+
 }  // namespace
 
+#if defined(SPRINGKIT_BENCH_IMPORT)
+BENCHMARK_CAPTURE(BM_Converted, engine, kEngine, 0.001)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ClothLikeConverted, engine, kEngine, 0.001)
+    ->Arg(1)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Converted, wuson, kWuson, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ClothLikeConverted, wuson, kWuson, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_Converted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_ClothLikeConverted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+#endif
 BENCHMARK(BM_ClothExactRest<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Cloth<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ClothExactRest<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -10,6 +10,9 @@
 #include <stdexcept>
 #include <thread>
 #include <type_traits>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "simulation/batched_loops.hpp"
 #include "simulation/spring_force.hpp"
@@ -383,6 +386,8 @@ void Simulation::Impl::build_partitions() {
         // itself exert no force and are never added. Its own node: the loop
         // reads the padding's ends, and a node of another thread may be being
         // integrated meanwhile (a data race, though the value is never used).
+        p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
+                                                           [&](float k) { return k == p.loose.k[0]; });
         const std::size_t padded = p.loose.a.size() + kBlock;
         p.loose.a.resize(padded, p.node_begin);
         p.loose.b.resize(padded, p.node_begin);
@@ -392,6 +397,7 @@ void Simulation::Impl::build_partitions() {
         build_face_pieces(p);
         p.scratch.assign(detail::kScratchArrays * kScratchStride, 0.0f);
     }
+    choose_gather_state();
 }
 
 void Simulation::Impl::reset() {
@@ -571,6 +577,7 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
     // that finishes last (a few max_offset-wide bands at the cuts), in the same
     // fork-join: one synchronisation per substep, not two. Integration is per
     // node, so who integrates a node does not change its bits.
+    pack_gather_state();
     std::atomic<std::size_t> passes_left{partitions_.size()};
     run_on(team_, [&](int t) {
         window_pass(partitions_[static_cast<std::size_t>(t)], true, args.dt, args.velocity_keep);
@@ -594,6 +601,7 @@ void Simulation::Impl::stage_forces(const StageArgs& args) {
         });
         accumulate_springs_reference();
     } else {
+        pack_gather_state();
         run_on(team_, [&](int t) {
             window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
         });
@@ -866,6 +874,138 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
     }
 }
 
+// Node state packed for gathers (Simulation::Impl::gather_state_): node i's
+// position and velocity are p[8 i .. 8 i + 6), p[8 i + 6] and p[8 i + 7] are 0.
+// One spring's end is then one 32-byte load instead of six loads from six
+// arrays, and eight springs' differences b - a turn into six arrays (dx, dy,
+// dz, dvx, dvy, dvz) by a transpose in registers: the same subtractions of the
+// same floats as loose_forces() does, so the same bits.
+constexpr std::size_t kPackedStride = 8;
+
+// d[c * kWindow + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6) and j in
+// [0, count) rounded up to whole blocks (count <= kWindow). A chunk at a time,
+// before its forces: a loop that read them a block after storing them would
+// load 512 bits that two 256-bit stores wrote, which the CPU cannot forward
+// from its store buffer and waits for.
+using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_t* __restrict a,
+                                   const std::uint32_t* __restrict b, std::size_t count, float* __restrict d);
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SPRINGKIT_PACKED_AVX2 1
+// out[c] lane j = r[j] lane c: the eight-lane transpose (unpack, shuffle, swap
+// halves) of Intel's optimisation manual.
+__attribute__((target("avx2"))) inline void transpose8(const __m256 (&r)[8], __m256 (&out)[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    out[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
+    out[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    out[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
+    out[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    out[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
+    out[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    out[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
+    out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// Rows r[j] = spring j's (b - a), eight springs at a time.
+__attribute__((target("avx2"))) void packed_differences_avx2(const float* __restrict p,
+                                                             const std::uint32_t* __restrict a,
+                                                             const std::uint32_t* __restrict b,
+                                                             std::size_t count, float* __restrict d) {
+    static_assert(kBlock % 8 == 0);
+    for (std::size_t j0 = 0; j0 < count; j0 += 8) {
+        __m256 r[8], column[8];
+        for (std::size_t j = 0; j < 8; ++j)
+            r[j] = _mm256_sub_ps(_mm256_loadu_ps(p + std::size_t{b[j0 + j]} * kPackedStride),
+                                 _mm256_loadu_ps(p + std::size_t{a[j0 + j]} * kPackedStride));
+        transpose8(r, column);
+        for (std::size_t c = 0; c < 6; ++c) _mm256_storeu_ps(d + c * kWindow + j0, column[c]);
+    }
+}
+#endif
+
+// The transposing form where the CPU has AVX2, else none: element by element
+// from the packed state is slower than from the six arrays, so without AVX2
+// the packed state is not kept.
+PackedDifferences packed_differences() {
+#if defined(SPRINGKIT_PACKED_AVX2)
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    return avx2 ? &packed_differences_avx2 : nullptr;
+#else
+    return nullptr;
+#endif
+}
+
+// loose_forces() from the differences of the packed node state, d as
+// PackedDifferences writes them; kOneK: k[0] for every spring
+// (LooseSprings::one_k), a stream fewer.
+template <bool kDamped, bool kPerSpring, bool kOneK>
+SPRINGKIT_STAGE_CLONES
+void loose_forces_packed(const float* __restrict d, const float* __restrict k, const float* __restrict k_rest,
+                         const float* __restrict damping, std::size_t count, float* __restrict fx,
+                         float* __restrict fy, float* __restrict fz) {
+    const float* dx = d;
+    const float* dy = d + kWindow;
+    const float* dz = d + 2 * kWindow;
+    for (std::size_t block = 0; block < count; block += kBlock) {
+        float length_squared[kBlock], inverse_length[kBlock];
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            length_squared[j] = squared_length(dx[i], dy[i], dz[i]);
+        }
+        inverse_sqrt_block<kBlock>(length_squared, inverse_length);
+        for (std::size_t j = 0; j < kBlock; ++j) {
+            const std::size_t i = block + j;
+            float s = hooke_scale(length_squared[j], inverse_length[j], kOneK ? k[0] : k[i], k_rest[i]);
+            if constexpr (kDamped) {  // along the spring only (damping_scale())
+                const float closing =
+                    closing_speed(d[3 * kWindow + i], d[4 * kWindow + i], d[5 * kWindow + i], dx[i], dy[i], dz[i]);
+                s += damping_scale(length_squared[j], inverse_length[j], kPerSpring ? damping[i] : damping[0],
+                                   closing);
+            }
+            fx[i] = dx[i] * s;
+            fy[i] = dy[i] * s;
+            fz[i] = dz[i] * s;
+        }
+    }
+}
+
+// Packs the positions and velocities of nodes [begin, end) (see kPackedStride):
+// eight nodes at a time by transpose8() (six rows of eight nodes and two of
+// zeros in, eight records out), the rest one by one.
+#if defined(SPRINGKIT_PACKED_AVX2)
+__attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
+                                                     const float* __restrict z, const float* __restrict vx,
+                                                     const float* __restrict vy, const float* __restrict vz,
+                                                     float* __restrict p, std::uint32_t begin, std::uint32_t end) {
+    std::size_t i = begin;
+    for (; i + 8 <= end; i += 8) {
+        const __m256 r[8] = {_mm256_loadu_ps(x + i),  _mm256_loadu_ps(y + i),  _mm256_loadu_ps(z + i),
+                             _mm256_loadu_ps(vx + i), _mm256_loadu_ps(vy + i), _mm256_loadu_ps(vz + i),
+                             _mm256_setzero_ps(),     _mm256_setzero_ps()};
+        __m256 record[8];
+        transpose8(r, record);
+        for (std::size_t j = 0; j < 8; ++j) _mm256_storeu_ps(p + (i + j) * kPackedStride, record[j]);
+    }
+    for (; i < end; ++i) {
+        float* q = p + i * kPackedStride;
+        q[0] = x[i];
+        q[1] = y[i];
+        q[2] = z[i];
+        q[3] = vx[i];
+        q[4] = vy[i];
+        q[5] = vz[i];
+        q[6] = q[7] = 0.0f;
+    }
+}
+#endif
+
 // Adds a run's buffered forces g (g[i] for its spring i) into its nodes, F
 // starting at its first a end: node j gets -g[j - offset] if it is the b end of
 // a spring in [b_begin, b_end), then +g[j] if it is the a end of one in
@@ -909,7 +1049,79 @@ void add_interleaved_run(float* __restrict Fx, float* __restrict Fy, float* __re
     }
 }
 
+// Adds the forces g of `count` loose springs a[j] -> b[j] (in order of a, and
+// a[j] < b[j]) into the nodes [node_begin, node_end) among their ends: +g[j] at
+// a[j], then -g[j] at b[j], spring by spring. A node is the a end of several
+// springs in a row (about half its springs); its sum is kept in registers
+// while a stays the same and stored when a moves on, instead of each spring
+// loading what the one before stored (a chain of store-to-load forwards,
+// several cycles a spring). The same additions in the same order: no b end
+// among those springs is their a (b > a, and the springs of any smaller a
+// came before), so nothing else changes the node meanwhile.
+void add_loose_forces(float* __restrict Fx, float* __restrict Fy, float* __restrict Fz,
+                      const float* __restrict gx, const float* __restrict gy, const float* __restrict gz,
+                      const std::uint32_t* __restrict a, const std::uint32_t* __restrict b, std::size_t count,
+                      std::uint32_t node_begin, std::uint32_t node_end) {
+    auto mine = [&](std::uint32_t node) { return node >= node_begin && node < node_end; };
+    std::uint32_t node = UINT32_MAX;  // the a end whose sum sx, sy, sz holds
+    bool node_mine = false;
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+    for (std::size_t j = 0; j < count; ++j) {
+        if (a[j] != node) {
+            if (node_mine) {
+                Fx[node] = sx;
+                Fy[node] = sy;
+                Fz[node] = sz;
+            }
+            node = a[j];
+            node_mine = mine(node);
+            // Another thread's node is never read: it may be being written.
+            sx = node_mine ? Fx[node] : 0.0f;
+            sy = node_mine ? Fy[node] : 0.0f;
+            sz = node_mine ? Fz[node] : 0.0f;
+        }
+        sx += gx[j];
+        sy += gy[j];
+        sz += gz[j];
+        const std::uint32_t nb = b[j];
+        if (mine(nb)) {
+            Fx[nb] -= gx[j];
+            Fy[nb] -= gy[j];
+            Fz[nb] -= gz[j];
+        }
+    }
+    if (node_mine) {
+        Fx[node] = sx;
+        Fy[node] = sy;
+        Fz[node] = sz;
+    }
+}
+
 }  // namespace
+
+void Simulation::Impl::choose_gather_state() {
+    // Packing costs a pass over the nodes per substep and saves gathers per
+    // loose spring: kept where there is at least one loose spring per node
+    // (a shuffled cloth after reorder_for_locality() has two and gains,
+    // docs/PERFORMANCE.md, "Converted meshes against grids").
+    const std::size_t n = model_->node_count();
+    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n;
+    gather_state_.assign(pack ? n * kPackedStride : 0, 0.0f);
+}
+
+void Simulation::Impl::pack_gather_state() {
+    // Every thread's loose springs may reach any node: the whole state is
+    // packed before any thread sums (one fork-join more per substep, only for
+    // models that keep the packed state).
+#if defined(SPRINGKIT_PACKED_AVX2)
+    if (gather_state_.empty()) return;
+    run_on(team_, [&](int t) {
+        const Partition& p = partitions_[static_cast<std::size_t>(t)];
+        pack_node_state(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
+                        gather_state_.data(), p.node_begin, p.node_end);
+    });
+#endif
+}
 
 void Simulation::Impl::window_pass(Partition& part, bool then_integrate, float dt, float velocity_keep) {
     // The node order is cut into windows of kWindow nodes; each run or loose
@@ -1015,26 +1227,29 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
         const std::uint32_t* lb = loose.b.data() + chunk;
         const float* lk = loose.k.data() + chunk;
         const float* lk_rest = loose.k_rest.data() + chunk;
-        if (damped && springs_->per_spring_damping)
+        if (!gather_state_.empty()) {
+            alignas(64) float d[6 * kWindow];
+            packed_differences()(gather_state_.data(), la, lb, (count + kBlock - 1) / kBlock * kBlock, d);
+            const float* k = loose.one_k ? &loose.k[0] : lk;
+            with_flags(
+                [&](auto one_k) {
+                    if (damped && springs_->per_spring_damping)
+                        loose_forces_packed<true, true, one_k>(d, k, lk_rest, loose.damping.data() + chunk, count,
+                                                               fx, fy, fz);
+                    else if (damped)
+                        loose_forces_packed<true, false, one_k>(d, k, lk_rest, &damping, count, fx, fy, fz);
+                    else
+                        loose_forces_packed<false, false, one_k>(d, k, lk_rest, &damping, count, fx, fy, fz);
+                },
+                loose.one_k);
+        } else if (damped && springs_->per_spring_damping)
             loose_forces<true, true>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, loose.damping.data() + chunk, count,
                                      fx, fy, fz);
         else if (damped)
             loose_forces<true, false>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
         else
             loose_forces<false, false>(x, y, z, vx, vy, vz, la, lb, lk, lk_rest, &damping, count, fx, fy, fz);
-        for (std::size_t j = 0; j < count; ++j) {
-            const std::uint32_t a = loose.a[chunk + j], b = loose.b[chunk + j];
-            if (a >= part.node_begin && a < part.node_end) {
-                Fx[a] += fx[j];
-                Fy[a] += fy[j];
-                Fz[a] += fz[j];
-            }
-            if (b >= part.node_begin && b < part.node_end) {
-                Fx[b] -= fx[j];
-                Fy[b] -= fy[j];
-                Fz[b] -= fz[j];
-            }
-        }
+        add_loose_forces(Fx, Fy, Fz, fx, fy, fz, la, lb, count, part.node_begin, part.node_end);
     }
 }
 

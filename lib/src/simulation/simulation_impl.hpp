@@ -76,6 +76,9 @@ struct LooseSprings {
     std::vector<std::uint32_t> a, b;
     std::vector<float> k, k_rest;  ///< k and k * rest
     std::vector<float> damping;    ///< read only when SpringValues::per_spring_damping
+    /// Every spring has k[0] (converted meshes: one k for all): the packed
+    /// loop (simulation.cpp) reads k once.
+    bool one_k = false;
 };
 /// Faces (first + i + o[0], first + i + o[1], first + i + o[2]) for i in
 /// [0, count) (simulation_normals.cpp). With gaps, face_run_open[open + i]
@@ -305,6 +308,8 @@ public:
     void build_face_pieces(detail::Partition& p) const;
     void normals_of(detail::Partition& part);
     void build_partitions();
+    void choose_gather_state();
+    void pack_gather_state();
     void refill_springs();
     Vec3 external_at(std::size_t node) const { return external_.x.empty() ? Vec3{} : external_.get(node); }
     /// Sets external_ to the constant forces: empty when there are none.
@@ -329,6 +334,11 @@ public:
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;
+    /// Positions and velocities packed per node (x, y, z, vx, vy, vz and two
+    /// zeros: simulation.cpp, kPackedStride), refreshed before each pass over
+    /// the springs, for models with many loose springs (their ends are
+    /// gathered); empty otherwise.
+    std::vector<float> gather_state_;
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
