@@ -48,10 +48,20 @@ std::string summary(const ImportResult& r, const fs::path& out) {
             text += sized;
         }
     }
+    std::snprintf(sized, sizeof sized, "; weighs %.4g kg", p.total_mass);
+    text += sized;
+    if (!p.substep.empty()) text += "; substep " + p.substep;
     if (m.params.ground && p.ground_repulsion > 0.0) {
-        std::snprintf(sized, sizeof sized, "; ground at y = %.4g, repulsion %.4g N/m: sinks at most %.3g m at rest",
-                      m.params.ground->height, p.ground_repulsion, p.ground_sink);
+        std::snprintf(sized, sizeof sized,
+                      "; ground at y = %.4g, repulsion %.4g N/m: sinks %.3g m at rest (its weight on its %zu lowest "
+                      "nodes)",
+                      m.params.ground->height, p.ground_repulsion, p.ground_sink, p.ground_nodes);
         text += sized;
+        if (p.ground_substep > 0.0) {
+            std::snprintf(sized, sizeof sized, ", more than asked: a stiffer ground needs --max-substep %.2g",
+                          p.ground_substep);
+            text += sized;
+        }
     }
     // The paths are cut on their own so that the counts always show.
     return printable(r.path.string(), 300) + " -> " + printable(out.string(), 300) + text;

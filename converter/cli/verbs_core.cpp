@@ -186,9 +186,12 @@ VerbRun register_info(CLI::App& app) {
         const Parameters& p = model.params;
         const FrameCost cost = frame_cost(model);
         std::optional<double> shape;
+        double mirrored = 0.0;
         if (o->shape) {
             try {
-                shape = shape_error(model, o->seed);
+                const ShapeErrors errors = shape_errors(model, o->seed);
+                shape = errors.error;
+                mirrored = errors.mirrored;
             } catch (const SimulationError& e) {
                 throw Error(o->model + ": shape error test: " + e.what());
             }
@@ -253,6 +256,7 @@ VerbRun register_info(CLI::App& app) {
                                       {"damping", g.damping ? nlohmann::json(*g.damping) : nlohmann::json()}});
             }
             if (shape) j["shape_error"] = *shape;
+            if (shape && std::isfinite(mirrored)) j["shape_error_mirrored"] = mirrored;
             // Names that are not UTF-8 are shown with U+FFFD (nlohmann would throw).
             std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
             return kExitOk;
@@ -331,8 +335,13 @@ VerbRun register_info(CLI::App& app) {
                         static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
                         static_cast<unsigned long long>(cost.spring_visits),
                         static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
-        if (shape)
+        if (shape) {
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
+            // Settled as its mirror image: every spring length kept, the handedness lost.
+            if (mirrored < 0.5 * *shape)
+                std::printf("              %.3g%% from its mirror image: it settled mirrored (springs keep every "
+                            "length of a mirrored shape)\n", mirrored * 100.0);
+        }
         return kExitOk;
     };
 }

@@ -9,7 +9,8 @@ usage: shape_corpus.py SPRINGKIT (CORPUS_DIR | --list FILE) WORK_DIR
 
 Without --list every file under CORPUS_DIR is tried; files `convert` refuses are
 counted, not measured. Prints one line per converted file (its error, nodes,
-springs and the structural springs the converter chose) and the totals; with
+springs, the structural springs the converter chose, and whether it settled as
+its mirror image) and the totals; with
 --limit, exits 1 when a converted file's shape error is above PERCENT or its
 measure fails (a model that blows up). --list names one file a line, relative to
 the list's folder; '#' starts a comment.
@@ -50,8 +51,9 @@ def measure(springkit, path, work, index, convert_args, timeout):
     if r.returncode != 0:
         return {**row, "outcome": "failed", "problem": r.stderr.decode("utf-8", "replace").strip()[-300:]}
     info = json.loads(r.stdout)
+    mirrored = info.get("shape_error_mirrored")
     return {**row, "outcome": "converted", "error": 100.0 * info["shape_error"], "nodes": info["nodes"],
-            "springs": info["springs"]["total"]}
+            "springs": info["springs"]["total"], "mirrored": None if mirrored is None else 100.0 * mirrored}
 
 
 def main():
@@ -87,19 +89,26 @@ def main():
     for r in rows:
         name = os.path.relpath(r["file"], args.corpus) if args.corpus else r["file"]
         if r["outcome"] == "converted":
+            mirror = ""
+            if r["mirrored"] is not None and r["mirrored"] < 0.5 * r["error"]:
+                mirror = f" (settled mirrored: {r['mirrored']:.3g}% from its mirror image)"
             if args.markdown:
-                print(f"| {name} | {r['nodes']} | {r['springs']} | {r['chosen']} | {r['error']:.3g}% |")
+                print(f"| {name} | {r['nodes']} | {r['springs']} | {r['chosen']} | {r['error']:.3g}%{mirror} |")
             else:
-                print(f"{r['error']:9.4f}%  {name}: {r['nodes']} nodes, {r['springs']} springs, {r['chosen']}")
+                print(f"{r['error']:9.4f}%  {name}: {r['nodes']} nodes, {r['springs']} springs, {r['chosen']}{mirror}")
         elif r["outcome"] == "failed":
             print(f"   FAILED  {name}: {r['problem']}")
     errors = sorted(r["error"] for r in converted)
     if errors:
         median = errors[len(errors) // 2]
-        over = sum(e >= 2.0 for e in errors)
+        # Lines and point clouds: the converter says there is no shape to keep.
+        surfaces = [r for r in converted if not r["chosen"].startswith("none")]
+        over = sum(r["error"] >= 2.0 for r in surfaces)
+        mirrored = sum(r["error"] >= 2.0 and r["mirrored"] is not None and r["mirrored"] < 2.0 for r in surfaces)
         print(f"{len(converted)} converted of {len(rows)} files ({len(rows) - len(converted) - len(failed)} refused, "
-              f"{len(failed)} failed): shape error median {median:.3g}%, largest {errors[-1]:.3g}%, "
-              f"{over} at or above 2%")
+              f"{len(failed)} failed): shape error median {median:.3g}%, largest {errors[-1]:.3g}%; "
+              f"{len(converted) - len(surfaces)} without faces (lines, points: no shape to keep); of the "
+              f"{len(surfaces)} with faces {over} at or above 2% ({mirrored} of them within 2% of their mirror image)")
     if failed or bad:
         for r in bad:
             print(f"above {args.limit}%: {r['file']} ({r['error']:.3g}%)")

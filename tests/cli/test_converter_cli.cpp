@@ -205,32 +205,52 @@ TEST(Convert, SummaryReportsSizeAndUnitAndUnitsAndSizeRescale) {
     EXPECT_NE(r.err.find("unknown unit 'furlong'"), std::string::npos) << r.err;
 }
 
-// --ground bottom: a ground just under the model, its repulsion raised to
-// weight / depth so that the model resting on it sinks at most that deep.
+// --ground bottom: a ground just under the model, its repulsion raised so that
+// the model resting on it sinks at most the stated depth; simulated to rest, no
+// node is deeper than the depth the summary prints.
+double printed_sink(const std::string& summary) {
+    const std::size_t at = summary.find(" N/m: sinks ");
+    return at == std::string::npos ? -1.0 : std::stod(summary.substr(at + 12));
+}
+
+double deepest_after(const fs::path& model, const fs::path& settled, double seconds) {
+    const auto r = run_command(kCli + " simulate " + q(model) + " --seconds " + std::to_string(seconds) + " -o " +
+                               q(settled));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    const Model m = load_model(settled);
+    return m.params.ground->height - bounds(m).min.y;
+}
+
 TEST(Convert, GroundBottomHoldsTheModelWithinTheStatedDepth) {
     const fs::path out = work_dir() / "grounded.json", settled = work_dir() / "grounded-settled.json";
-    // 98 nodes of 2 kg: 1923 N; 1% of the 1 m side is 0.01 m: 192276 N/m is beyond
-    // what a node keeps stable (0.3 x 2 kg / (0.002 s)^2 = 150000 N/m), which caps it.
-    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) +
-                         " --volume --mass 2 --ground bottom -o " + q(out));
+    // 98 nodes of 2 kg, 1923 N, on the 25 nodes of the cube's floor, whose rim
+    // also carries the walls; 1% of the 1 m side is 0.01 m.
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --mass 2 --ground bottom -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Model m = load_model(out);
     ASSERT_TRUE(m.params.ground.has_value());
     EXPECT_FLOAT_EQ(m.params.ground->height, -0.5f);
-    EXPECT_FLOAT_EQ(m.params.ground->repulsion, 150000.0f);
-    const double sink = 98 * 2 * 9.81 / 150000.0;
-    char expected[128];
-    std::snprintf(expected, sizeof expected, "repulsion 1.5e+05 N/m: sinks at most %.3g m at rest", sink);
-    EXPECT_NE(r.out.find(std::string("; ground at y = -0.5, ") + expected), std::string::npos) << r.out;
-    ASSERT_EQ(run_command(kCli + " simulate " + q(out) + " --seconds 3 -o " + q(settled)).exit_code, 0);
-    EXPECT_GE(bounds(load_model(settled)).min.y, -0.5f - sink);
-    // A lighter one (98 nodes of 0.05 kg: 48 N) gets weight / depth, its depth given.
-    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) +
-                          " --volume --ground bottom --ground-depth 0.05 -o " + q(out)).exit_code, 0);
-    const Model light = load_model(out);
-    EXPECT_NEAR(light.params.ground->repulsion, 98 * 0.05 * 9.81 / 0.05, 0.01);
-    ASSERT_EQ(run_command(kCli + " simulate " + q(out) + " --seconds 3 -o " + q(settled)).exit_code, 0);
-    EXPECT_GE(bounds(load_model(settled)).min.y, -0.5f - 0.05f);
+    EXPECT_NE(r.out.find("; ground at y = -0.5, repulsion "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("m at rest (its weight on its 25 lowest nodes)"), std::string::npos) << r.out;
+    EXPECT_NEAR(printed_sink(r.out), 0.01, 1e-4) << r.out;
+    EXPECT_GT(deepest_after(out, settled, 3.0), 0.005);
+    EXPECT_LE(deepest_after(out, settled, 3.0), printed_sink(r.out));
+    // A heavy sphere (146 nodes of 5 kg) stands on its pole: 1% of its size would
+    // need a repulsion no node keeps stable (0.3 x 5 kg / (0.002 s)^2 = 375000 N/m),
+    // so the summary says how deep it sinks and what substep would allow 1%.
+    r = run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) + " --mass 5 --ground bottom -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FLOAT_EQ(load_model(out).params.ground->repulsion, 375000.0f);
+    EXPECT_NE(r.out.find("more than asked: a stiffer ground needs --max-substep "), std::string::npos) << r.out;
+    EXPECT_GT(printed_sink(r.out), 0.01);
+    EXPECT_LE(deepest_after(out, settled, 3.0), printed_sink(r.out));
+    // A lighter one (98 nodes of 0.05 kg: 48 N) with its depth given.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --ground bottom --ground-depth 0.02 -o " +
+                    q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NEAR(printed_sink(r.out), 0.02, 1e-4) << r.out;
+    EXPECT_NEAR(load_model(out).params.ground->repulsion, 98 * 0.05 * 9.81 / (25 * 0.02 / kGroundUnevenLoad), 0.01);
+    EXPECT_LE(deepest_after(out, settled, 3.0), printed_sink(r.out));
 }
 
 // Islands: a quad and a triangle 2 m apart, which no spring joins.

@@ -50,3 +50,24 @@ TEST(Shape, TheSeedChoosesThePerturbation) {
     EXPECT_NE(shape_error(m, 1), shape_error(m, 2));
     EXPECT_EQ(shape_error(m, 3), shape_error(m, 3));
 }
+
+TEST(Shape, TheMirroredErrorTellsAShapeFromItsMirrorImage) {
+    // Not perturbed: an irregular tetrahedron is its own shape (0) and not its
+    // mirror image, which no rotation maps onto it.
+    Model tet;
+    tet.positions = {{0, 0, 0}, {1, 0, 0}, {0, 2, 0}, {0, 0, 3}};
+    tet.params.gravity = {};
+    const ShapeErrors rest = shape_errors(tet, 1, {.perturbation = 0.0, .seconds = 0.1});
+    EXPECT_LT(rest.error, 1e-7);
+    EXPECT_GT(rest.mirrored, 0.05);
+    EXPECT_EQ(shape_error(tet, 1, {.perturbation = 0.0, .seconds = 0.1}), rest.error);
+    // A flat model is its own mirror image (turned half a turn about y): the same
+    // error either way, whatever the perturbation left.
+    Model flat = make_cloth({.columns = 4, .rows = 4, .anchors = ClothAnchors::none});
+    flat.springs.clear();
+    const ShapeErrors scattered = shape_errors(flat, 2);
+    EXPECT_GT(scattered.error, 0.01);
+    EXPECT_NEAR(scattered.mirrored, scattered.error, 1e-6);
+    // Anchored models are not aligned, so there is no mirrored measure.
+    EXPECT_TRUE(std::isnan(shape_errors(make_cloth({.columns = 3, .rows = 3})).mirrored));
+}

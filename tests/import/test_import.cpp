@@ -208,6 +208,7 @@ TEST(Import, GroundAtBottomIsTheLowestNode) {
     o.ground_at_bottom = true;
     o.parameters.set(*find_parameter("ground/height"), {.number = 100.0f});   // the bottom wins
     o.parameters.set(*find_parameter("ground/friction"), {.number = 7.0f});  // needs the ground
+    o.parameters.set(*find_parameter("mass"), {.number = 1.0f});  // heavy enough to need more than 100 N/m
     // The cube moved up: its lowest corner at y = 0.5 before the scale.
     std::string moved;
     std::istringstream lines(kCubeObj);
@@ -224,11 +225,35 @@ TEST(Import, GroundAtBottomIsTheLowestNode) {
     EXPECT_FLOAT_EQ(m.params.ground->height, bounds(m).min.y);
     EXPECT_FLOAT_EQ(m.params.ground->height, 1.5f);
     EXPECT_EQ(m.params.ground->friction, 7.0f);
-    // Its repulsion holds the weight within 1% of its longest side (ImportOptions::ground_depth).
+    // Its repulsion holds the weight within 1% of its longest side (ImportOptions::ground_depth):
+    // the 4 corners of the floor carry it, each the weight of itself and the corner above.
     const Vec3 side = bounds(m).max - bounds(m).min;
-    const double weight = m.node_count() * double(m.params.mass) * 9.81;
-    EXPECT_NEAR(m.params.ground->repulsion, weight / (0.01 * std::max({side.x, side.y, side.z})), 1e-3);
+    const double weight = m.node_count() * 1.0 * 9.81;
+    const double depth = 0.01 * std::max({side.x, side.y, side.z});
+    EXPECT_NEAR(m.params.ground->repulsion, kGroundUnevenLoad * weight / (4 * depth), 1e-3);
     EXPECT_GT(m.params.ground->repulsion, Ground{}.repulsion);
+    std::size_t touching = 0;
+    EXPECT_NEAR(ground_sink_depth(m, m.params.ground->repulsion, &touching), depth, 1e-6);
+    EXPECT_EQ(touching, 4u);
+}
+
+// The sink depth of a model standing on a ground under its lowest node: level,
+// times kGroundUnevenLoad for uneven loads.
+TEST(Import, GroundSinkDepthSharesTheWeightAmongTheLowestNodes) {
+    Model m;
+    m.params.mass = 1.0f;
+    m.params.gravity = {0.0f, -10.0f, 0.0f};
+    // Two nodes on the floor, one 0.05 m above it: 30 N. At repulsion 1000 N/m
+    // the two lowest hold it at d = 0.015 (1000 x 2 d = 30), below the third.
+    m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 0.05f, 0}};
+    std::size_t touching = 0;
+    EXPECT_NEAR(ground_sink_depth(m, 1000.0, &touching), kGroundUnevenLoad * 0.015, 1e-9);
+    EXPECT_EQ(touching, 2u);
+    // Softer, 100 N/m: all three, d = (30 / 100 + 0.05) / 3.
+    EXPECT_NEAR(ground_sink_depth(m, 100.0, &touching), kGroundUnevenLoad * 0.35 / 3, 1e-9);
+    EXPECT_EQ(touching, 3u);
+    m.params.gravity = {};
+    EXPECT_EQ(ground_sink_depth(m, 1000.0), 0.0);
 }
 
 TEST(Import, TextureComesFromTheMaterialRelativeToTheMesh) {

@@ -137,7 +137,57 @@ TEST(Structure, LinesAndPointsGetNone) {
     ImportReport report;
     const Model m = import_mesh(write("polyline.obj", "v 0 0 0\nv 1 0 0\nv 2 1 0\nl 1 2 3\n"), {}, report);
     EXPECT_EQ(m.springs.size(), 2u);
-    EXPECT_EQ(report.structure, "none (no faces: lines and points keep their own springs)");
+    EXPECT_EQ(report.structure, "none (no faces: lines keep their own springs and bend as strings do, no shape to keep)");
+    // Points alone: the summary says it is a point cloud.
+    const Model points = import_mesh(write("points.obj", "v 0 0 0\nv 1 0 0\nv 2 1 0\np 1 2 3\n"), {}, report);
+    EXPECT_EQ(points.springs.size(), 0u);
+    EXPECT_EQ(report.structure, "none (no faces and no lines: a point cloud of 3 free nodes, no shape to keep)");
+}
+
+namespace {
+
+/// A closed cone of `segments` sides: apex, base centre and a ring, so that the
+/// apex and the centre are each held by `segments` edge springs.
+std::string cone_obj(int segments) {
+    std::string obj = "v 0 1 0\nv 0 0 0\n";
+    char line[96];
+    for (int i = 0; i < segments; ++i) {
+        const double a = 6.283185307179586 * i / segments;
+        std::snprintf(line, sizeof line, "v %.9g 0 %.9g\n", std::cos(a), std::sin(a));
+        obj += line;
+    }
+    for (int i = 0; i < segments; ++i) {
+        const int here = 3 + i, next = 3 + (i + 1) % segments;
+        obj += "f 1 " + std::to_string(next) + " " + std::to_string(here) + "\nf 2 " + std::to_string(here) + " " +
+               std::to_string(next) + "\n";
+    }
+    return obj;
+}
+
+}  // namespace
+
+// A node held by many springs (the apex of a 120-sided cone: dt omega_max 2.2 at
+// the default substep) blows up under the shape test; the converter shortens
+// the substep until dt omega_max is at most kSubstepOmegaTarget, and says so.
+TEST(Structure, AStiffNodeGetsAShorterSubstep) {
+    const fs::path cone = write("cone.obj", cone_obj(120));
+    ImportReport report;
+    const Model m = import_mesh(cone, {}, report);
+    EXPECT_LT(m.params.max_substep, Parameters{}.max_substep);
+    EXPECT_LE(frequency_stability(m).omega_dt, kSubstepOmegaTarget);
+    EXPECT_GT(frequency_stability(m).omega_dt, 0.9 * kSubstepOmegaTarget) << "no shorter than needed";
+    EXPECT_EQ(report.substep.find(" s (dt omega_max would be 2."), 5u) << report.substep;
+    EXPECT_LT(shape_error(m), 0.02);
+    // Given, it is kept: and the model blows up in the shape test.
+    ImportOptions given;
+    given.parameters.set(*find_parameter("max_substep"), {.number = 0.002f});
+    const Model kept = import_mesh(cone, given, report);
+    EXPECT_EQ(kept.params.max_substep, 0.002f);
+    EXPECT_TRUE(report.substep.empty());
+    EXPECT_THROW(shape_error(kept), SimulationError);
+    // The sample cube needs none.
+    EXPECT_EQ(import_mesh(sample_mesh("cube.obj"), {}, report).params.max_substep, Parameters{}.max_substep);
+    EXPECT_TRUE(report.substep.empty());
 }
 
 TEST(Structure, EdgesSheetAndSolidAreChosenOnRequest) {

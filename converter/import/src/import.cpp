@@ -600,7 +600,7 @@ StructureChoice choose_structure(const Model& model, const SurfaceShape& shape) 
     StructureChoice choice;
     char why[256];
     if (model.faces.empty()) {
-        choice.why = "none (no faces: lines and points keep their own springs)";
+        choice.why = "none (no faces: lines keep their own springs and bend as strings do, no shape to keep)";
     } else if (shape.closed()) {
         choice.volume = true;
         std::snprintf(why, sizeof why, "volume (a closed surface: each of its %zu edges joins two faces or more)",
@@ -619,6 +619,62 @@ StructureChoice choose_structure(const Model& model, const SurfaceShape& shape) 
         choice.why = why;
     }
     return choice;
+}
+
+namespace {
+
+/// A time step rounded down to two significant digits, so that a chosen
+/// max_substep reads well in the file and the summary.
+double round_down_2(double dt) {
+    const double unit = std::pow(10.0, std::floor(std::log10(dt)) - 1.0);
+    return std::floor(dt / unit * (1.0 + 1e-9)) * unit;
+}
+
+}  // namespace
+
+double choose_substep(const Model& model, double* omega_dt) {
+    if (omega_dt != nullptr) *omega_dt = 0.0;
+    const Integrator integrator = model.params.integrator;
+    if (integrator != Integrator::symplectic_euler && integrator != Integrator::verlet) return 0.0;
+    // A few iterations on a big mesh: its volume springs make each a pass of
+    // cache misses, and its highest modes lie close together.
+    const FrequencyStability f = frequency_stability(model, 6);
+    if (omega_dt != nullptr) *omega_dt = f.omega_dt;
+    if (!(f.omega_dt > kSubstepOmegaTarget)) return 0.0;
+    return std::max(double(kMinSubstep),
+                    round_down_2(double(model.params.max_substep) * kSubstepOmegaTarget / f.omega_dt));
+}
+
+double ground_sink_depth(const Model& model, double repulsion, std::size_t* nodes) {
+    if (nodes != nullptr) *nodes = 0;
+    const std::size_t n = model.node_count();
+    const double g = length(model.params.gravity);
+    double mass = 0.0;
+    for (std::size_t i = 0; i < n; ++i) mass += model.node_mass(i);
+    if (n == 0 || !(mass * g > 0.0) || !(repulsion > 0.0)) return 0.0;
+    double lowest = std::numeric_limits<double>::infinity();
+    for (const Vec3& p : model.positions) lowest = std::min(lowest, double(p.y));
+    std::vector<std::uint32_t> order(n);
+    for (std::uint32_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return model.positions[a].y != model.positions[b].y ? model.positions[a].y < model.positions[b].y : a < b;
+    });
+    // Standing level as a rigid body: with the lowest c nodes below d,
+    // repulsion (c d - sum of their h) = weight, d = (weight / repulsion + sum) / c,
+    // valid while d <= the next node's height.
+    const double load = mass * g / repulsion;
+    double sum = 0.0, level = 0.0;
+    std::size_t c = 0;
+    while (c < n) {
+        sum += double(model.positions[order[c++]].y) - lowest;
+        level = (load + sum) / double(c);
+        if (c == n || level <= double(model.positions[order[c]].y) - lowest) break;
+    }
+    if (nodes != nullptr) *nodes = c;
+    // A soft body does not share its weight evenly: where walls stand on the
+    // rim of a floor, the rim carries more than the middle. kGroundUnevenLoad
+    // covers that.
+    return kGroundUnevenLoad * level;
 }
 
 namespace {
@@ -705,7 +761,7 @@ namespace {
 /// Volume springs among `nodes` (all of the model's when null), within their
 /// own bounding box: see add_volume_springs below.
 std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::vector<std::uint32_t>* nodes,
-                                     int per_node, float k) {
+                                     int per_node, float k, std::vector<int>& degree) {
     const std::size_t n = nodes != nullptr ? nodes->size() : model.node_count();
     if (n < 3 || per_node <= 0) return 0;
     auto node = [nodes](std::size_t a) { return nodes != nullptr ? (*nodes)[a] : static_cast<std::uint32_t>(a); };
@@ -715,7 +771,6 @@ std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::
         box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
         box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
     }
-    std::vector<int> degree(model.node_count(), 0);
     const int max_degree = 3 * per_node;
     std::size_t added = 0;
     for (std::size_t a = 0; a < n; ++a) {
@@ -751,13 +806,15 @@ std::size_t add_volume_springs(Model& model, PairSet& springs, int per_node, flo
     // stretches them. Partners are picked by a fixed hash among nodes at least
     // 40% of the farthest bounding-box corner away, which keeps the springs long
     // (across the volume) and their directions varied.
-    return add_volume_springs_among(model, springs, nullptr, per_node, k);
+    std::vector<int> degree(model.node_count(), 0);
+    return add_volume_springs_among(model, springs, nullptr, per_node, k, degree);
 }
 
 /// Volume springs for a model of several parts that no edge joins (islands):
 /// within each part of 4 nodes or more (over the part's own bounding box, so a
 /// small part is held by springs across itself), then, with `join`, across the
-/// whole model, which joins the parts.
+/// whole model, which joins the parts. One cap of 3 `per_node` volume springs
+/// per node covers both passes, so that no node is held by twice as many.
 std::size_t add_part_volume_springs(Model& model, PairSet& springs, int per_node, float k, bool join) {
     const detail::Islands islands = detail::find_islands(model);
     if (islands.sizes.size() <= 1) return add_volume_springs(model, springs, per_node, k);
@@ -765,9 +822,10 @@ std::size_t add_part_volume_springs(Model& model, PairSet& springs, int per_node
     std::vector<std::vector<std::uint32_t>> parts(islands.sizes.size());
     for (std::size_t i = 0; i < model.node_count(); ++i)
         parts[islands.of_node[i]].push_back(static_cast<std::uint32_t>(i));
+    std::vector<int> degree(model.node_count(), 0);
     for (const auto& part : parts)
-        if (part.size() >= 4) added += add_volume_springs_among(model, springs, &part, per_node, k);
-    return added + (join ? add_volume_springs(model, springs, per_node, k) : 0);
+        if (part.size() >= 4) added += add_volume_springs_among(model, springs, &part, per_node, k, degree);
+    return added + (join ? add_volume_springs_among(model, springs, nullptr, per_node, k, degree) : 0);
 }
 
 }  // namespace
@@ -861,12 +919,15 @@ std::size_t add_edge_springs(Model& model) {
     return unique;
 }
 
-/// The ground's repulsion for a model standing on it (ImportOptions::ground_depth):
-/// at rest a node pressed `d` into the ground is pushed up by repulsion x d, so
-/// with all of the weight W on one node it sinks W / repulsion; repulsion =
-/// W / depth keeps that within `depth`. A node stays stable while repulsion x
-/// dt^2 / m <= kStabilityWarning (the criterion of stability_estimate), which
-/// caps it; the report then says how deep the model can sink.
+/// The ground's repulsion for a model standing on it (ImportOptions::ground_depth).
+/// The ground pushes each node below it up by repulsion x its depth, so the weight
+/// W rests on the lowest nodes: a model standing level that sinks d carries
+/// W = repulsion x sum of max(0, d - h) over its nodes, and ground_sink_depth
+/// bounds the deepest node by kGroundUnevenLoad d; repulsion = W / that sum at
+/// d = depth / kGroundUnevenLoad keeps it within `depth`. A node stays stable while repulsion
+/// x dt^2 / m <= kStabilityWarning (the criterion of stability_estimate), which
+/// caps it; the report then says how deep the model sinks and what max_substep
+/// would allow the depth asked for.
 void set_ground_repulsion(Model& model, const ImportOptions& options, double longest_side, ImportReport& report) {
     Ground& ground = *model.params.ground;
     const ParameterInfo* row = find_parameter("ground/repulsion");
@@ -880,12 +941,20 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
         const double depth = options.ground_depth > 0.0 ? options.ground_depth : 0.01 * longest_side;
         const double dt = model.params.max_substep;
         const double stable = kStabilityWarning * lightest / (dt * dt);
-        double repulsion = depth > 0.0 ? weight / depth : stable;
-        repulsion = std::min(std::max(repulsion, double(Ground{}.repulsion)), std::max(stable, double(Ground{}.repulsion)));
+        const double lowest = ground.height;
+        // Level at depth / kGroundUnevenLoad, so that uneven loads stay within depth.
+        const double level = depth / kGroundUnevenLoad;
+        double under = 0.0;  // sum of max(0, level - h) over the nodes
+        for (const Vec3& p : model.positions) under += std::max(0.0, level - (double(p.y) - lowest));
+        const double needed = under > 0.0 ? weight / under : stable;
+        const double floor = Ground{}.repulsion;
+        const double repulsion = std::min(std::max(needed, floor), std::max(stable, floor));
         ground.repulsion = static_cast<float>(repulsion);
+        if (needed > std::max(stable, floor) * 1.001)
+            report.ground_substep = round_down_2(dt * std::sqrt(std::max(stable, floor) / needed));
     }
     report.ground_repulsion = ground.repulsion;
-    report.ground_sink = ground.repulsion > 0.0f ? weight / ground.repulsion : 0.0;
+    report.ground_sink = ground_sink_depth(model, ground.repulsion, &report.ground_nodes);
 }
 
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
@@ -1037,6 +1106,9 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     if (!given) switch (options.structure) {
             case ImportOptions::Structure::automatic:
                 structure = choose_structure(model, surface_shape(model));
+                if (model.faces.empty() && soup.lines.empty())
+                    structure.why = "none (no faces and no lines: a point cloud of " +
+                                    std::to_string(model.node_count()) + " free nodes, no shape to keep)";
                 break;
             case ImportOptions::Structure::edges: break;
             case ImportOptions::Structure::sheet: structure.bend = structure.shear = true; break;
@@ -1129,6 +1201,43 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         if (model.params.stretch_stiffness > 0.0f && options.extra_spring_k_factor != 1.0f)
             report.warnings.push_back("--extra-k has no effect with a stretch stiffness: springs that are no face "
                                       "edge get k = stretch stiffness");
+    }
+    // The substep the explicit step needs for this mesh, unless one was given;
+    // then the ground's repulsion, which it bounds.
+    const ParameterInfo* substep_row = find_parameter("max_substep");
+    if (substep_row != nullptr && options.parameters.find(*substep_row) == nullptr) {
+        const double before = model.params.max_substep;
+        double omega_dt = 0.0;
+        const double chosen = choose_substep(model, &omega_dt);
+        if (chosen > 0.0) {
+            model.params.max_substep = static_cast<float>(chosen);
+            char why[200];
+            std::snprintf(why, sizeof why,
+                          "%.2g s (dt omega_max would be %.3g at %.2g s: %s is stable below 2, and a mesh pulled far "
+                          "from rest needs a margin)",
+                          chosen, omega_dt, before, integrator_name(model.params.integrator));
+            report.substep = why;
+        }
+    }
+    for (std::size_t i = 0; i < model.node_count(); ++i) report.total_mass += model.node_mass(i);
+    if (!has_material(model.params)) {
+        // No material can fill even its bounding box (each side taken as at
+        // least a tenth of the longest, for sheets) at more than 20000 kg/m^3
+        // (gold: 19300): the per-node mass is then far too heavy for the mesh.
+        const Bounds b = bounds(model);
+        const double longest = std::max({b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z});
+        double volume = 1.0;
+        for (double d : {b.max.x - b.min.x, b.max.y - b.min.y, b.max.z - b.min.z}) volume *= std::max(d, 0.1 * longest);
+        if (volume > 0.0 && report.total_mass / volume > 20000.0) {
+            char warning[320];
+            std::snprintf(warning, sizeof warning,
+                          "the model weighs %.4g kg (%.3g kg per node x %zu nodes), %.3g kg/m^3 over its bounding "
+                          "box, heavier than any solid of its size: give its mass with --total-mass KG or "
+                          "--density KG_PER_M3",
+                          report.total_mass, double(model.params.mass), model.node_count(),
+                          report.total_mass / volume);
+            report.warnings.push_back(warning);
+        }
     }
     if (options.ground_at_bottom) set_ground_repulsion(model, options, side * scale, report);
 

@@ -102,6 +102,10 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"unit", r.unit},
             {"ground_sink", r.ground_sink},
             {"ground_repulsion", r.ground_repulsion},
+            {"ground_nodes", r.ground_nodes},
+            {"ground_substep", r.ground_substep},
+            {"substep", r.substep},
+            {"total_mass", r.total_mass},
             {"islands", r.islands},
             {"island_springs", r.island_springs},
             {"dropped_nodes", r.dropped_nodes},
@@ -135,6 +139,10 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.unit = j.at("unit");
     r.ground_sink = j.at("ground_sink");
     r.ground_repulsion = j.at("ground_repulsion");
+    r.ground_nodes = j.at("ground_nodes");
+    r.ground_substep = j.at("ground_substep");
+    r.substep = j.at("substep");
+    r.total_mass = j.at("total_mass");
     r.islands = j.at("islands").get<std::vector<std::size_t>>();
     r.island_springs = j.at("island_springs");
     r.dropped_nodes = j.at("dropped_nodes");

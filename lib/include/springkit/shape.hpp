@@ -33,6 +33,17 @@ struct ShapeTest {
 /// model blows up. Costs seconds / max_substep substeps over all springs.
 double shape_error(const Model& model, unsigned seed = 1, const ShapeTest& test = {});
 
+/// shape_error() and, from the same run, the error against the rest shape's
+/// mirror image (x -> -x, then the best rigid motion; anchored models: not
+/// measured, NaN). Springs keep every length of a mirrored shape, so a model
+/// perturbed by more than its thickness can settle as its own mirror image:
+/// `mirrored` far below `error` says that happened.
+struct ShapeErrors {
+    double error = 0.0;
+    double mirrored = 0.0;
+};
+ShapeErrors shape_errors(const Model& model, unsigned seed = 1, const ShapeTest& test = {});
+
 /// RMS distance of `current` from `reference` (same node count) after the rigid
 /// motion that best maps one onto the other (Horn 1987, "Closed-form solution of
 /// absolute orientation using unit quaternions"), m: how far two poses differ in

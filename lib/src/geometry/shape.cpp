@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "springkit/error.hpp"
 #include "springkit/io.hpp"
@@ -130,6 +132,10 @@ double aligned_rms_distance(std::span<const Vec3> current, std::span<const Vec3>
 }
 
 double shape_error(const Model& model, unsigned seed, const ShapeTest& test) {
+    return shape_errors(model, seed, test).error;
+}
+
+ShapeErrors shape_errors(const Model& model, unsigned seed, const ShapeTest& test) {
     // External loads off: the test asks whether the springs alone restore the shape.
     Model m = model;
     m.params.gravity = {};
@@ -138,7 +144,7 @@ double shape_error(const Model& model, unsigned seed, const ShapeTest& test) {
     m.params.gust = {};
     m.constant_forces.clear();
     const double diagonal = bounds(m).diagonal();
-    if (m.node_count() == 0 || diagonal <= 0.0) return 0.0;
+    if (m.node_count() == 0 || diagonal <= 0.0) return {};
 
     Simulation sim(m);
     std::vector<bool> anchored(m.node_count(), false);
@@ -150,7 +156,15 @@ double shape_error(const Model& model, unsigned seed, const ShapeTest& test) {
                              m.positions[i] + random_direction((std::uint64_t{seed} << 32) ^ i) * distance);
     const auto frames = static_cast<long>(std::ceil(test.seconds / test.frame_dt - 1e-9));
     for (long f = 0; f < frames; ++f) sim.step(test.frame_dt);
-    return rms_distance(sim.positions(), m.positions, m.anchors.empty()) / diagonal;
+    ShapeErrors errors;
+    errors.error = rms_distance(sim.positions(), m.positions, m.anchors.empty()) / diagonal;
+    errors.mirrored = std::numeric_limits<double>::quiet_NaN();
+    if (m.anchors.empty()) {
+        std::vector<Vec3> mirror(m.positions);
+        for (Vec3& p : mirror) p.x = -p.x;
+        errors.mirrored = rms_distance(sim.positions(), mirror, true) / diagonal;
+    }
+    return errors;
 }
 
 }  // namespace springkit

@@ -613,7 +613,7 @@ Stability stability_estimate(const Model& model) {
     return result;
 }
 
-FrequencyStability frequency_stability(const Model& model) {
+FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     FrequencyStability result;
     const Parameters& p = model.params;
     const double keep = std::pow(static_cast<double>(p.energy_loss), static_cast<double>(p.max_substep) * 60.0);
@@ -667,7 +667,8 @@ FrequencyStability frequency_stability(const Model& model) {
     // iterations: fewer iterations on big models, where the Rayleigh quotient is
     // still within a few percent (the top modes of a mesh lie close together;
     // cloth of 10k and 65k nodes: 0.899 and 0.886).
-    const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), 20, 200));
+    const auto floor = static_cast<std::size_t>(std::clamp(min_iterations, 1, 200));
+    const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), floor, 200));
     double lambda = 0.0;
     for (int iteration = 0; iteration < iterations; ++iteration) {
         double norm = 0.0;

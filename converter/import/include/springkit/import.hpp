@@ -80,11 +80,11 @@ struct ImportOptions {
     /// ground height in `parameters`; the other ground rows still apply.
     bool ground_at_bottom = false;
     /// With ground_at_bottom and no ground repulsion in `parameters`: the
-    /// repulsion is raised to weight / ground_depth (N/m), so that the resting
-    /// model sinks at most this deep even with all its weight on one node; never
-    /// below Ground's default, and at most what keeps one node stable
-    /// (repulsion x max_substep^2 / node mass <= kStabilityWarning): the report says
-    /// how deep it can then sink. 0 = 1% of the longest side of the model.
+    /// repulsion is raised so that the resting model, its weight on its lowest
+    /// nodes, sinks at most this deep (ground_sink_depth); never below Ground's
+    /// default, and at most what keeps one node stable (repulsion x
+    /// max_substep^2 / node mass <= kStabilityWarning): the report then says how
+    /// deep it sinks. 0 = 1% of the longest side of the model.
     double ground_depth = 0.0;
     /// What to do with islands, the parts no chain of springs joins (separate
     /// meshes, a point cloud's nodes): keep them as they are (each falls on its
@@ -156,14 +156,25 @@ struct ImportReport {
     /// The structural springs chosen and why: "volume (a closed surface: every
     /// edge joins two faces)"; "bend + shear (...)"; empty when they were given.
     std::string structure;
+    /// When the converter shortened the substep so that the explicit step stays
+    /// stable (choose_substep): why, "0.0016 s (dt omega_max would be 1.47 at
+    /// 0.002 s, ...)"; empty when the default or the given one was kept.
+    std::string substep;
+    /// The model's total mass, kg (a warning says when it is implausible for its size).
+    double total_mass = 0.0;
     double unit_scale = 1.0;          ///< file unit -> metres factor that was applied
     /// How the unit was decided: "metres (the file declares none)", "the file's
     /// unit, 0.01 m (FBX UnitScaleFactor)", "given: 0.0254 m per unit".
     std::string unit = "metres (the file declares none)";
-    /// With ground_at_bottom: the deepest the resting model can sink into the
-    /// ground (all its weight on one node), m, and the repulsion chosen, N/m.
+    /// With ground_at_bottom: how deep the resting model sinks into the ground,
+    /// m (ground_sink_depth: its weight on its lowest nodes), the repulsion
+    /// chosen, N/m, and how many nodes carry the weight then. When the depth
+    /// asked for needs a repulsion beyond what one node keeps stable,
+    /// ground_substep is the max_substep that would allow it (else 0).
     double ground_sink = 0.0;
     double ground_repulsion = 0.0;
+    std::size_t ground_nodes = 0;
+    double ground_substep = 0.0;
     /// Nodes per island (parts no chain of springs joins) before --islands acted,
     /// largest first; one entry for a model in one piece.
     std::vector<std::size_t> islands;
@@ -272,6 +283,27 @@ struct StructureChoice {
     std::string why;
 };
 StructureChoice choose_structure(const Model& model, const SurfaceShape& shape);
+
+/// The explicit integrators are stable while dt omega_max < 2 (frequency_stability),
+/// but a converted mesh is rarely near rest: a node with many springs (the centre
+/// of a fan of triangles, a node of an edge mesh and a part's volume springs)
+/// blows up under a large perturbation well before. When dt omega_max of `model`
+/// is above kSubstepOmegaTarget, returns the max_substep (two significant digits,
+/// rounded down) that brings it to that; else 0 (keep it). Implicit Euler: 0.
+/// `omega_dt` (when not null) receives dt omega_max at the model's max_substep.
+inline constexpr double kSubstepOmegaTarget = 1.2;
+double choose_substep(const Model& model, double* omega_dt = nullptr);
+
+/// How deep a model standing on a ground at the height of its lowest node sinks
+/// at rest when the ground pushes each node below it up by `repulsion` x its
+/// depth. Standing level, as a rigid body, it sinks the depth d at which
+/// repulsion x sum over nodes of max(0, d - h) equals the weight (h a node's
+/// height above the lowest); a soft body loads some of those nodes more than
+/// others (the rim of a hollow box's floor carries its walls), so the bound
+/// returned is kGroundUnevenLoad x d (docs/CONVERTER.md compares it with models
+/// simulated to rest). `nodes` (when not null) receives how many nodes are below d.
+inline constexpr double kGroundUnevenLoad = 1.5;
+double ground_sink_depth(const Model& model, double repulsion, std::size_t* nodes = nullptr);
 
 /// Adds up to `per_node` springs from each node to nodes across the volume (at
 /// least 40% of the distance to the farthest bounding-box corner away), chosen
