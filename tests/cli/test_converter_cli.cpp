@@ -332,7 +332,7 @@ TEST(Convert, BoneAnchorsAreSummarisedAndBadThresholdsRefused) {
     auto r = run_command(kCli + " convert " + q(skinned) + " -o " + q(out) + " --bone-anchors 0.75");
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
-    EXPECT_NE(r.out.find("; 8 anchors follow 2 bones through animation #0 (5.5 s, looped)\n"), std::string::npos)
+    EXPECT_NE(r.out.find("; 8 anchors follow 2 bones through animation #0 (5.5 s, looped);"), std::string::npos)
         << r.out;
     EXPECT_EQ(load_model(out).anchor_tracks.size(), 2u);
     r = run_command(kCli + " info " + q(out));
