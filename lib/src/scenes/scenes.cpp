@@ -70,6 +70,22 @@ Model stiff_rope_sample() {
     return m;
 }
 
+// Oliveira's flag on its pole at one step per frame: the same springs, wind
+// and gusts. Eight strain-limit passes: with four the flag's springs end up
+// stretched a quarter more in the wind.
+Model stiff_flag_sample() {
+    Model m = make_flag();
+    Parameters& p = m.params;
+    const Parameters one_step = one_step_per_frame(p.k, 10, 0.9f, 0.01f);
+    p.integrator = one_step.integrator;
+    p.max_substep = one_step.max_substep;
+    p.implicit_iterations = one_step.implicit_iterations;
+    p.chebyshev_rho = one_step.chebyshev_rho;
+    p.strain_limit = one_step.strain_limit;
+    p.strain_limit_passes = 8;
+    return m;
+}
+
 // A towel over a rail whose halves meet below it: self-collision keeps them apart.
 Model towel_sample() {
     Parameters p;
@@ -239,6 +255,12 @@ constexpr Scene kScenes[] = {
      "falling from horizontal; the implicit integrator with 20 iterations, Chebyshev rho 0.9 and a 1% "
      "strain limit",
      stiff_rope_sample},
+    {"stiff-flag", kLiu,
+     "Oliveira's flag on its pole (the flag sample's springs, wind and gusts) at one step per 1/60 s "
+     "frame instead of 1 ms substeps: the implicit integrator with 10 iterations, Chebyshev rho 0.9 "
+     "and a 1% strain limit in 8 passes; it flies as far downwind as the flag, its cloth stretched a "
+     "third as much (the limit's passes do not reach 1% under the wind's load)",
+     stiff_flag_sample},
 };
 
 }  // namespace
