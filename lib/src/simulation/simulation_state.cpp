@@ -45,6 +45,13 @@ constexpr std::string_view kPositionalRows[] = {
 // row whose type changed is refused rather than misread.
 std::uint8_t type_tag(ParameterType type) { return static_cast<std::uint8_t>(type); }
 
+// Whether `params` holds a value for `row` (the ground's rows have none
+// without a ground); such rows are left out of a state.
+bool has_value(const ParameterInfo& row, const Parameters& params) {
+    return parameter_number(row, params) || parameter_vector(row, params) || parameter_count(row, params) ||
+           parameter_integrator(row, params);
+}
+
 // A row's key in a version 3 state: its JSON pointer after "/parameters/",
 // the path find_parameter() takes.
 std::string state_key(const ParameterInfo& row) {
@@ -156,9 +163,7 @@ std::vector<std::byte> Simulation::Impl::save_state() const {
     // (rows without a field here, the ground's when there is none, are left out).
     std::vector<const ParameterInfo*> rows;
     for (const ParameterInfo& row : parameter_table())
-        if (parameter_number(row, params_) || parameter_vector(row, params_) || parameter_count(row, params_) ||
-            parameter_integrator(row, params_))
-            rows.push_back(&row);
+        if (has_value(row, params_)) rows.push_back(&row);
     out.put(static_cast<std::uint32_t>(rows.size()));
     for (const ParameterInfo* row : rows) {
         const std::string key = state_key(*row);
@@ -264,8 +269,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
             seen[index] = true;
             if (in.get<std::uint8_t>("a setting's type") != type_tag(row->type))
                 Reader::fail("the setting \"" + key + "\" has the wrong type");
-            if (!parameter_number(*row, params) && !parameter_vector(*row, params) && !parameter_count(*row, params) &&
-                !parameter_integrator(*row, params))
+            if (!has_value(*row, params))
                 Reader::fail("the setting \"" + key + "\" is for a ground the flags say is absent");
             read_value(*row);
         }
