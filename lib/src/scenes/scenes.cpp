@@ -41,21 +41,20 @@ Model source_rope_sample() { return make_source_rope({.segments = 9}); }
 
 // The implicit integrator at one step per 1/60 s frame, stiff enough that the
 // explicit ones would need hundreds of substeps (k dt^2 / m in the thousands).
-Parameters one_step_per_frame(float k, int iterations, float chebyshev_rho, float strain_limit) {
-    Parameters p;
+void one_step_per_frame(Parameters& p, int iterations, float chebyshev_rho, float strain_limit) {
     p.integrator = Integrator::implicit;
     p.max_substep = 1.0f / 60.0f;
-    p.k = k;
     p.implicit_iterations = iterations;
     p.chebyshev_rho = chebyshev_rho;
     p.strain_limit = strain_limit;
-    return p;
 }
 
 // The benchmark cloth of docs/PERFORMANCE.md: 64 x 64 nodes, 2 m, 1 kg, held
 // at two corners, its edges within 1% of their rest length.
 Model stiff_cloth_sample() {
-    Parameters p = one_step_per_frame(3e4f, 20, 0.95f, 0.01f);
+    Parameters p;
+    p.k = 3e4f;
+    one_step_per_frame(p, 20, 0.95f, 0.01f);
     p.mass = 1.0f / (64.0f * 64.0f);
     Model m = make_cloth({.columns = 64, .rows = 64, .anchors = ClothAnchors::top_corners}, p);
     m.texture = kClothTexture;
@@ -64,7 +63,9 @@ Model stiff_cloth_sample() {
 
 // A 2 m rope of 40 nodes, 0.5 kg, held at one end and released horizontally.
 Model stiff_rope_sample() {
-    Parameters p = one_step_per_frame(2e5f, 20, 0.9f, 0.01f);
+    Parameters p;
+    p.k = 2e5f;
+    one_step_per_frame(p, 20, 0.9f, 0.01f);
     p.mass = 0.5f / 40.0f;
     Model m = make_string({.nodes = 40, .length = 2.0f, .start = {-1.0f, 1.0f, 0.0f}}, p);
     return m;
@@ -75,14 +76,8 @@ Model stiff_rope_sample() {
 // stretched a quarter more in the wind.
 Model stiff_flag_sample() {
     Model m = make_flag();
-    Parameters& p = m.params;
-    const Parameters one_step = one_step_per_frame(p.k, 10, 0.9f, 0.01f);
-    p.integrator = one_step.integrator;
-    p.max_substep = one_step.max_substep;
-    p.implicit_iterations = one_step.implicit_iterations;
-    p.chebyshev_rho = one_step.chebyshev_rho;
-    p.strain_limit = one_step.strain_limit;
-    p.strain_limit_passes = 8;
+    one_step_per_frame(m.params, 10, 0.9f, 0.01f);
+    m.params.strain_limit_passes = 8;
     return m;
 }
 
