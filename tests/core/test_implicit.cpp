@@ -43,6 +43,21 @@ Model hanging_chain(int nodes, float rest, float k, float mass, int iterations) 
     return m;
 }
 
+// One node on a spring along x from an anchor at the origin, no gravity, one
+// iteration a step.
+Model mass_on_spring(float k, float mass, float rest, float theta) {
+    Model m;
+    m.params = implicit_params(1);
+    m.params.implicit_theta = theta;
+    m.params.gravity = {0, 0, 0};
+    m.params.k = k;
+    m.params.mass = mass;
+    m.positions = {{0, 0, 0}, {rest, 0, 0}};
+    m.springs = {{0, 1, rest}};
+    m.anchors = {{.node = 0}};
+    return m;
+}
+
 double spring_length(const Simulation& sim, const Spring& s) {
     const Vec3 d = sim.positions()[s.b] - sim.positions()[s.a];
     return std::sqrt(static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y + static_cast<double>(d.z) * d.z);
@@ -81,15 +96,7 @@ TEST(Implicit, MassOnAStiffSpringFollowsTheImplicitEulerMap) {
     // per step (a period of 2 pi / atan(h w) steps, longer than 2 pi / (h w))
     // and an amplitude shrinking by 1 / sqrt(1 + h^2 w^2) per step.
     const float k = 400.0f, mass = 0.1f, rest = 0.5f, amplitude = 0.05f;
-    Model m;
-    m.params = implicit_params(1);
-    m.params.gravity = {0, 0, 0};
-    m.params.k = k;
-    m.params.mass = mass;
-    m.positions = {{0, 0, 0}, {rest, 0, 0}};
-    m.springs = {{0, 1, rest}};
-    m.anchors = {{.node = 0}};
-    Simulation sim(m);
+    Simulation sim(mass_on_spring(k, mass, rest, 1.0f));
     sim.set_position(1, {rest + amplitude, 0, 0});
     const double h = kFrame, w2 = k / mass, hw = h * std::sqrt(w2);
     double u = amplitude, v = 0.0;
@@ -118,16 +125,7 @@ TEST(Implicit, MassOnAStiffSpringFollowsTheThetaMethodsMap) {
     // theta)^2 h^2 w^2) / (1 + theta^2 h^2 w^2) per step.
     const float k = 400.0f, mass = 0.1f, rest = 0.5f, amplitude = 0.05f;
     for (const float theta : {0.5f, 0.6f, 0.8f}) {
-        Model m;
-        m.params = implicit_params(1);
-        m.params.implicit_theta = theta;
-        m.params.gravity = {0, 0, 0};
-        m.params.k = k;
-        m.params.mass = mass;
-        m.positions = {{0, 0, 0}, {rest, 0, 0}};
-        m.springs = {{0, 1, rest}};
-        m.anchors = {{.node = 0}};
-        Simulation sim(m);
+        Simulation sim(mass_on_spring(k, mass, rest, theta));
         sim.set_position(1, {rest + amplitude, 0, 0});
         const double h = kFrame, w2 = k / mass, t = theta;
         double u = amplitude, v = 0.0;
