@@ -92,30 +92,51 @@ double mean_distance(const Model& model, const std::vector<std::uint32_t>* new_i
     return distance / static_cast<double>(model.springs.size());
 }
 
-// `g` is the model's spring graph with every node's neighbours in increasing
-// order. A spring a-b (a < b in the order measured) continues a run when a + 1
-// shares a spring with b + 1, or a - 1 with b - 1: one search among the
-// neighbours of the node numbered a + 1 (a - 1), a handful for a mesh: no
-// allocation per spring and no random access beyond the two nodes' rows, where
-// a hash set of the pairs takes both for each of millions of springs.
-double run_share(const Model& model, const Graph& g, const std::vector<std::uint32_t>* new_index) {
-    const std::size_t n = model.node_count();
-    std::vector<std::uint32_t> old_of;  // the node numbered i in the order measured
-    if (new_index != nullptr) {
-        old_of.resize(n);
-        for (std::uint32_t v = 0; v < n; ++v) old_of[(*new_index)[v]] = v;
+// Each node's neighbours in increasing order.
+Graph sorted_rows(Graph g) {
+    for (std::size_t v = 0; v + 1 < g.start.size(); ++v)
+        std::sort(g.next.begin() + g.start[v], g.next.begin() + g.start[v + 1]);
+    return g;
+}
+
+// The graph in the numbering new_index gives: row new_index[v] holds the new
+// numbers of v's neighbours.
+Graph renumbered(const Graph& g, const std::vector<std::uint32_t>& new_index) {
+    const std::size_t n = g.start.size() - 1;
+    Graph out;
+    out.start.assign(n + 1, 0);
+    for (std::uint32_t v = 0; v < n; ++v) out.start[new_index[v] + 1] = g.degree(v);
+    for (std::size_t i = 0; i < n; ++i) out.start[i + 1] += out.start[i];
+    out.next.resize(g.next.size());
+    for (std::uint32_t v = 0; v < n; ++v) {
+        std::uint32_t to = out.start[new_index[v]];
+        for (std::uint32_t k = g.start[v]; k < g.start[v + 1]; ++k) out.next[to++] = new_index[g.next[k]];
     }
-    auto joined = [&](std::uint32_t a, std::uint32_t b) {  // in the order measured
-        const std::uint32_t from = new_index ? old_of[a] : a, to = new_index ? old_of[b] : b;
-        return std::binary_search(g.next.begin() + g.start[from], g.next.begin() + g.start[from + 1], to);
-    };
+    return out;
+}
+
+// The share of springs that continue a run, from the sorted graph `g` of an
+// order: a spring a-b (a < b) does when a + 1 shares a spring with b + 1, or
+// a - 1 with b - 1. Row a's upper neighbours are walked together with rows
+// a + 1 and a - 1 (both sorted, so each advances only forward): linear in the
+// springs, rows read in order, where a set of the pairs (or a search per spring)
+// takes a cache miss for each of millions of springs.
+double run_share(const Graph& g, std::size_t springs) {
+    const std::size_t n = g.start.size() - 1;
     std::size_t continuing = 0;
-    for (const Spring& s : model.springs) {
-        const std::uint32_t a = std::min(node_index(new_index, s.a), node_index(new_index, s.b));
-        const std::uint32_t b = std::max(node_index(new_index, s.a), node_index(new_index, s.b));
-        continuing += (b + 1 < n && joined(a + 1, b + 1)) || (a > 0 && joined(a - 1, b - 1));
+    for (std::size_t a = 0; a < n; ++a) {
+        const std::uint32_t* row = g.next.data();
+        std::uint32_t after = a + 1 < n ? g.start[a + 1] : 0, after_end = a + 1 < n ? g.start[a + 2] : 0;
+        std::uint32_t before = a > 0 ? g.start[a - 1] : 0, before_end = a > 0 ? g.start[a] : 0;
+        for (std::uint32_t k = g.start[a]; k < g.start[a + 1]; ++k) {
+            const std::uint32_t b = row[k];
+            if (b <= a) continue;  // counted from b's row (a spring never joins a node to itself)
+            while (after < after_end && row[after] < b + 1) ++after;
+            while (before < before_end && row[before] < b - 1) ++before;
+            continuing += (after < after_end && row[after] == b + 1) || (before < before_end && row[before] == b - 1);
+        }
     }
-    return static_cast<double>(continuing) / static_cast<double>(model.springs.size());
+    return static_cast<double>(continuing) / static_cast<double>(springs);
 }
 
 // Old node i becomes new_index[i] everywhere (new_index a permutation).
@@ -180,15 +201,15 @@ std::vector<std::uint32_t> reorder_for_locality(Model& model) {
     }
     // The builders' grids and lattices: most springs in runs already, which the
     // kernel streams without index arrays; no walk would do better.
-    Graph g = spring_graph(model);
-    // Sorted neighbours for run_share's searches; the walk does not depend on
-    // their order (it sorts what it meets by degree, then index).
-    for (std::size_t v = 0; v + 1 < g.start.size(); ++v)
-        std::sort(g.next.begin() + g.start[v], g.next.begin() + g.start[v + 1]);
-    const double share_now = run_share(model, g, nullptr);
+    // One graph for the measures and the walk, which does not depend on the
+    // order of a row (it sorts what it meets by degree, then index).
+    const Graph g = sorted_rows(spring_graph(model));
+    const double share_now = run_share(g, model.springs.size());
     if (share_now >= 0.5) return {};
     std::vector<std::uint32_t> new_index = reverse_cuthill_mckee(g);
-    if (run_share(model, g, &new_index) <= share_now && mean_distance(model, &new_index) >= distance_now) return {};
+    if (run_share(sorted_rows(renumbered(g, new_index)), model.springs.size()) <= share_now &&
+        mean_distance(model, &new_index) >= distance_now)
+        return {};
     remap(model, new_index);
     return new_index;
 }
