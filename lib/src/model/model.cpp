@@ -682,14 +682,14 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), floor, 200));
     constexpr std::size_t kAhead = 32;
     double lambda = 0.0;
+    double norm = 0.0;  // |v|^2, summed in index order
+    for (double x : v) norm += x * x;
     for (int iteration = 0; iteration < iterations; ++iteration) {
-        double norm = 0.0;
-        for (double x : v) norm += x * x;
         if (!(norm > 0.0)) break;
         norm = std::sqrt(norm);
-        for (double& x : v) x /= norm;
         for (std::size_t i = 0; i < n; ++i)
             for (int c = 0; c < 3; ++c) {
+                v[3 * i + c] /= norm;
                 line[i].y[c] = v[3 * i + c] * line[i].inv_sqrt_mass;
                 line[i].w[c] = 0.0;
             }
@@ -710,11 +710,18 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
                 lb.w[c] -= f * sb;
             }
         }
+        // The Rayleigh quotient v.w, and w as the next v with its |v|^2, in one pass.
         double rayleigh = 0.0;
-        for (std::size_t i = 0; i < 3 * n; ++i) rayleigh += v[i] * line[i / 3].w[i % 3];
+        norm = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c) {
+                const double w = line[i].w[c];
+                rayleigh += v[3 * i + c] * w;
+                v[3 * i + c] = w;
+                norm += w * w;
+            }
         const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
         lambda = rayleigh;
-        for (std::size_t i = 0; i < 3 * n; ++i) v[i] = line[i / 3].w[i % 3];
         if (settled) break;
     }
     result.omega_dt = std::sqrt(std::max(0.0, lambda)) * static_cast<double>(p.max_substep);
