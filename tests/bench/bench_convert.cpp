@@ -24,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -193,15 +194,13 @@ void BM_AssimpReadFile(benchmark::State& state, const fs::path& (*mesh)(), unsig
     state.counters["file_MB"] = static_cast<double>(fs::file_size(file)) / 1e6;
 }
 
-// `springkit convert` as a user runs it; `reader` "assimp" passes --assimp-obj
-// (Assimp reads the OBJ, as for every file outside the plain OBJ subset);
-// `springs` is a structural-springs option, or "" for the default (the grid is
-// a flat sheet: bend and shear springs).
-void BM_SpringkitConvert(benchmark::State& state, const char* output, const char* reader, const char* springs) {
-    const std::string in = grid_obj().string(), out = (work_dir() / output).string();
-    std::vector<std::string> command{springkit_cli(), "convert", in, "-o", out};
-    if (std::string_view(reader) == "assimp") command.push_back("--assimp-obj");
-    if (*springs != '\0') command.push_back(springs);
+// `springkit convert in -o out` plus `options` ("" ones left out), as a user runs it.
+void time_convert(benchmark::State& state, const fs::path& in, const char* output,
+                  std::initializer_list<const char*> options) {
+    const std::string out = (work_dir() / output).string();
+    std::vector<std::string> command{springkit_cli(), "convert", in.string(), "-o", out};
+    for (const char* option : options)
+        if (*option != '\0') command.push_back(option);
     for (auto _ : state) {
         if (run(command) != 0) {
             state.SkipWithError("springkit convert failed");
@@ -211,20 +210,17 @@ void BM_SpringkitConvert(benchmark::State& state, const char* output, const char
     state.counters["output_MB"] = static_cast<double>(fs::file_size(out)) / 1e6;
 }
 
-// `springkit convert` of the torus GLB as a user runs it: `springs` is a
-// structural-springs option, or "" for the default (a closed surface: volume
-// springs); the output's extension picks the form.
+// The grid: `reader` "assimp" passes --assimp-obj (Assimp reads the OBJ, as for
+// every file outside the plain OBJ subset); `springs` is a structural-springs
+// option, or "" for the default (the grid is a flat sheet: bend and shear springs).
+void BM_SpringkitConvert(benchmark::State& state, const char* output, const char* reader, const char* springs) {
+    time_convert(state, grid_obj(), output, {std::string_view(reader) == "assimp" ? "--assimp-obj" : "", springs});
+}
+
+// The torus GLB: `springs` as for the grid ("" for the default: a closed surface
+// gets volume springs); the output's extension picks the form.
 void BM_SpringkitConvertGlb(benchmark::State& state, const char* output, const char* springs) {
-    const std::string in = torus_glb().string(), out = (work_dir() / output).string();
-    std::vector<std::string> command{springkit_cli(), "convert", in, "-o", out};
-    if (*springs != '\0') command.push_back(springs);
-    for (auto _ : state) {
-        if (run(command) != 0) {
-            state.SkipWithError("springkit convert failed");
-            return;
-        }
-    }
-    state.counters["output_MB"] = static_cast<double>(fs::file_size(out)) / 1e6;
+    time_convert(state, torus_glb(), output, {springs});
 }
 
 }  // namespace
