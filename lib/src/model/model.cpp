@@ -656,9 +656,9 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     // Power iteration on A = M^-1/2 K M^-1/2 (symmetric), held nodes fixed at 0.
     // What a spring reads and writes of its two nodes lies in one 64-byte line
     // per node (y = M^-1/2 v, M^-1/2 and the sum w = A v), fetched kAhead
-    // springs early: most of a mesh's volume springs join distant nodes, and
-    // three separate arrays took three cache misses per node. The arithmetic
-    // and the order of every sum are those of the plain loop, so the bits are.
+    // springs early: most of a mesh's volume springs join distant nodes, where
+    // three separate arrays would cost three cache misses per node. The
+    // arithmetic and the order of every sum are the plain loop's, so the bits are.
     struct alignas(64) NodeLine {
         double y[3];
         double inv_sqrt_mass;
