@@ -519,6 +519,12 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
 
     // The springs' vertices, filled by a worker while the calls above went out.
     finish_springs(model, selection);
+    // llvmpipe bins every primitive on this thread and rasterises on its own
+    // threads only once the scene is flushed (at the swap, without this): with
+    // springs left to send, flushing here lets those threads rasterise the
+    // floor, shadow and surface while this one bins the lines. Without springs
+    // there is little left to overlap, and a scene more costs more than it saves.
+    if (view.springs && line_vertex_count_ > 0) glFlush();
     if (view.ropes) draw_ropes(view_projection, identity, view, false);
     // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
     if (view.xray) glDisable(GL_DEPTH_TEST);
