@@ -129,6 +129,43 @@ TEST(VolumeElements, EnergyIsKeptWithoutDampingAndLostWithIt) {
     }
 }
 
+// The stage sums into the forces on one thread in element order: the same
+// bits on any number of threads.
+TEST(VolumeElements, ResultsDoNotDependOnTheThreads) {
+    Model m = make_jelly({.nx = 8, .ny = 8, .nz = 8});
+    m.params.gravity = {};
+    m.params.volume_stiffness = 500.0f;
+    const float h = m.positions[1].x - m.positions[0].x;
+    auto near = [&](Vec3 p) -> std::int64_t {
+        for (std::size_t j = 0; j < m.node_count(); ++j)
+            if (length(m.positions[j] - p) < 1e-3f * h) return static_cast<std::int64_t>(j);
+        return -1;
+    };
+    for (std::uint32_t i = 0; i < m.node_count(); ++i) {
+        const Vec3 p = m.positions[i];
+        const std::int64_t x = near(p + Vec3{h, 0, 0}), y = near(p + Vec3{0, h, 0}), z = near(p + Vec3{0, 0, h});
+        if (x < 0 || y < 0 || z < 0) continue;
+        VolumeElement e{{i, std::uint32_t(x), std::uint32_t(y), std::uint32_t(z)}, 0.0f};
+        e.rest = static_cast<float>(signed_volume(p, m.positions[e.node[1]], m.positions[e.node[2]], m.positions[e.node[3]]));
+        m.volume_elements.push_back(e);
+    }
+    ASSERT_EQ(m.volume_elements.size(), 7u * 7u * 7u);
+    auto run = [&](int threads) {
+        SimulationOptions options;
+        options.threads = threads;
+        Simulation sim(m, options);
+        for (std::uint32_t i = 0; i < m.node_count(); ++i)
+            sim.set_position(i, m.positions[i] + Vec3{0.3f * h * std::sin(float(i)), 0.2f * h * std::cos(float(3 * i)), 0});
+        for (int f = 0; f < 30; ++f) sim.step(1.0f / 60.0f);
+        return std::vector<Vec3>(sim.positions().begin(), sim.positions().end());
+    };
+    const std::vector<Vec3> one = run(1);
+    EXPECT_TRUE(one == run(2));
+    EXPECT_TRUE(one == run(3));
+    m.params.volume_stiffness = 0.0f;
+    EXPECT_FALSE(one == run(1)) << "the elements moved the nodes";
+}
+
 TEST(VolumeElements, JsonAndBinaryFormsKeepThemExactly) {
     Model m = tetrahedron(true, 250.5f);
     m.positions.push_back({0.3f, 0.3f, 0.3f});
