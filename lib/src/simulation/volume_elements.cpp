@@ -29,7 +29,9 @@
 // the force stays along the gradient, towards V0, never stiffer than k (as
 // XPBD, which divides by the gradient now); it is the exact gradient of E
 // wherever the faces are no larger than at rest.
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "simulation/simulation_impl.hpp"
 
@@ -47,7 +49,8 @@ std::vector<float> volume_element_scales(const Model& model) {
         const Vec3 g1 = cross(d2, d3), g2 = cross(d3, d1), g3 = cross(d1, d2), g0 = -(g1 + g2 + g3);
         // 36 G = sum |g_i|^2 (validate() refuses four nodes on a line, where it is 0).
         const double sum = double(dot(g0, g0)) + double(dot(g1, g1)) + double(dot(g2, g2)) + double(dot(g3, g3));
-        scales[i] = sum > 0.0 ? static_cast<float>(1.0 / sum) : 0.0f;
+        // (Held within float: an element a few nanometres across would overflow it.)
+        scales[i] = sum > 0.0 ? static_cast<float>(std::min(1.0 / sum, double(std::numeric_limits<float>::max()))) : 0.0f;
     }
     return scales;
 }
