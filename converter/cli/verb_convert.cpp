@@ -32,7 +32,9 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     const Vec3 size = box.max - box.min;
     char sized[256];
     std::snprintf(sized, sizeof sized, "; %.3g x %.3g x %.3g m (unit: ", size.x, size.y, size.z);
-    std::string text = buf + std::string(sized) + p.unit + ")";
+    std::string text = buf;
+    if (p.volume_elements > 0) text += "; " + std::to_string(p.volume_elements) + " volume elements";
+    text += sized + p.unit + ")";
     if (p.islands.size() > 1) {
         text += "; " + std::to_string(p.islands.size()) + " islands";
         if (p.island_springs > 0) text += ", joined by " + std::to_string(p.island_springs) + " springs";
@@ -138,6 +140,9 @@ VerbRun register_convert(CLI::App& app) {
                   "times faster, into the same model)");
     sub->add_option("--volume-springs", o->import.volume_springs, "Volume springs started per node (default 4)")
         ->check(CLI::Range(1, 64));
+    sub->add_flag("!--no-volume-elements", o->import.volume_elements,
+                  "With volume springs, add no volume elements (signed-volume tetrahedra that keep the shape from "
+                  "settling as its mirror image)");
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,
                     "Stiffness of bend, shear and volume springs relative to --k (default 1)")
         ->check(CLI::PositiveNumber);

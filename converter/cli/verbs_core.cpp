@@ -209,6 +209,7 @@ VerbRun register_info(CLI::App& app) {
                                 {"beads", model.beads.size()},
                                 {"tubes", model.tubes.size()}};
             j["faces"] = model.faces.size();
+            if (!model.volume_elements.empty()) j["volume_elements"] = model.volume_elements.size();
             j["texcoords"] = model.texcoords.size();
             j["texture"] = model.texture;
             j["total_mass"] = total_mass;
@@ -286,6 +287,9 @@ VerbRun register_info(CLI::App& app) {
         }
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
                     model.texture.empty() ? "" : ", texture ", printable(model.texture).c_str());
+        if (!model.volume_elements.empty())
+            std::printf("  volumes     %zu volume elements (signed-volume tetrahedra), stiffness %.4g N/m\n",
+                        model.volume_elements.size(), model.params.volume_stiffness);
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,

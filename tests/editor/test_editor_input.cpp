@@ -556,8 +556,8 @@ TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
     // Convert (top right).
     std::ostringstream script;
     script << "wait 3\n# collide with the ground under the model, anchor the top 10%\n"
-           << "click left 668 473\nclick left 375 400\ntype top:10%\nwait 1\n"
-           << "click left 355 632\nwait 3\nscreenshot " << preview.string() << "\nwait 1\n"
+           << "click left 668 485\nclick left 375 390\ntype top:10%\nwait 1\n"
+           << "click left 355 644\nwait 3\nscreenshot " << preview.string() << "\nwait 1\n"
            << "click left 929 256\nwait 2\n# the spring view\nkey v\nwait 1\nscreenshot " << springs.string()
            << "\nwait 1\n";
     const fs::path script_file = dir.path() / "convert.txt";

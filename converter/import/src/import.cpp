@@ -24,6 +24,7 @@
 #include <optional>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "springkit/builders.hpp"
 #include "springkit/error.hpp"
@@ -766,6 +767,28 @@ std::size_t add_volume_springs(Model& model, int per_node, float k) {
 
 namespace {
 
+/// The bounding box of `nodes` (all of the model's when null; at least one).
+Bounds bounds_of(const Model& model, const std::vector<std::uint32_t>* nodes) {
+    if (nodes == nullptr) return bounds(model);
+    Bounds box{model.positions[nodes->front()], model.positions[nodes->front()]};
+    for (std::uint32_t i : *nodes) {
+        const Vec3 p = model.positions[i];
+        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
+        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
+    }
+    return box;
+}
+
+/// The distance from p to the farthest corner of `box`.
+float farthest_corner(const Bounds& box, const Vec3& p) {
+    float reach = 0.0f;
+    for (int c = 0; c < 8; ++c) {
+        const Vec3 corner{c & 1 ? box.max.x : box.min.x, c & 2 ? box.max.y : box.min.y, c & 4 ? box.max.z : box.min.z};
+        reach = std::max(reach, length(corner - p));
+    }
+    return reach;
+}
+
 /// Volume springs among `nodes` (all of the model's when null), within their
 /// own bounding box: see add_volume_springs below.
 std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::vector<std::uint32_t>* nodes,
@@ -773,12 +796,7 @@ std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::
     const std::size_t n = nodes != nullptr ? nodes->size() : model.node_count();
     if (n < 3 || per_node <= 0) return 0;
     auto node = [nodes](std::size_t a) { return nodes != nullptr ? (*nodes)[a] : static_cast<std::uint32_t>(a); };
-    Bounds box{model.positions[node(0)], model.positions[node(0)]};
-    for (std::size_t a = 0; a < n; ++a) {
-        const Vec3 p = model.positions[node(a)];
-        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
-        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
-    }
+    const Bounds box = bounds_of(model, nodes);
     const int max_degree = 3 * per_node;
     model.springs.reserve(model.springs.size() + n * static_cast<std::size_t>(per_node));  // at most per_node a node
     const std::uint64_t attempts = std::uint64_t(per_node) * 32;
@@ -804,13 +822,7 @@ std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::
         if (a + kAhead < n) prefetch(a + kAhead);
         const std::uint32_t i = node(a);
         const Vec3 p = model.positions[i];
-        float reach = 0.0f;
-        for (int c = 0; c < 8; ++c) {
-            const Vec3 corner{c & 1 ? box.max.x : box.min.x, c & 2 ? box.max.y : box.min.y,
-                              c & 4 ? box.max.z : box.min.z};
-            reach = std::max(reach, length(corner - p));
-        }
-        const float min_distance = 0.4f * reach;
+        const float min_distance = 0.4f * farthest_corner(box, p);
         int made = 0;
         for (std::uint64_t attempt = 0; attempt < attempts && made < per_node && degree[i] < max_degree; ++attempt) {
             const std::uint32_t j = partner(i, attempt);
@@ -835,6 +847,125 @@ std::size_t add_volume_springs(Model& model, PairSet& springs, int per_node, flo
     // (across the volume) and their directions varied.
     std::vector<int> degree(model.node_count(), 0);
     return add_volume_springs_among(model, springs, nullptr, per_node, k, degree);
+}
+
+/// The volume elements' stiffness relative to the mean k of the volume springs.
+constexpr double kVolumeElementStiffness = 0.1;
+/// The most volume elements one node is a corner of.
+constexpr int kMaxElementsPerNode = 8;
+
+/// Whether the tetrahedron p, p + d1, p + d2, p + d3 is wide for its length:
+/// sqrt(sum_i |g_i|^2) >= 0.2 l^2, with g_i twice its faces' area vectors and
+/// l its longest edge (1.7 l^2 for a regular one, about l^2 for four nodes
+/// spread on a plane, small when they lie near one line). Its stiffness is
+/// k / sum |g_i|^2 at rest times sum |g_i|^2 now (VolumeElement), and pulled
+/// off its line a narrow one's faces grow from nearly nothing: hundreds of
+/// times k, which the explicit step cannot follow.
+bool wide_enough(const Vec3& d1, const Vec3& d2, const Vec3& d3) {
+    const Vec3 g1 = cross(d2, d3), g2 = cross(d3, d1), g3 = cross(d1, d2), g0 = -(g1 + g2 + g3);
+    const double g = double(dot(g0, g0)) + double(dot(g1, g1)) + double(dot(g2, g2)) + double(dot(g3, g3));
+    double longest = std::max({dot(d1, d1), dot(d2, d2), dot(d3, d3)});
+    for (const Vec3& e : {d2 - d1, d3 - d1, d3 - d2}) longest = std::max(longest, double(dot(e, e)));
+    return std::sqrt(g) >= 0.2 * longest;
+}
+
+/// The four nodes of an element in increasing order: the key that keeps the
+/// same tetrahedron from being added twice.
+struct ElementKey {
+    std::array<std::uint32_t, 4> nodes;
+    friend bool operator==(const ElementKey&, const ElementKey&) = default;
+};
+struct ElementKeyHash {
+    std::size_t operator()(const ElementKey& k) const {
+        return static_cast<std::size_t>(mix((std::uint64_t{k.nodes[0]} << 32 | k.nodes[1]) ^
+                                            mix(std::uint64_t{k.nodes[2]} << 32 | k.nodes[3])));
+    }
+};
+using ElementSet = std::unordered_set<ElementKey, ElementKeyHash>;
+
+/// Volume elements (signed-volume tetrahedra, VolumeElement) among `nodes`
+/// (all of the model's when null): one per node i, i and three partners
+/// picked by a fixed hash among the nodes at least 40% of the farthest
+/// bounding-box corner away (as its volume springs are, so that the
+/// tetrahedron spans the body). Of the triples of up to 6 such partners, the
+/// one whose corner at i is least flat is kept: the largest 6|V| / (|d1| |d2|
+/// |d3|) (sin of the corner's solid angle, in the sense of the triple product;
+/// 0.71 in a regular tetrahedron), if at least 0.001. Springs keep lengths,
+/// which a mirror image keeps too; these keep the signed volume, which it
+/// turns over. The element must also be wide (wide_enough()). The least flat corners reach for the body's extremes, so a node
+/// is in at most kMaxElementsPerNode elements (`degree`), as volume springs are
+/// capped: each adds up to the element's k to the stiffness on its node.
+std::size_t add_volume_elements_among(Model& model, const std::vector<std::uint32_t>* nodes, ElementSet& seen,
+                                      std::vector<int>& degree) {
+    const std::size_t n = nodes != nullptr ? nodes->size() : model.node_count();
+    if (n < 4) return 0;
+    auto node = [nodes](std::size_t a) { return nodes != nullptr ? (*nodes)[a] : static_cast<std::uint32_t>(a); };
+    const Bounds box = bounds_of(model, nodes);
+    constexpr int kPartners = 6;
+    constexpr double kMinSine = 1e-3;
+    std::size_t added = 0;
+    for (std::size_t a = 0; a < n; ++a) {
+        const std::uint32_t i = node(a);
+        if (degree[i] >= kMaxElementsPerNode) continue;
+        const Vec3 p = model.positions[i];
+        const float min_distance = 0.4f * farthest_corner(box, p);
+        std::uint32_t partner[kPartners];
+        int partners = 0;
+        for (std::uint64_t attempt = 0; attempt < 64 && partners < kPartners; ++attempt) {
+            const std::uint32_t j = node(mix((std::uint64_t{i} << 20) ^ attempt ^ 0x7e7a00000000ull) % n);
+            if (j == i || degree[j] >= kMaxElementsPerNode || length(model.positions[j] - p) < min_distance ||
+                std::find(partner, partner + partners, j) != partner + partners)
+                continue;
+            partner[partners++] = j;
+        }
+        double best = kMinSine;
+        std::array<std::uint32_t, 3> chosen{};
+        for (int x = 0; x < partners; ++x)
+            for (int y = x + 1; y < partners; ++y)
+                for (int z = y + 1; z < partners; ++z) {
+                    const Vec3 d1 = model.positions[partner[x]] - p, d2 = model.positions[partner[y]] - p,
+                               d3 = model.positions[partner[z]] - p;
+                    if (!wide_enough(d1, d2, d3)) continue;
+                    const double lengths = double(length(d1)) * length(d2) * length(d3);
+                    const double sine = std::abs(6.0 * signed_volume(p, model.positions[partner[x]],
+                                                                     model.positions[partner[y]],
+                                                                     model.positions[partner[z]])) /
+                                        lengths;
+                    if (lengths > 0.0 && sine > best) {
+                        best = sine;
+                        chosen = {partner[x], partner[y], partner[z]};
+                    }
+                }
+        if (best == kMinSine) continue;
+        VolumeElement e;
+        e.node[0] = i;
+        for (int c = 0; c < 3; ++c) e.node[c + 1] = chosen[static_cast<std::size_t>(c)];
+        e.rest = static_cast<float>(signed_volume(p, model.positions[e.node[1]], model.positions[e.node[2]],
+                                                  model.positions[e.node[3]]));
+        ElementKey key{{e.node[0], e.node[1], e.node[2], e.node[3]}};
+        std::sort(key.nodes.begin(), key.nodes.end());
+        if (e.rest == 0.0f || !seen.insert(key).second) continue;
+        for (std::uint32_t v : e.node) ++degree[v];
+        model.volume_elements.push_back(e);
+        ++added;
+    }
+    return added;
+}
+
+/// Volume elements as add_part_volume_springs places volume springs: over the
+/// whole model, or within each part of 4 nodes or more.
+std::size_t add_volume_elements(Model& model, bool by_part) {
+    ElementSet seen;
+    std::vector<int> degree(model.node_count(), 0);
+    if (!by_part) return add_volume_elements_among(model, nullptr, seen, degree);
+    const detail::Islands islands = detail::find_islands(model);
+    if (islands.sizes.size() <= 1) return add_volume_elements_among(model, nullptr, seen, degree);
+    std::vector<std::vector<std::uint32_t>> parts(islands.sizes.size());
+    for (std::size_t i = 0; i < model.node_count(); ++i)
+        parts[islands.of_node[i]].push_back(static_cast<std::uint32_t>(i));
+    std::size_t added = 0;
+    for (const auto& part : parts) added += add_volume_elements_among(model, &part, seen, degree);
+    return added;
 }
 
 /// Volume springs for a model of several parts that no edge joins (islands):
@@ -1165,6 +1296,12 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                                     ? add_volume_springs(model, *springs, options.volume_springs, extra_k)
                                     : add_part_volume_springs(model, *springs, options.volume_springs, extra_k, false);
     tag_new_springs(SpringRole::volume);
+    // Volume elements where the converter chose volume springs itself (--volume
+    // adds exactly those springs). Their force is explicit, also under the
+    // implicit integrator, whose long substeps it would not follow: none there.
+    if (structure.volume && !given && options.volume_elements && model.params.integrator != Integrator::implicit)
+        report.volume_elements =
+            add_volume_elements(model, options.islands != ImportOptions::Islands::keep);
 
     report.welded_vertices = report.input_vertices - model.positions.size();
 
@@ -1228,6 +1365,17 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         if (model.params.stretch_stiffness > 0.0f && options.extra_spring_k_factor != 1.0f)
             report.warnings.push_back("--extra-k has no effect with a stretch stiffness: springs that are no face "
                                       "edge get k = stretch stiffness");
+    }
+    // The volume elements are as stiff as the volume springs (their mean k, after
+    // the material), unless a stiffness was given.
+    const ParameterInfo* volume_row = find_parameter("volume_stiffness");
+    if (!model.volume_elements.empty() && volume_row != nullptr && options.parameters.find(*volume_row) == nullptr) {
+        double sum = 0.0;
+        std::size_t count = 0;
+        for (const Spring& s : model.springs)
+            if (s.role == SpringRole::volume) sum += model.spring_k(s), ++count;
+        model.params.volume_stiffness =
+            static_cast<float>(kVolumeElementStiffness * (count > 0 ? sum / double(count) : double(model.params.k)));
     }
     // The substep the explicit step needs for this mesh, unless one was given;
     // then the ground's repulsion, which it bounds.

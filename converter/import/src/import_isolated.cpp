@@ -91,6 +91,7 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"bend_springs", r.bend_springs},
             {"shear_springs", r.shear_springs},
             {"volume_springs", r.volume_springs},
+            {"volume_elements", r.volume_elements},
             {"anchors", r.anchors},
             {"bones", r.bones},
             {"animations", r.animations},
@@ -128,6 +129,7 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.bend_springs = j.at("bend_springs");
     r.shear_springs = j.at("shear_springs");
     r.volume_springs = j.at("volume_springs");
+    r.volume_elements = j.at("volume_elements");
     r.anchors = j.at("anchors");
     r.bones = j.at("bones");
     r.animations = j.at("animations");

@@ -113,6 +113,11 @@ std::size_t keep_largest_island(Model& model, const Islands& islands) {
     std::erase_if(model.faces, [&](const Face& f) { return new_index[f.node[0]] == UINT32_MAX; });
     for (Face& f : model.faces)
         for (std::uint32_t& n : f.node) n = new_index[n];
+    std::erase_if(model.volume_elements, [&](const VolumeElement& e) {
+        return std::any_of(std::begin(e.node), std::end(e.node), [&](std::uint32_t n) { return new_index[n] == UINT32_MAX; });
+    });
+    for (VolumeElement& e : model.volume_elements)
+        for (std::uint32_t& n : e.node) n = new_index[n];
     std::erase_if(model.anchors, [&](const Anchor& a) { return new_index[a.node] == UINT32_MAX; });
     for (Anchor& a : model.anchors) a.node = new_index[a.node];
     return dropped;

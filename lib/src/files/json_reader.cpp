@@ -313,6 +313,7 @@ public:
         }
         if (const json* x = optional(root, "texture")) m.texture = text(*x, "/texture");
         attachments(root, m);
+        volume_elements(root, m);
         if (validate_) validate(m, name_);
         return m;
     }
@@ -414,6 +415,25 @@ private:
             }
             m.anchor_tracks.push_back(std::move(t));
         });
+    }
+    // "volume_elements": {"nodes": [4 per element], "rest": [1 per element]}; optional.
+    void volume_elements(const json& root, Model& m) const {
+        const json* x = optional(root, "volume_elements");
+        if (!x) return;
+        if (!x->is_object()) fail("/volume_elements", std::string("expected an object, found ") + x->type_name());
+        const json& nodes = array(member(*x, "/volume_elements", "nodes"), "/volume_elements/nodes", 4);
+        const json& rest = array(member(*x, "/volume_elements", "rest"), "/volume_elements/rest", 1);
+        const std::size_t count = nodes.size() / 4;
+        if (rest.size() != count)
+            fail("/volume_elements/rest", "has " + std::to_string(rest.size()) + " volumes but there are " +
+                                              std::to_string(count) + " elements (4 nodes each)");
+        m.volume_elements.resize(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            VolumeElement& e = m.volume_elements[i];
+            for (std::size_t c = 0; c < 4; ++c)
+                e.node[c] = index(nodes[4 * i + c], "/volume_elements/nodes/" + std::to_string(4 * i + c));
+            e.rest = number(rest[i], "/volume_elements/rest/" + std::to_string(i));
+        }
     }
     std::uint32_t spring_index(const json& v, const std::string& where) const {
         if (!v.is_number_integer())

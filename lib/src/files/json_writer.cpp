@@ -239,7 +239,7 @@ Pieces json_text(const Model& model, bool with_arrays) {
     // About 17 bytes per float and 12 per index with their separators.
     const std::size_t spring_count = arrays.springs.size();
     const std::size_t rest_size = 256 + 100 * model.anchors.size() + 12 * 6 * arrays.faces.size() +
-                                  17 * 2 * arrays.texcoords.size();
+                                  17 * 2 * arrays.texcoords.size() + (4 * 12 + 17) * model.volume_elements.size();
     Pieces text{Writer(1024 + 17 * 3 * arrays.positions.size() + 17 * arrays.masses.size() + (2 * 12 + 2 * 17 + 3) * spring_count +
                          (rest_size < kSecondThread ? rest_size : 0)),
                   Writer()};
@@ -422,6 +422,18 @@ Pieces json_text(const Model& model, bool with_arrays) {
                 }
                 v.raw("]}");
             });
+        }
+        if (!model.volume_elements.empty()) {
+            v.raw(",\n  \"volume_elements\": {\n    \"nodes\": ");
+            v.array(model.volume_elements, 2, [&v](const VolumeElement& e) {
+                for (int c = 0; c < 4; ++c) {
+                    v.number(std::uint64_t{e.node[c]});
+                    if (c < 3) v.raw(", ");
+                }
+            });
+            v.raw(",\n    \"rest\": ");
+            v.array(model.volume_elements, 12, [&v](const VolumeElement& e) { v.number(e.rest); });
+            v.raw("\n  }");
         }
         v.raw("\n}\n");
     };

@@ -154,6 +154,8 @@ void remap(Model& model, const std::vector<std::uint32_t>& new_index) {
     }
     for (Face& f : model.faces)
         for (std::uint32_t& v : f.node) v = new_index[v];
+    for (VolumeElement& e : model.volume_elements)
+        for (std::uint32_t& v : e.node) v = new_index[v];
     for (Anchor& a : model.anchors) a.node = new_index[a.node];
     for (ConstantForce& c : model.constant_forces) c.node = new_index[c.node];
     for (Tether& t : model.tethers) t.node = new_index[t.node];

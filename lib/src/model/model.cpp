@@ -227,7 +227,47 @@ void validate_attachments(const Model& model, const std::string& context) {
     }
 }
 
+// Volume elements: four distinct nodes in range, a finite nonzero rest volume,
+// and rest positions not all on one line (else the volume has no gradient to
+// push along: VolumeElement's G is 0).
+void validate_volume_elements(const Model& model, const std::string& context) {
+    const std::size_t n = model.positions.size();
+    for (std::size_t i = 0; i < model.volume_elements.size(); ++i) {
+        const VolumeElement& e = model.volume_elements[i];
+        for (int c = 0; c < 4; ++c) {
+            const std::string at = "/volume_elements/nodes/" + std::to_string(4 * i + static_cast<std::size_t>(c));
+            if (e.node[c] >= n)
+                fail(context, at,
+                     "node index " + std::to_string(e.node[c]) + " out of range (model has " + std::to_string(n) +
+                         " nodes)");
+            for (int d = 0; d < c; ++d)
+                if (e.node[d] == e.node[c])
+                    fail(context, at,
+                         "volume element " + std::to_string(i) + " names node " + std::to_string(e.node[c]) +
+                             " twice (a tetrahedron needs four different nodes)");
+        }
+        const std::string at = "/volume_elements/rest/" + std::to_string(i);
+        check_finite(e.rest, context, at);
+        if (e.rest == 0.0f) fail(context, at, "the rest volume of volume element " + std::to_string(i) + " must not be 0");
+        const Vec3 a = model.positions[e.node[0]];
+        const Vec3 ab = model.positions[e.node[1]] - a, ac = model.positions[e.node[2]] - a,
+                   ad = model.positions[e.node[3]] - a;
+        if (cross(ab, ac) == Vec3{} && cross(ab, ad) == Vec3{} && cross(ac, ad) == Vec3{})
+            fail(context, "/volume_elements/nodes/" + std::to_string(4 * i),
+                 "the four nodes of volume element " + std::to_string(i) + " lie on one line at rest");
+    }
+}
+
 }  // namespace
+
+double signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+    const double ab[3] = {double(b.x) - a.x, double(b.y) - a.y, double(b.z) - a.z};
+    const double ac[3] = {double(c.x) - a.x, double(c.y) - a.y, double(c.z) - a.z};
+    const double ad[3] = {double(d.x) - a.x, double(d.y) - a.y, double(d.z) - a.z};
+    return (ab[0] * (ac[1] * ad[2] - ac[2] * ad[1]) + ab[1] * (ac[2] * ad[0] - ac[0] * ad[2]) +
+            ab[2] * (ac[0] * ad[1] - ac[1] * ad[0])) /
+           6.0;
+}
 
 Transform track_frame(const AnchorTrack& track, double time) {
     const std::vector<TrackKey>& keys = track.keys;
@@ -593,6 +633,7 @@ void validate(const Model& model, const std::string& context) {
     validate_attachments(model, context);
     validate_spring_groups(model, context);
     validate_anchor_tracks(model, context);
+    validate_volume_elements(model, context);
     detail::check_pressure_mesh(model, model.params, context);
 }
 
@@ -653,6 +694,35 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
         const double s = std::max(0.0, 1.0 - spring.rest / length);
         blocks.push_back({spring.a, spring.b, k * s, k * (1.0 - s), {d.x / length, d.y / length, d.z / length}});
     }
+    // A volume element's stiffness (VolumeElement: E = k (V - V0)^2 / (2 G)):
+    // k / G dV/dx dV/dx^T, that is q q^T with q = sqrt(k / sum |g_i|^2) g over
+    // its 12 coordinates (g_i = 6 dV/dx_i); the term (V - V0) / G d2V/dx2,
+    // zero at rest, is left out as a compressed spring's tension is.
+    struct Element {
+        std::uint32_t node[4];
+        double q[12];
+    };
+    std::vector<Element> elements;
+    if (p.volume_stiffness > 0.0f) {
+        elements.reserve(model.volume_elements.size());
+        for (const VolumeElement& e : model.volume_elements) {
+            const Vec3 a = model.positions[e.node[0]];
+            const Vec3 d1 = model.positions[e.node[1]] - a, d2 = model.positions[e.node[2]] - a,
+                       d3 = model.positions[e.node[3]] - a;
+            const Vec3 g[4] = {-(cross(d2, d3) + cross(d3, d1) + cross(d1, d2)), cross(d2, d3), cross(d3, d1),
+                               cross(d1, d2)};
+            double sum = 0.0;
+            for (const Vec3& gi : g) sum += double(gi.x) * gi.x + double(gi.y) * gi.y + double(gi.z) * gi.z;
+            if (!(sum > 0.0)) continue;
+            const double scale = std::sqrt(static_cast<double>(p.volume_stiffness) / sum);
+            Element out{};
+            for (int c = 0; c < 4; ++c) {
+                out.node[c] = e.node[c];
+                out.q[3 * c] = g[c].x * scale, out.q[3 * c + 1] = g[c].y * scale, out.q[3 * c + 2] = g[c].z * scale;
+            }
+            elements.push_back(out);
+        }
+    }
     // Power iteration on A = M^-1/2 K M^-1/2 (symmetric), held nodes fixed at 0.
     // What a spring reads and writes of its two nodes lies in one 64-byte line
     // per node (y = M^-1/2 v, M^-1/2 and the sum w = A v), fetched kAhead
@@ -679,6 +749,8 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     // still within a few percent (the top modes of a mesh lie close together;
     // cloth of 10k and 65k nodes: 0.899 and 0.886).
     const auto floor = static_cast<std::size_t>(std::clamp(min_iterations, 1, 200));
+    // (Volume elements, one or two per node, are left out of the budget: fewer
+    // iterations would let a model with them come out lower than without.)
     const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), floor, 200));
     constexpr std::size_t kAhead = 32;
     double lambda = 0.0;
@@ -709,6 +781,14 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
                 la.w[c] += f * sa;
                 lb.w[c] -= f * sb;
             }
+        }
+        for (const Element& e : elements) {
+            double along = 0.0;  // q . y, y = M^-1/2 v
+            for (int c = 0; c < 4; ++c)
+                for (int j = 0; j < 3; ++j) along += e.q[3 * c + j] * line[e.node[c]].y[j];
+            for (int c = 0; c < 4; ++c)
+                for (int j = 0; j < 3; ++j)
+                    line[e.node[c]].w[j] += along * e.q[3 * c + j] * line[e.node[c]].inv_sqrt_mass;
         }
         // The Rayleigh quotient v.w, and w as the next v with its |v|^2, in one pass.
         double rayleigh = 0.0;

@@ -126,6 +126,13 @@ std::uint64_t physics_hash(const Model& m) {
             }
         }
     }
+    if (!m.volume_elements.empty()) {
+        h.add(static_cast<std::uint64_t>(m.volume_elements.size()));
+        for (const VolumeElement& e : m.volume_elements) {
+            for (std::uint32_t n : e.node) h.add(n);
+            h.add(e.rest);
+        }
+    }
     return h.value();
 }
 

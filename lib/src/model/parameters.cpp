@@ -61,6 +61,10 @@ constexpr std::array kTable{
                   "collision radius of every node: colliders keep nodes this far from their surface", false},
     ParameterInfo{"pressure", S::main, "pressure", "--pressure", "J", T::number, at_least(0), kNoMax,
                   "ideal gas n R T in a closed face mesh: p = pressure / volume pushes each face along its normal (Jolt's mPressure); 0 = none", false},
+    ParameterInfo{"volume_stiffness", S::main, "volume stiffness", "--volume-stiffness", "N/m", T::number, at_least(0),
+                  kNoMax,
+                  "stiffness of the volume elements (signed-volume tetrahedra: they tell a shape from its mirror image, "
+                  "Teschner et al. 2004), as stiff as a spring of this k along their gradient; 0 = off", false},
     ParameterInfo{"velocity", S::gust, "gust velocity", "--gust-velocity", "m/s", T::vector, kNoMin, kNoMax,
                   "peak air velocity a gust adds to the wind, rising and falling as sin^2"},
     ParameterInfo{"period", S::gust, "gust period", "--gust-period", "s", T::number, at_least(0), kNoMax,
@@ -165,6 +169,7 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "implicit_tolerance") f.number = &p.implicit_tolerance;
             else if (k == "node_radius") f.number = &p.node_radius;
             else if (k == "pressure") f.number = &p.pressure;
+            else if (k == "volume_stiffness") f.number = &p.volume_stiffness;
             else if (k == "self_collision_distance") f.number = &p.self_collision_distance;
             else if (k == "self_friction") f.number = &p.self_friction;
             else if (k == "total_mass") f.number = &p.total_mass;

@@ -340,14 +340,17 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     st.target.resize(3 * rows);
     st.work.assign(4 * rows, 0.0f);
     st.force.resize(3 * springs);
-    // Bead loads and the gas's pressure are forces of this substep like the
-    // others, taken at its start (apply_bead_loads(), stage_pressure()).
+    // Bead loads, the gas's pressure and the volume elements are forces of
+    // this substep like the others, taken at its start (apply_bead_loads(),
+    // stage_pressure(), stage_volume_elements()): explicit, so stiff volume
+    // elements need substeps short enough for them.
     const bool beads = !model_->beads.empty();
-    const bool loads = beads || params_.pressure > 0.0f;
+    const bool loads = has_loads();
     if (loads) {
         f_.assign(n, Vec3{});
         if (beads) apply_bead_loads();
         stage_pressure(args);
+        stage_volume_elements(args);
     }
     const double hd = h, h2 = hd * hd;
     const double drag_h = static_cast<double>(params_.air_friction) * hd;

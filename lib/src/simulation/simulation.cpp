@@ -88,6 +88,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     common_mass = n > 0 ? mass[0] : 1.0f;
     uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
 
+    volume_scales = detail::volume_element_scales(model);
     auto values = std::make_shared<detail::SpringValues>();
     values->spring_k = spring_stiffnesses(model);
     values->spring_damping = spring_dampings(model);
@@ -524,6 +525,8 @@ const Simulation::Impl::Stage Simulation::Impl::kStages[] = {
     {"bead loads", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_bead_loads(a); }},
     // The gas in a closed face mesh pushes its faces out (Parameters::pressure).
     {"pressure", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_pressure(a); }},
+    // Tetrahedra pushed back to their signed rest volume (Model::volume_elements).
+    {"volume elements", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_volume_elements(a); }},
     // Velocities and positions from the forces (Parameters::integrator).
     {"integrate", Stage::every_substep, [](Impl& s, const StageArgs& a) { s.stage_integrate(a); }},
     // Source engine rope sticks: overlong segments shortened, a few passes.
@@ -554,7 +557,8 @@ std::size_t Simulation::Impl::stage_index(std::string_view name) {
 void Simulation::Impl::substep(const StageArgs& args) {
     // The fused window pass is an optimisation of the same list, not another
     // order: with the batched kernel it runs "forces" (and, without beads or
-    // pressure, "bead loads" and "pressure", which have nothing to do, and
+    // pressure or volume elements, "bead loads", "pressure" and "volume
+    // elements", which have nothing to do, and
     // "integrate") window by window in one pass through the nodes
     // (window_pass()); the list goes on after the last stage it ran. Each node gets the same operations in the same order
     // as when the stages run one after another.
@@ -567,7 +571,7 @@ void Simulation::Impl::substep(const StageArgs& args) {
 }
 
 std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
-    if (!model_->beads.empty() || params_.pressure > 0.0f) {  // beads and gas load the nodes before integration
+    if (has_loads()) {  // beads, gas and volume elements load the nodes before integration
         stage_forces(args);
         static const std::size_t bead_loads = stage_index("bead loads");
         return bead_loads;

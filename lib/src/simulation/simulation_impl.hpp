@@ -150,6 +150,11 @@ void validate_sleep(const SleepSettings& sleep);
 
 /// Everything derived once from a model; immutable once prepare() returns it,
 /// so any number of instances on any threads may read it at once.
+namespace detail {
+/// Each volume element's 1 / sum_i |6 dV/dx_i|^2 at the model's positions.
+std::vector<float> volume_element_scales(const Model& model);
+}  // namespace detail
+
 class PreparedBody {
 public:
     explicit PreparedBody(Model model);
@@ -177,6 +182,9 @@ public:
     /// everywhere (most models: no node array held for nothing).
     std::vector<Vec3> constant_external;
     bool has_constant_forces = false;      ///< constant_external is not empty
+    /// Per Model::volume_elements: 1 / sum_i |6 dV/dx_i|^2 at rest, the
+    /// element's 1 / (36 G) (volume_elements.cpp).
+    std::vector<float> volume_scales;
     Vec3 constant_at(std::size_t node) const { return constant_external.empty() ? Vec3{} : constant_external[node]; }
     // The runaway bound (see Simulation::Impl::speed_bound_) in its parts.
     double diagonal = 0.0;                 ///< m, of the model's bounding box
@@ -259,7 +267,7 @@ public:
         enum When : unsigned char { every_substep, every_frame } when;
         void (*run)(Impl&, const StageArgs&);
     };
-    static const Stage kStages[13];
+    static const Stage kStages[14];
     /// The position of the stage called `name` in kStages (fused passes say by
     /// name where the list goes on, so that inserting a stage cannot skew them).
     static std::size_t stage_index(std::string_view name);
@@ -277,6 +285,13 @@ public:
     void stage_normals(const StageArgs& args);
     // Colliders and pressure (lib/src/collision/).
     void stage_pressure(const StageArgs& args);
+    void stage_volume_elements(const StageArgs& args);
+    /// True when a stage between "forces" and "integrate" adds forces this
+    /// substep: bead loads, the gas's pressure, volume elements.
+    bool has_loads() const {
+        return !model_->beads.empty() || params_.pressure > 0.0f ||
+               (params_.volume_stiffness > 0.0f && !model_->volume_elements.empty());
+    }
     void stage_self_collision(const StageArgs& args);
     void stage_contacts(const StageArgs& args);
     void stage_contact_report(const StageArgs& args);

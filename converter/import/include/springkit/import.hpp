@@ -56,6 +56,12 @@ struct ImportOptions {
     /// (far from it), so a closed surface cannot dent or fold (Oliveira Figure 12).
     bool volume = false;
     int volume_springs = 4;
+    /// With the volume springs the converter chooses (not those of `volume`), also
+    /// signed-volume tetrahedra (Model::volume_elements), about one per node
+    /// across the body, a tenth as stiff as its volume springs: springs alone
+    /// cannot tell the shape from its mirror image. None with the implicit
+    /// integrator (their force is explicit).
+    bool volume_elements = true;
     /// Which structural springs to add when none of bend, shear and volume is
     /// asked for: `automatic` decides from the mesh (choose_structure), `edges`
     /// adds none (Oliveira's bare mesh), `sheet` adds bend and shear springs,
@@ -142,6 +148,7 @@ struct ImportReport {
     std::size_t bend_springs = 0;
     std::size_t shear_springs = 0;
     std::size_t volume_springs = 0;
+    std::size_t volume_elements = 0;  ///< signed-volume tetrahedra (Model::volume_elements)
     std::size_t anchors = 0;
     std::size_t bones = 0;            ///< bones of the file's meshes (counted per mesh)
     std::size_t animations = 0;       ///< animation clips in the file
