@@ -117,13 +117,13 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     const std::size_t n = m.node_count();
     l.h = h;
     l.air_friction = air_friction;
-    for (std::uint32_t si : body.hooke) {
+    body.for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         l.a.push_back(s.a);
         l.b.push_back(s.b);
-        l.k.push_back(springs->spring_k[si]);
+        l.k.push_back(springs->k_of(si));
         l.rest.push_back(s.rest);
-    }
+    });
     l.springs = std::move(springs);
     // Node i's spring ends, by counting sort: in spring order at every node.
     l.node_first.assign(n + 1, 0);

@@ -91,9 +91,10 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     auto values = std::make_shared<detail::SpringValues>();
     values->spring_k = spring_stiffnesses(model);
     values->spring_damping = spring_dampings(model);
-    own_damping.assign(model.springs.size(), -1.0f);
+    values->common_damping = model.params.spring_damping;
     for (const SpringGroup& g : model.spring_groups)
         if (g.damping) {
+            if (!group_damping) own_damping.assign(model.springs.size(), -1.0f);
             group_damping = true;
             for (std::uint32_t s : g.springs) own_damping[s] = *g.damping;
         }
@@ -104,6 +105,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
         (s.kind == SpringKind::hooke ? hooke : ropes).push_back(static_cast<std::uint32_t>(i));
         if (s.kind == SpringKind::hooke && values->spring_damping[i] > 0.0f) values->damped = true;
     }
+    if (ropes.empty()) detail::release(hooke);  // every spring: for_each_hooke() needs no list
     // Nothing reads an anchored node between the integration and apply_anchors()
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
     moves_anchors_freely = ropes.empty() && model.tethers.empty() && model.beads.empty();
@@ -112,7 +114,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
         constant_external.assign(n, Vec3{});
         for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
         if (std::all_of(constant_external.begin(), constant_external.end(), [](const Vec3& f) { return f == Vec3{}; }))
-            constant_external = {};
+            detail::release(constant_external);
     }
     has_constant_forces = !constant_external.empty();
     // Built for either kernel: the body does not know which its instances use.
@@ -127,12 +129,21 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // perturbed or dragged jelly). A real blow-up grows exponentially and passes
     // this bound within a few substeps anyway.
     std::vector<double> node_k(n, 0.0);
-    for (std::uint32_t i : hooke) {
+    for_each_hooke([&](std::uint32_t i) {
         node_k[model.springs[i].a] += values->spring_k[i];
         node_k[model.springs[i].b] += values->spring_k[i];
-    }
+    });
     for (std::size_t i = 0; i < n; ++i)
         spring_speed = std::max(spring_speed, std::sqrt(node_k[i] / model.node_mass(i)) * diagonal);
+    // Per-spring values that are the same for every spring are held once.
+    const auto all_equal = [](const std::vector<float>& v) {
+        return std::all_of(v.begin(), v.end(), [&](float x) { return x == v.front(); });
+    };
+    if (!values->spring_k.empty() && all_equal(values->spring_k)) {
+        values->common_k = values->spring_k.front();
+        detail::release(values->spring_k);
+    }
+    if (!group_damping) detail::release(values->spring_damping);  // all Parameters::spring_damping
     springs = std::move(values);
 }
 
@@ -194,12 +205,12 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         std::uint32_t a, offset, spring;
     };
     std::vector<Entry> entries;
-    entries.reserve(hooke.size());
-    for (std::uint32_t si : hooke) {
+    entries.reserve(m.springs.size() - ropes.size());
+    for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const std::uint32_t a = std::min(s.a, s.b), b = std::max(s.a, s.b);
         entries.push_back({a, b - a, si});
-    }
+    });
     std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
         return l.offset != r.offset ? l.offset < r.offset : l.a < r.a;
     });
@@ -219,7 +230,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 const Spring& s = m.springs[entries[e].spring];
                 values.loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
                                         values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
-                                        own_damping[entries[e].spring]});
+                                        own_damping_of(entries[e].spring)});
             }
             i = j;
             continue;
@@ -233,7 +244,6 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 values.run_k_rest.push_back(0.0f);
                 values.run_damping.push_back(0.0f);
                 run_rest.push_back(0.0f);
-                run_present.push_back(0.0f);
                 run_own_damping.push_back(-1.0f);
                 run.uniform = false;
                 run.same_k = false;
@@ -243,8 +253,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             values.run_k_rest.push_back(k * m.springs[entries[e].spring].rest);
             values.run_damping.push_back(values.spring_damping[entries[e].spring]);
             run_rest.push_back(m.springs[entries[e].spring].rest);
-            run_present.push_back(1.0f);
-            run_own_damping.push_back(own_damping[entries[e].spring]);
+            run_own_damping.push_back(own_damping_of(entries[e].spring));
             // k and the damping's source alike: the run holds them (same_k);
             // k * rest alike too: the run holds everything (uniform).
             run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first] &&
@@ -268,7 +277,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         const std::uint32_t before = extra - after;
         if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping}) {
                 slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
                 slots->insert(slots->end(), after, 0.0f);
@@ -285,20 +294,24 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         if (run.uniform) {  // one value for all: kept in the run, not per spring
             run.k_rest = values.run_k_rest[run.first];
             run.rest = run_rest[run.first];
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping})
                 slots->resize(run.first);
         }
         values.runs.push_back(run);
         i = j;
     }
-    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping})
         slots->resize(slots->size() + kBlock, 0.0f);  // blocks may read past the last run
     std::stable_sort(values.runs.begin(), values.runs.end(), [](const SpringRun& l, const SpringRun& r) {
         return l.a / kWindow < r.a / kWindow;
     });
     max_offset = entries.empty() ? 0 : entries.back().offset;
+    // What no step reads for this model is not kept (refill_springs() makes
+    // the damping of an instance that sets its own).
+    if (!values.damped) detail::release(values.run_damping);
+    if (!group_damping) detail::release(run_own_damping);
     // Loose springs by first node: neighbouring springs touch neighbouring memory.
     std::stable_sort(values.loose.begin(), values.loose.end(),
                      [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
@@ -710,19 +723,19 @@ void Simulation::Impl::accumulate_springs_reference() {
     // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
     // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
-    for (std::uint32_t si : b_->hooke) {
+    b_->for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
         if (len > kSpringTolerance) {
-            f = d * (springs_->spring_k[si] * (len - s.rest) / len);
-            const float damping = springs_->spring_damping[si];
+            f = d * (springs_->k_of(si) * (len - s.rest) / len);
+            const float damping = springs_->damping_of(si);
             if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
         }
         f_.set(s.a, f_.get(s.a) + f);
         f_.set(s.b, f_.get(s.b) - f);
-    }
+    });
 }
 
 namespace detail {
@@ -1182,7 +1195,9 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
                     .k = run.same_k ? &run.k : springs_->run_k.data() + run.first,
                     .k_rest = run.uniform ? &run.k_rest : springs_->run_k_rest.data() + run.first,
-                    .damping = run.same_k ? &run.damping : springs_->run_damping.data() + run.first,
+                    .damping = run.same_k ? &run.damping
+                               : damped   ? springs_->run_damping.data() + run.first
+                                          : nullptr,  // not read (run_damping is empty)
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // Each node gets at most one force per run from its a side and one from
@@ -1528,7 +1543,7 @@ void Simulation::Impl::check_state() {
         const Spring& s = m.springs[si];
         if (s.a != bad && s.b != bad) continue;
         const double ratio =
-            springs_->spring_k[si] * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
+            springs_->k_of(si) * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
         if (ratio > worst_ratio) {
             worst_ratio = ratio;
             worst = si;
@@ -1539,7 +1554,7 @@ void Simulation::Impl::check_state() {
     if (worst < m.springs.size()) {
         const Spring& s = m.springs[worst];
         out << "; its stiffest spring " << worst << " (nodes " << s.a << "-" << s.b
-            << ", k = " << springs_->spring_k[worst] << " N/m) has k dt^2/m = " << worst_ratio
+            << ", k = " << springs_->k_of(worst) << " N/m) has k dt^2/m = " << worst_ratio
             << " (keep it below " << kStabilityWarning << ")";
     }
     out << "; use a smaller max_substep or a lower k";
@@ -1563,11 +1578,11 @@ double Simulation::Impl::potential_energy() const {
     double sum = 0.0;
     for (std::size_t i = 0; i < positions_.size(); ++i)
         sum -= static_cast<double>(m.node_mass(i)) * dot(params_.gravity, positions_[i]);
-    for (std::uint32_t si : b_->hooke) {
+    b_->for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const double stretch = length(positions_[s.b] - positions_[s.a]) - s.rest;
-        sum += 0.5 * springs_->spring_k[si] * stretch * stretch;
-    }
+        sum += 0.5 * springs_->k_of(si) * stretch * stretch;
+    });
     return sum;
 }
 

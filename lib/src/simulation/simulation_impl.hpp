@@ -129,16 +129,31 @@ struct SpringValues {
     std::vector<SpringRun> runs;      ///< batched kernel: Hooke springs by (offset, a)
     std::vector<float> run_k;
     std::vector<float> run_k_rest;
-    std::vector<float> run_damping;
+    std::vector<float> run_damping;   ///< empty unless damped (the loops read it only then)
     std::vector<LooseSpring> loose;   ///< batched kernel: springs in no run
-    std::vector<float> spring_k;      ///< resolved k per model spring
-    std::vector<float> spring_damping;  ///< resolved inner friction per model spring
+    /// Resolved k per model spring; empty when every spring has common_k.
+    std::vector<float> spring_k;
+    /// Resolved inner friction per model spring; empty when every spring has
+    /// common_damping (no spring group sets its own).
+    std::vector<float> spring_damping;
+    float common_k = 0.0f, common_damping = 0.0f;
+    float k_of(std::size_t spring) const { return spring_k.empty() ? common_k : spring_k[spring]; }
+    float damping_of(std::size_t spring) const {
+        return spring_damping.empty() ? common_damping : spring_damping[spring];
+    }
     /// Some spring has damping > 0: the kernels take their damped loops.
     bool damped = false;
     /// Some spring group sets its own damping: loose springs read theirs one by
     /// one (runs with values per spring always do; uniform runs hold one).
     bool per_spring_damping = false;
 };
+
+/// Empties `v` and gives its memory back (`v = {}` and clear() keep the
+/// capacity).
+template <class Vector>
+void release(Vector& v) {
+    Vector().swap(v);
+}
 
 /// Throws springkit::Error, naming `who`, for a transform that is not finite or
 /// whose rotation is not a unit quaternion (simulation_transform.cpp).
@@ -160,14 +175,32 @@ public:
     bool uniform_mass = false;             ///< every node has common_mass
     float common_mass = 1.0f;              ///< kg, node 0's mass
     bool moves_anchors_freely = false;     ///< no ropes, tethers or beads read anchored nodes mid-substep
-    std::vector<std::uint32_t> hooke;      ///< indices of Hooke springs in the model
+    /// Indices of Hooke springs in the model; empty when every spring is one
+    /// (for_each_hooke() visits them either way).
+    std::vector<std::uint32_t> hooke;
     std::vector<std::uint32_t> ropes;      ///< indices of rope constraints
+    /// f(i) for the index i of every Hooke spring, in model order.
+    template <class F>
+    void for_each_hooke(F&& f) const {
+        if (ropes.empty())
+            for (std::size_t i = 0; i < model.springs.size(); ++i) f(static_cast<std::uint32_t>(i));
+        else
+            for (std::uint32_t i : hooke) f(i);
+    }
     std::shared_ptr<const detail::SpringValues> springs;  ///< with the model's k and damping
-    std::vector<float> run_rest;           ///< rest length per run slot (0 in gaps): refills k * rest
-    std::vector<float> run_present;        ///< 1 per run slot holding a spring, 0 in gaps: refills damping
-    std::vector<float> run_own_damping;    ///< per run slot: its group's damping, or -1 (the instance's)
-    std::vector<float> own_damping;        ///< per model spring: its group's damping, or -1
+    /// Rest length per run slot, 0 in gaps (a spring's rest is > 0): refills
+    /// k * rest, and says which slots hold a spring when damping is refilled.
+    std::vector<float> run_rest;
+    /// Per run slot: its group's damping, or -1 (the instance's); empty
+    /// without group_damping (all -1).
+    std::vector<float> run_own_damping;
+    /// Per model spring: its group's damping, or -1; empty without group_damping.
+    std::vector<float> own_damping;
     bool group_damping = false;            ///< some spring group sets its own damping
+    float own_damping_of(std::size_t spring) const { return own_damping.empty() ? -1.0f : own_damping[spring]; }
+    float run_own_damping_of(std::size_t slot) const {
+        return run_own_damping.empty() ? -1.0f : run_own_damping[slot];
+    }
     std::uint32_t max_offset = 0;          ///< batched kernel: largest b - a of a spring
     std::vector<detail::FaceRun> face_runs;
     std::vector<float> face_run_open;      ///< 1 for a face of the model, 0 for a gap
