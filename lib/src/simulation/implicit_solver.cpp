@@ -427,7 +427,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         }
         v_.set(i, v);
     }
-    if (beads) inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
+    if (beads) bead_inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
 }

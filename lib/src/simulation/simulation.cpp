@@ -168,9 +168,10 @@ const Model& prepared_model(const PreparedBody& body) { return body.model; }
 
 Simulation::Impl::Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options)
     : body_(std::move(body)), b_(body_.get()), model_(&b_->model), params_(b_->model.params),
-      springs_(b_->springs), kernel_(options.kernel), inverse_mass_(b_->inverse_mass),
+      springs_(b_->springs), kernel_(options.kernel),
       runaway_policy_(options.runaway), substep_budget_(options.substep_budget), sleep_(options.sleep) {
     detail::validate_sleep(sleep_);
+    if (!model_->beads.empty()) bead_inverse_mass_ = b_->inverse_mass;
     if (!model_->faces.empty()) {
         normal_sums_.assign(model_->node_count(), Vec3{});
         normals_.resize(model_->node_count());
@@ -312,6 +313,11 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     // the damping of an instance that sets its own).
     if (!values.damped) detail::release(values.run_damping);
     if (!group_damping) detail::release(run_own_damping);
+    // Held as long as the body: without the slack of their growth.
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_own_damping})
+        slots->shrink_to_fit();
+    values.runs.shrink_to_fit();
+    values.loose.shrink_to_fit();
     // Loose springs by first node: neighbouring springs touch neighbouring memory.
     std::stable_sort(values.loose.begin(), values.loose.end(),
                      [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
@@ -387,7 +393,7 @@ void Simulation::Impl::build_partitions() {
             p.loose.b.push_back(s.b);
             p.loose.k.push_back(s.k);
             p.loose.k_rest.push_back(s.k * s.rest);
-            p.loose.damping.push_back(s.damping);
+            if (springs_->per_spring_damping) p.loose.damping.push_back(s.damping);  // else not read
             window_of(s.a)->loose_end = static_cast<std::uint32_t>(p.loose.a.size());
         }
         // A window without springs of its own ends where the one before it ended.
@@ -406,8 +412,15 @@ void Simulation::Impl::build_partitions() {
         p.loose.b.resize(padded, p.node_begin);
         p.loose.k.resize(padded, 0.0f);
         p.loose.k_rest.resize(padded, 0.0f);
-        p.loose.damping.resize(padded, 0.0f);
+        if (springs_->per_spring_damping) p.loose.damping.resize(padded, 0.0f);
+        // Held while the instance lives: without the slack of their growth.
+        for (auto* values : {&p.loose.k, &p.loose.k_rest, &p.loose.damping}) values->shrink_to_fit();
+        p.loose.a.shrink_to_fit();
+        p.loose.b.shrink_to_fit();
+        p.pieces.shrink_to_fit();
         build_face_pieces(p);
+        p.face_pieces.shrink_to_fit();
+        p.loose_faces.shrink_to_fit();
         p.scratch.assign(detail::kScratchArrays * kScratchStride, 0.0f);
     }
     choose_gather_state();
@@ -1118,8 +1131,11 @@ void Simulation::Impl::choose_gather_state() {
     // (a shuffled cloth after reorder_for_locality() has two and gains,
     // docs/PERFORMANCE.md, "Converted meshes against grids").
     const std::size_t n = model_->node_count();
-    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n;
-    gather_state_.assign(pack ? n * kPackedStride : 0, 0.0f);
+    // The implicit integrator sums no springs this way: nothing to pack.
+    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n &&
+                      params_.integrator != Integrator::implicit;
+    if (pack) gather_state_.assign(n * kPackedStride, 0.0f);
+    else detail::release(gather_state_);
 }
 
 void Simulation::Impl::pack_gather_state() {
@@ -1355,7 +1371,7 @@ void Simulation::Impl::integrate_range(std::uint32_t begin, std::uint32_t end, f
         [&](auto uniform_mass) {
 #define SPRINGKIT_NODES                                                                            \
     x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(), f_.x.data(), \
-        f_.y.data(), f_.z.data(), inverse_mass_.data(), 1.0f / b_->common_mass, begin, end
+        f_.y.data(), f_.z.data(), inverse_mass(), 1.0f / b_->common_mass, begin, end
             switch (params_.integrator) {
                 case Integrator::explicit_euler:
                     explicit_euler<uniform_mass>(SPRINGKIT_NODES, dt, velocity_keep);
@@ -1388,7 +1404,7 @@ void Simulation::Impl::solve_rope_constraints() {
             const Vec3 d = x_.get(s.b) - x_.get(s.a);
             const float len = length(d);
             if (len <= s.rest || len <= kSpringTolerance) continue;
-            const float wa = inverse_mass_[s.a], wb = inverse_mass_[s.b];
+            const float wa = inverse_mass()[s.a], wb = inverse_mass()[s.b];
             const float w = wa + wb;
             if (w == 0.0f) continue;
             const Vec3 correction = d * ((1.0f - s.rest / len) / w);

@@ -359,7 +359,12 @@ public:
     detail::Team team_;
     std::vector<detail::Partition> partitions_;  ///< one per thread
     // Node state used by the step (structure of arrays).
-    std::vector<float> inverse_mass_;    ///< the body's; beads load their nodes' for a substep
+    /// The inverse masses the step reads: the body's, or bead_inverse_mass_
+    /// with beads (they load their nodes' for a substep).
+    const float* inverse_mass() const {
+        return bead_inverse_mass_.empty() ? b_->inverse_mass.data() : bead_inverse_mass_.data();
+    }
+    std::vector<float> bead_inverse_mass_;  ///< models with beads: the body's, changed by their loads
     detail::Vec3Array x_;                ///< positions
     detail::Vec3Array v_;                ///< velocities
     detail::Vec3Array f_;                ///< forces of the current substep

@@ -350,6 +350,11 @@ void PreparedBody::build_face_runs() {
     // Blocks may read past the last run.
     face_run_open.resize(face_run_open.size() + kBlock, 0.0f);
     face_run_pick.resize(face_run_pick.size() + kBlock, 0.0f);
+    // Held as long as the body: without the slack of their growth.
+    face_runs.shrink_to_fit();
+    face_run_open.shrink_to_fit();
+    face_run_pick.shrink_to_fit();
+    loose_faces.shrink_to_fit();
 }
 
 void Simulation::Impl::build_face_pieces(Partition& p) const {

@@ -31,7 +31,8 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
     if (!(params_.wind == old.wind && params_.gust == old.gust)) wind_ = wind_at(params_, time_);
     if (!(old.integrator == Integrator::verlet && old.max_substep == params_.max_substep))
         for (std::uint32_t i = 0; i < model_->node_count(); ++i) set_velocity(i, velocities_[i]);
-    if (params_.spring_damping != old.spring_damping) refill_springs();
+    if (params_.spring_damping != old.spring_damping) refill_springs();  // builds the partitions again
+    else if (params_.integrator != old.integrator) choose_gather_state();
     update_speed_bound();
 }
 
