@@ -21,7 +21,6 @@
 
 namespace springkit {
 
-using detail::LooseSpring;
 using detail::LooseSprings;
 using detail::Partition;
 using detail::Piece;
@@ -219,7 +218,13 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     values.run_k.clear();
     values.run_k_rest.clear();
     values.run_damping.clear();
-    values.loose.clear();
+    // Springs in no run, sorted by first node below: neighbouring springs
+    // touch neighbouring memory.
+    struct LooseSpring {
+        std::uint32_t a = 0, b = 0;
+        float rest = 0.0f, k = 0.0f, damping = 0.0f, own_damping = -1.0f;
+    };
+    std::vector<LooseSpring> loose;
     // A run may skip springs (kMaxStep): the gaps are filled with springs of no
     // force (k = 0, no damping).
     for (std::size_t i = 0; i < entries.size();) {
@@ -229,9 +234,9 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
-                values.loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
-                                        values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
-                                        own_damping_of(entries[e].spring)});
+                loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
+                                 values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
+                                 own_damping_of(entries[e].spring)});
             }
             i = j;
             continue;
@@ -317,10 +322,35 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_own_damping})
         slots->shrink_to_fit();
     values.runs.shrink_to_fit();
-    values.loose.shrink_to_fit();
-    // Loose springs by first node: neighbouring springs touch neighbouring memory.
-    std::stable_sort(values.loose.begin(), values.loose.end(),
-                     [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
+    std::stable_sort(loose.begin(), loose.end(), [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
+    LooseSprings& out = values.loose;
+    out = {};
+    values.loose_count = static_cast<std::uint32_t>(loose.size());
+    const std::size_t padded = loose.size() + kBlock;  // padding: node 0 to itself, k 0
+    out.a.reserve(padded);
+    out.b.reserve(padded);
+    out.k.reserve(padded);
+    out.k_rest.reserve(padded);
+    loose_rest.reserve(loose.size());
+    for (const LooseSpring& s : loose) {
+        out.a.push_back(s.a);
+        out.b.push_back(s.b);
+        out.k.push_back(s.k);
+        out.k_rest.push_back(s.k * s.rest);
+        loose_rest.push_back(s.rest);
+        if (values.per_spring_damping) out.damping.push_back(s.damping);  // else not read
+        if (group_damping) loose_own_damping.push_back(s.own_damping);
+    }
+    out.one_k = !loose.empty() && std::all_of(loose.begin(), loose.end(), [&](const LooseSpring& s) {
+        return s.k == loose[0].k;
+    });
+    out.a.resize(padded, 0);
+    out.b.resize(padded, 0);
+    out.k.resize(padded, 0.0f);
+    out.k_rest.resize(padded, 0.0f);
+    if (values.per_spring_damping) out.damping.resize(padded, 0.0f);
+    out.damping.shrink_to_fit();
+    loose_own_damping.shrink_to_fit();
 }
 
 void Simulation::Impl::set_threads(int threads) {
@@ -384,17 +414,24 @@ void Simulation::Impl::build_partitions() {
             p.pieces.push_back(piece);
             window_of(run.a)->pieces_end = static_cast<std::uint32_t>(p.pieces.size());
         }
+        // The only thread owns every node, so its loose springs are all of them
+        // in their order: it reads the prepared ones instead of a copy.
+        const LooseSprings& all = springs_->loose;
         p.loose = {};
-        for (const LooseSpring& s : springs_->loose) {
-            const bool mine_a = s.a >= p.node_begin && s.a < p.node_end;
-            const bool mine_b = s.b >= p.node_begin && s.b < p.node_end;
+        p.shares_loose = count == 1;
+        for (std::uint32_t i = 0; i < springs_->loose_count; ++i) {
+            const std::uint32_t a = all.a[i], b = all.b[i];
+            const bool mine_a = a >= p.node_begin && a < p.node_end;
+            const bool mine_b = b >= p.node_begin && b < p.node_end;
             if (!mine_a && !mine_b) continue;
-            p.loose.a.push_back(s.a);
-            p.loose.b.push_back(s.b);
-            p.loose.k.push_back(s.k);
-            p.loose.k_rest.push_back(s.k * s.rest);
-            if (springs_->per_spring_damping) p.loose.damping.push_back(s.damping);  // else not read
-            window_of(s.a)->loose_end = static_cast<std::uint32_t>(p.loose.a.size());
+            if (!p.shares_loose) {
+                p.loose.a.push_back(a);
+                p.loose.b.push_back(b);
+                p.loose.k.push_back(all.k[i]);
+                p.loose.k_rest.push_back(all.k_rest[i]);
+                if (springs_->per_spring_damping) p.loose.damping.push_back(all.damping[i]);  // else not read
+            }
+            window_of(a)->loose_end = p.shares_loose ? i + 1 : static_cast<std::uint32_t>(p.loose.a.size());
         }
         // A window without springs of its own ends where the one before it ended.
         for (std::size_t w = 1; w < p.windows.size(); ++w) {
@@ -405,18 +442,20 @@ void Simulation::Impl::build_partitions() {
         // itself exert no force and are never added. Its own node: the loop
         // reads the padding's ends, and a node of another thread may be being
         // integrated meanwhile (a data race, though the value is never used).
-        p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
-                                                           [&](float k) { return k == p.loose.k[0]; });
-        const std::size_t padded = p.loose.a.size() + kBlock;
-        p.loose.a.resize(padded, p.node_begin);
-        p.loose.b.resize(padded, p.node_begin);
-        p.loose.k.resize(padded, 0.0f);
-        p.loose.k_rest.resize(padded, 0.0f);
-        if (springs_->per_spring_damping) p.loose.damping.resize(padded, 0.0f);
-        // Held while the instance lives: without the slack of their growth.
-        for (auto* values : {&p.loose.k, &p.loose.k_rest, &p.loose.damping}) values->shrink_to_fit();
-        p.loose.a.shrink_to_fit();
-        p.loose.b.shrink_to_fit();
+        if (!p.shares_loose) {
+            p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
+                                                               [&](float k) { return k == p.loose.k[0]; });
+            const std::size_t padded = p.loose.a.size() + kBlock;
+            p.loose.a.resize(padded, p.node_begin);
+            p.loose.b.resize(padded, p.node_begin);
+            p.loose.k.resize(padded, 0.0f);
+            p.loose.k_rest.resize(padded, 0.0f);
+            if (springs_->per_spring_damping) p.loose.damping.resize(padded, 0.0f);
+            // Held while the instance lives: without the slack of their growth.
+            for (auto* values : {&p.loose.k, &p.loose.k_rest, &p.loose.damping}) values->shrink_to_fit();
+            p.loose.a.shrink_to_fit();
+            p.loose.b.shrink_to_fit();
+        }
         p.pieces.shrink_to_fit();
         build_face_pieces(p);
         p.face_pieces.shrink_to_fit();
@@ -1132,7 +1171,7 @@ void Simulation::Impl::choose_gather_state() {
     // docs/PERFORMANCE.md, "Converted meshes against grids").
     const std::size_t n = model_->node_count();
     // The implicit integrator sums no springs this way: nothing to pack.
-    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n &&
+    const bool pack = packed_differences() != nullptr && springs_->loose_count >= n &&
                       params_.integrator != Integrator::implicit;
     if (pack) gather_state_.assign(n * kPackedStride, 0.0f);
     else detail::release(gather_state_);
@@ -1251,7 +1290,7 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
     }
     // Loose springs: forces of a chunk computed in blocks (the node loads are
     // gathers), then added to the nodes one by one in the springs' order.
-    const LooseSprings& loose = part.loose;
+    const LooseSprings& loose = part.shares_loose ? springs_->loose : part.loose;
     for (std::size_t chunk = loose_begin; chunk < loose_end; chunk += kWindow) {
         const std::size_t count = std::min<std::size_t>(kWindow, loose_end - chunk);
         const std::uint32_t* la = loose.a.data() + chunk;

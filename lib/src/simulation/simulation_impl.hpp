@@ -54,13 +54,6 @@ struct SpringRun {
     float rest = 0.0f;     ///< of every spring, when uniform
     float own_damping = -1.0f;  ///< of every spring, when same_k: its group's, or -1 (the instance's)
 };
-/// A spring that is part of no run, with its resolved k and damping.
-struct LooseSpring {
-    std::uint32_t a = 0, b = 0;
-    float rest = 0.0f, k = 0.0f;
-    float damping = 0.0f;
-    float own_damping = -1.0f;  ///< its group's damping, or -1: the instance's spring_damping
-};
 /// What one thread does with one run or loose spring: compute the springs
 /// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
 /// b ends in [b_begin, b_end) (all relative to the run's first spring).
@@ -70,8 +63,9 @@ struct Piece {
     std::uint32_t a_begin = 0, a_end = 0;
     std::uint32_t b_begin = 0, b_end = 0;
 };
-/// Loose springs of one thread as arrays, in order of a, and a block of
-/// padding past the end.
+/// Loose springs (Hooke springs in no run) as arrays, in order of a, and a
+/// block of padding past the end: springs from the thread's first node to
+/// itself, of no force.
 struct LooseSprings {
     std::vector<std::uint32_t> a, b;
     std::vector<float> k, k_rest;  ///< k and k * rest
@@ -115,6 +109,9 @@ struct Partition {
     std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
     std::vector<Piece> pieces;                   ///< runs touching them, in run order
     LooseSprings loose;                          ///< loose springs touching them, in order
+    /// The only thread: its loose springs are all of them, read from
+    /// SpringValues::loose instead of `loose` (left empty).
+    bool shares_loose = false;
     std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
     std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces)
     /// Scratch for the values of one run (forces, normals): see kScratchStride
@@ -130,7 +127,11 @@ struct SpringValues {
     std::vector<float> run_k;
     std::vector<float> run_k_rest;
     std::vector<float> run_damping;   ///< empty unless damped (the loops read it only then)
-    std::vector<LooseSpring> loose;   ///< batched kernel: springs in no run
+    /// Batched kernel: the springs in no run, with their k, k * rest and,
+    /// with per_spring_damping only, damping; padded from node 0 (the
+    /// layout of the one thread of an instance, which reads these).
+    LooseSprings loose;
+    std::uint32_t loose_count = 0;    ///< loose springs before the padding
     /// Resolved k per model spring; empty when every spring has common_k.
     std::vector<float> spring_k;
     /// Resolved inner friction per model spring; empty when every spring has
@@ -194,6 +195,9 @@ public:
     /// Per run slot: its group's damping, or -1 (the instance's); empty
     /// without group_damping (all -1).
     std::vector<float> run_own_damping;
+    std::vector<float> loose_rest;         ///< rest length per loose spring: refills k * rest
+    /// Per loose spring: its group's damping, or -1; empty without group_damping.
+    std::vector<float> loose_own_damping;
     /// Per model spring: its group's damping, or -1; empty without group_damping.
     std::vector<float> own_damping;
     bool group_damping = false;            ///< some spring group sets its own damping

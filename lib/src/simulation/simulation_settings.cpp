@@ -71,9 +71,12 @@ void Simulation::Impl::refill_springs() {
             // A slot holds a spring where its rest length is > 0 (0 in gaps).
             values->run_damping[i] = b_->run_rest[i] != 0.0f ? resolved(b_->run_own_damping_of(i)) : 0.0f;
         }
-        for (detail::LooseSpring& spring : values->loose) {
-            spring.k *= s;
-            spring.damping = resolved(spring.own_damping);
+        detail::LooseSprings& loose = values->loose;
+        for (std::size_t i = 0; i < values->loose_count; ++i) {
+            loose.k[i] = base.loose.k[i] * s;
+            loose.k_rest[i] = loose.k[i] * b_->loose_rest[i];
+            if (!loose.damping.empty())  // per_spring_damping
+                loose.damping[i] = resolved(b_->loose_own_damping.empty() ? -1.0f : b_->loose_own_damping[i]);
         }
         for (float& k : values->spring_k) k *= s;
         values->common_k *= s;
