@@ -167,7 +167,7 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             v_.set(i, v_new);
             if (verlet) previous_.set(i, x_new - v_new * args.dt);
             // The report: summed per node and collider over the step.
-            const Vec3 impulse = (v_new - v) * b_->mass[i];
+            const Vec3 impulse = (v_new - v) * b_->mass_of(i);
             std::uint32_t slot = cs.latest[i];
             while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != ci) slot = cs.previous_of[slot];
             if (slot == detail::CollisionState::kNone) {

@@ -147,7 +147,7 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     }
     l.mass.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        l.mass[i] = static_cast<double>(body.mass[i]) + static_cast<double>(air_friction) * h;
+        l.mass[i] = static_cast<double>(body.mass_of(i)) + static_cast<double>(air_friction) * h;
     l.inverse_mass.resize(n);
     for (std::size_t i = 0; i < n; ++i) l.inverse_mass[i] = l.unknown[i] >= 0 ? static_cast<float>(1.0 / l.mass[i]) : 0.0f;
     // M' + h^2 L over the free nodes: a spring to an anchor adds to the
@@ -343,7 +343,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             double y = xs[c] + hd * vs[c];  // an anchor's driven position at the step's end
             st.start[3 * i + c] = xs[c];
             if (row >= 0) {
-                const double m = b_->mass[i];
+                const double m = b_->mass_of(i);
                 y += h2 * (gravity[c] + fs[c] / m);
                 // y' = (m y + c h (x_n + h w)) / m': the inertia and drag terms.
                 y = (m * y + drag_h * (xs[c] + drift[c])) / l.mass[i];
@@ -421,7 +421,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
                       static_cast<float>(st.start[3 * i + 2])};
         Vec3 v = (x - x0) * (inv_h * keep);
         if (below) {  // implicit sliding friction: m (v' - v) = -friction h v'
-            const float slow = 1.0f / (1.0f + ground->friction * h / b_->mass[i]);
+            const float slow = 1.0f / (1.0f + ground->friction * h / b_->mass_of(i));
             v.x *= slow;
             v.z *= slow;
         }

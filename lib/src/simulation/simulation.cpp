@@ -86,6 +86,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     for (const Anchor& a : model.anchors) inverse_mass[a.node] = 0.0f;
     common_mass = n > 0 ? mass[0] : 1.0f;
     uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
+    if (uniform_mass) detail::release(mass);  // mass_of() answers common_mass
 
     auto values = std::make_shared<detail::SpringValues>();
     values->spring_k = spring_stiffnesses(model);

@@ -172,9 +172,10 @@ public:
 
     Model model;                           ///< the validated copy every instance runs
     std::vector<float> inverse_mass;       ///< 1/kg; 0 for anchored nodes
-    std::vector<float> mass;               ///< kg
+    std::vector<float> mass;               ///< kg per node; empty when uniform_mass
     bool uniform_mass = false;             ///< every node has common_mass
     float common_mass = 1.0f;              ///< kg, node 0's mass
+    float mass_of(std::size_t node) const { return mass.empty() ? common_mass : mass[node]; }
     bool moves_anchors_freely = false;     ///< no ropes, tethers or beads read anchored nodes mid-substep
     /// Indices of Hooke springs in the model; empty when every spring is one
     /// (for_each_hooke() visits them either way).

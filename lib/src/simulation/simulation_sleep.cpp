@@ -43,7 +43,7 @@ void Simulation::Impl::watch_sleep(double seconds) {
     }
     double energy = 0.0, mass = 0.0;
     for (std::size_t i = 0; i < velocities_.size(); ++i) {
-        const double m = b_->mass[i];
+        const double m = b_->mass_of(i);
         energy += 0.5 * m * dot(velocities_[i], velocities_[i]);
         mass += m;
     }
