@@ -203,6 +203,10 @@ TEST(Instances, EachSettingChangedMidRunEqualsANewSimulation) {
                                "verlet_damping");
         expect_setting_matches(model, [](Parameters& p) { p.spring_damping = 1.0f; }, "damping, 3 threads", 3);
     }
+    Model verlet_cloth = cloth();
+    verlet_cloth.params.integrator = Integrator::verlet;
+    expect_setting_matches(verlet_cloth, [](Parameters& p) { p.integrator = Integrator::symplectic_euler; },
+                           "from verlet");
     for (const Model& model : {scattered_cloth(false), scattered_cloth(true)})
         for (int threads : {1, 2}) {
             expect_setting_matches(model, [](Parameters& p) { p.spring_damping = 1.0f; }, "loose, damping", threads);

@@ -165,7 +165,7 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             }
             x_.set(i, x_new);
             v_.set(i, v_new);
-            if (verlet) previous_.set(i, x_new - v_new * args.dt);
+            if (verlet) set_previous(i, x_new - v_new * args.dt);
             // The report: summed per node and collider over the step.
             const Vec3 impulse = (v_new - v) * b_->mass_of(i);
             std::uint32_t slot = cs.latest[i];

@@ -248,8 +248,8 @@ void Simulation::Impl::stage_self_collision(const StageArgs& args) {
         x_.set(a, xa);
         x_.set(b, xb);
         if (verlet) {
-            previous_.set(a, xa - va * dt);
-            previous_.set(b, xb - vb * dt);
+            set_previous(a, xa - va * dt);
+            set_previous(b, xb - vb * dt);
         }
     }
 }

@@ -472,7 +472,8 @@ void Simulation::Impl::reset() {
     positions_ = m.positions;
     velocities_.assign(n, Vec3{});
     x_.assign(m.positions);
-    previous_.assign(m.positions);
+    if (params_.integrator == Integrator::verlet) previous_.assign(m.positions);
+    else detail::release(previous_);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
     clear_contacts();
@@ -502,7 +503,7 @@ void Simulation::Impl::reset() {
         const Vec3 p = apply(track_frame(m.anchor_tracks[a.track], 0.0), m.positions[a.node]);
         positions_[a.node] = p;
         x_.set(a.node, p);
-        previous_.set(a.node, p);
+        set_previous(a.node, p);
     }
     if (!(placement_ == Transform{})) {
         // The rest pose where the instance stands (see teleport()).
@@ -1524,7 +1525,7 @@ void Simulation::Impl::apply_anchors(float dt) {
             }
         }
         x_.set(a.node, position);
-        previous_.set(a.node, position - velocity * dt);
+        set_previous(a.node, position - velocity * dt);
         v_.set(a.node, velocity);
     }
     if (!targeted_.empty()) apply_anchor_targets(dt);  // simulation_targets.cpp
@@ -1648,7 +1649,7 @@ void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
     positions_[node] = p;
     velocities_[node] = {};
     x_.set(node, p);
-    previous_.set(node, p);
+    set_previous(node, p);
     v_.set(node, {});
 }
 
@@ -1657,7 +1658,7 @@ void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
     wake();
     velocities_[node] = v;
     v_.set(node, v);
-    previous_.set(node, positions_[node] - v * params_.max_substep);
+    set_previous(node, positions_[node] - v * params_.max_substep);
 }
 
 void Simulation::Impl::set_anchor_velocity(std::size_t anchor, Vec3 v) {
@@ -1680,7 +1681,7 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
     }
     positions_[a.node] = p;
     x_.set(a.node, p);
-    previous_.set(a.node, p);
+    set_previous(a.node, p);
 }
 
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {

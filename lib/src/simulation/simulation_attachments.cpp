@@ -130,7 +130,7 @@ void Simulation::Impl::apply_tethers(float dt) {
         const Vec3 p = point + n * t.length;
         v_.set(i, v);
         x_.set(i, p);
-        previous_.set(i, p - v * dt);  // Verlet reads velocity from here
+        set_previous(i, p - v * dt);  // Verlet reads velocity from here
     }
 }
 

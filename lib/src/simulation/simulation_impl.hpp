@@ -149,11 +149,11 @@ struct SpringValues {
     bool per_spring_damping = false;
 };
 
-/// Empties `v` and gives its memory back (`v = {}` and clear() keep the
-/// capacity).
-template <class Vector>
-void release(Vector& v) {
-    Vector().swap(v);
+/// Empties `v` and gives its memory back (a vector's `v = {}` and clear()
+/// keep the capacity; a new empty value, moved in, does not).
+template <class Value>
+void release(Value& v) {
+    v = Value();
 }
 
 /// Throws springkit::Error, naming `who`, for a transform that is not finite or
@@ -373,7 +373,12 @@ public:
     detail::Vec3Array x_;                ///< positions
     detail::Vec3Array v_;                ///< velocities
     detail::Vec3Array f_;                ///< forces of the current substep
-    detail::Vec3Array previous_;         ///< Verlet's previous positions
+    /// Verlet's previous positions; empty under any other integrator, which
+    /// never reads them (set_previous() then does nothing).
+    detail::Vec3Array previous_;
+    void set_previous(std::size_t node, Vec3 p) {
+        if (!previous_.x.empty()) previous_.set(node, p);
+    }
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;

@@ -29,6 +29,8 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
     // Verlet's previous positions are kept only when they are up to date (Verlet)
     // and hold the same substep; otherwise derived from the velocities.
     if (!(params_.wind == old.wind && params_.gust == old.gust)) wind_ = wind_at(params_, time_);
+    if (params_.integrator != Integrator::verlet) detail::release(previous_);  // read by Verlet only
+    else if (previous_.x.empty()) previous_.assign(model_->node_count(), Vec3{});  // derived just below
     if (!(old.integrator == Integrator::verlet && old.max_substep == params_.max_substep))
         for (std::uint32_t i = 0; i < model_->node_count(); ++i) set_velocity(i, velocities_[i]);
     if (params_.spring_damping != old.spring_damping) refill_springs();  // builds the partitions again

@@ -60,7 +60,7 @@ void Simulation::Impl::fall_asleep() {
     for (std::size_t i = 0; i < velocities_.size(); ++i) {
         velocities_[i] = {};
         v_.set(i, {});
-        previous_.set(i, x_.get(i));
+        set_previous(i, x_.get(i));
     }
 }
 
