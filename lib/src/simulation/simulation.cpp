@@ -172,10 +172,7 @@ Simulation::Impl::Impl(std::shared_ptr<const PreparedBody> body, const Simulatio
       runaway_policy_(options.runaway), substep_budget_(options.substep_budget), sleep_(options.sleep) {
     detail::validate_sleep(sleep_);
     if (!model_->beads.empty()) bead_inverse_mass_ = b_->inverse_mass;
-    if (!model_->faces.empty()) {
-        normal_sums_.assign(model_->node_count(), Vec3{});
-        normals_.resize(model_->node_count());
-    }
+    if (!model_->faces.empty()) normals_.resize(model_->node_count());
     update_speed_bound();
     set_threads(options.threads);
     reset();

@@ -394,7 +394,6 @@ public:
     std::vector<Vec3> positions_;
     std::vector<Vec3> velocities_;
     std::vector<Vec3> normals_;
-    detail::Vec3Array normal_sums_;      ///< per node, before normalising
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started
