@@ -68,11 +68,12 @@ TEST(Memory, AClothsInstanceHoldsSixNodeArraysAndLittleElse) {
     EXPECT_GE(instance, 72.0);
     EXPECT_LT(instance, 76.0);
     // The body beside its model copy: the springs' values per run slot (k,
-    // k * rest, rest: uniform runs hold none) and the inverse masses; no
-    // per-spring k, damping or index arrays for a cloth whose springs share
-    // them, no mass array for equal masses.
+    // k * rest, rest: uniform runs hold none) and the inverse masses, 62-67
+    // bytes a node here; no per-spring k, damping or index arrays for a cloth
+    // whose springs share them (any one of them: 4 bytes x 5.9 springs a node
+    // more), no mass array for equal masses.
     const double derived = per_node(use.body - use.body_model, m);
-    EXPECT_LT(derived, 66.0);
+    EXPECT_LT(derived, 80.0);
 }
 
 TEST(Memory, AOneThreadInstanceReadsTheBodysLooseSprings) {
