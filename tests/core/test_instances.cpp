@@ -4,7 +4,6 @@
 // changed model carried from the same state, bit for bit.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -13,6 +12,7 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/scattered.hpp"
 
 using namespace springkit;
 
@@ -40,10 +40,7 @@ Model jelly() {
 // own stiffness and damping.
 Model scattered_cloth(bool group) {
     Model m = cloth(16);
-    std::vector<std::uint32_t> order(m.node_count());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::shuffle(order.begin(), order.end(), std::mt19937(3));
-    renumber_nodes(m, order);
+    test::scatter_nodes(m, 3);
     m.params.spring_damping = 0.3f;
     if (group) {
         SpringGroup g{.name = "every third", .stiffness_scale = 1.5f, .damping = 0.8f, .springs = {}};

@@ -5,14 +5,11 @@
 // part; skipped where the allocator does not report (TSan).
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdint>
-#include <numeric>
-#include <random>
-#include <vector>
 
 #include "springkit/springkit.hpp"
 #include "support/memory_use.hpp"
+#include "support/scattered.hpp"
 #include "support/test_files.hpp"
 
 using namespace springkit;
@@ -25,10 +22,7 @@ Model cloth(int side) { return make_cloth({.columns = side, .rows = side, .ancho
 // springs, most springs in no run.
 Model reordered_cloth(int side) {
     Model m = cloth(side);
-    std::vector<std::uint32_t> order(m.node_count());
-    std::iota(order.begin(), order.end(), 0u);
-    std::shuffle(order.begin(), order.end(), std::mt19937(5));
-    renumber_nodes(m, order);
+    test::scatter_nodes(m, 5);
     reorder_for_locality(m);
     return m;
 }

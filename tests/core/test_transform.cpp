@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/scattered.hpp"
 
 using namespace springkit;
 
@@ -343,9 +344,7 @@ TEST(ScaledInstance, StepsAsTheModelScaledByHand) {
     const Transform at{{0.5f, 1.0f, -2.0f}, quat_from_axis_angle({0, 1, 0}, 0.7f)};
     // The cloth also with its nodes in scattered order: springs in no run.
     Model scattered = make_cloth(cloth);
-    std::vector<std::uint32_t> order(scattered.node_count());
-    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = (i * 37u) % static_cast<std::uint32_t>(order.size());
-    renumber_nodes(scattered, order);
+    test::scatter_nodes(scattered, 9);
     scattered.name = "scattered cloth";
     const std::vector<Model> models{make_cloth(cloth), scattered, make_jump_rope(), make_tethered_bodies(),
                                     make_source_rope()};
