@@ -341,10 +341,13 @@ public:
     // Parts of carry_state_from() (simulation_carry.cpp).
     void carry_anchors(const Impl& previous);
     void carry_beads(const Impl& previous);
-    void recompute_normals();
+    /// The face normals from the positions, summed in f_ (which holds nothing
+    /// between two steps' force passes): from 0 as they are, with
+    /// `sums_zeroed` (the guard's pass zeroed them), else zeroed first.
+    void recompute_normals(bool sums_zeroed = false);
     void check_state();
     void build_face_pieces(detail::Partition& p) const;
-    void normals_of(detail::Partition& part);
+    void normals_of(detail::Partition& part, bool sums_zeroed);
     void build_partitions();
     void choose_gather_state();
     void pack_gather_state();

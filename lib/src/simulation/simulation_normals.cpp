@@ -379,12 +379,12 @@ void Simulation::Impl::build_face_pieces(Partition& p) const {
             }
 }
 
-void Simulation::Impl::recompute_normals() {
+void Simulation::Impl::recompute_normals(bool sums_zeroed) {
     if (model_->faces.empty()) return;
-    detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)]); });
+    detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)], sums_zeroed); });
 }
 
-void Simulation::Impl::normals_of(Partition& part) {
+void Simulation::Impl::normals_of(Partition& part, bool sums_zeroed) {
     // A node receives its faces' normals in a fixed order: runs in order, in
     // each run its first corners, then its second, then its third (paired: the
     // third of the faces not picked, then of the picked); then the loose faces
@@ -398,9 +398,11 @@ void Simulation::Impl::normals_of(Partition& part) {
     float* sx = f_.x.data();
     float* sy = f_.y.data();
     float* sz = f_.z.data();
-    std::fill(sx + part.node_begin, sx + part.node_end, 0.0f);
-    std::fill(sy + part.node_begin, sy + part.node_end, 0.0f);
-    std::fill(sz + part.node_begin, sz + part.node_end, 0.0f);
+    if (!sums_zeroed) {
+        std::fill(sx + part.node_begin, sx + part.node_end, 0.0f);
+        std::fill(sy + part.node_begin, sy + part.node_end, 0.0f);
+        std::fill(sz + part.node_begin, sz + part.node_end, 0.0f);
+    }
     // The thread's buffer of one run's normals (see Partition::scratch).
     float* nx = part.scratch.data() + kScratchLead;
     float* ny = nx + kScratchStride;
