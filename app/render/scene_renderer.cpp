@@ -260,6 +260,10 @@ SceneRenderer::SceneRenderer()
     glBindVertexArray(0);
 }
 
+SceneRenderer::~SceneRenderer() {
+    if (spring_filler_.joinable()) spring_filler_.join();
+}
+
 void SceneRenderer::set_model(const Model& model, const std::filesystem::path& model_dir) {
     node_count_ = model.node_count();
     vertex_node_.clear();
@@ -340,6 +344,71 @@ void SceneRenderer::keep_covering_triangles(std::span<const Vec3> positions, con
     glBindVertexArray(0);
 }
 
+void SceneRenderer::start_springs(const Simulation& sim, const ViewOptions& view, const Selection& selection,
+                                  const Mat4& view_projection, const Viewport& viewport) {
+    const Model& model = sim.model();
+    const auto positions = sim.positions();
+    line_scratch_.clear();
+    springs_ready_ = false;
+    const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
+    const bool springs = view.springs || springs_cast_shadow;
+    // A copy of the positions: the frame's steps may change them while the
+    // draw calls go out.
+    if (springs || !selection.springs().empty()) spring_positions_.assign(positions.begin(), positions.end());
+    if (!springs) return;
+    // The worker writes into storage sized here, so that it allocates nothing.
+    screen_.resize(positions.size());
+    line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
+    spring_filler_ = std::thread([this, &model, view, view_projection, viewport] {
+        fill_springs(model, view, view_projection, viewport);
+    });
+}
+
+void SceneRenderer::fill_springs(const Model& model, const ViewOptions& view, const Mat4& view_projection,
+                                 const Viewport& viewport) {
+    const std::span<const Vec3> positions = spring_positions_;
+    std::uint32_t class_color[kSpringClasses];
+    for (std::size_t c = 0; c < kSpringClasses; ++c) {
+        const Rgb rgb = spring_class_rgb(static_cast<SpringClass>(c));
+        class_color[c] = pack_rgba(rgb.r, rgb.g, rgb.b, 1.0f);
+    }
+    // Level of detail: a spring whose two ends fall within a pixel of each
+    // other covers at most the pixel its nodes do, and a dense mesh seen whole
+    // has many; they are left out (NaN, behind the camera, never compares
+    // below 1, so those are drawn and clipped).
+    project_nodes(positions, view_projection, {0.5f * viewport.width, 0.5f * viewport.height}, {0.0f, 0.0f},
+                  screen_);
+    for (std::uint32_t i = 0; i < model.springs.size(); ++i) {
+        const Spring& s = model.springs[i];
+        if (!drawn(s, i, view)) continue;
+        const Pixel pa = screen_[s.a], pb = screen_[s.b];
+        if (std::abs(pa.x - pb.x) < 1.0f && std::abs(pa.y - pb.y) < 1.0f) continue;
+        std::uint32_t color;
+        if (view.colour_by_class)
+            color = class_color[static_cast<std::size_t>(spring_class(s))];
+        else
+            color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
+                        ? strain_color(0, view.strain_full)  // slack rope
+                        : strain_color(spring_strain(s, positions), view.strain_full);
+        line_scratch_.push_back({positions[s.a], color});
+        line_scratch_.push_back({positions[s.b], color});
+    }
+}
+
+void SceneRenderer::finish_springs(const Model& model, const Selection& selection) {
+    if (springs_ready_) return;
+    springs_ready_ = true;
+    if (spring_filler_.joinable()) spring_filler_.join();
+    line_vertex_count_ = line_scratch_.size();
+    const std::uint32_t selected = pack_rgba(kSelectedColor[0], kSelectedColor[1], kSelectedColor[2], 1.0f);
+    for (std::uint32_t si : selection.springs()) {
+        if (si >= model.springs.size()) continue;
+        line_scratch_.push_back({spring_positions_[model.springs[si].a], selected});
+        line_scratch_.push_back({spring_positions_[model.springs[si].b], selected});
+    }
+    gl::update(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
+}
+
 void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                                  const Mat4& view_projection, const Viewport& viewport) {
     const auto positions = sim.positions();
@@ -359,45 +428,7 @@ void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view,
     if (culling_) keep_covering_triangles(positions, view_projection, viewport);
 
     const Model& model = sim.model();
-    line_scratch_.clear();
-    const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
-    if (view.springs || springs_cast_shadow) {
-        line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
-        std::uint32_t class_color[kSpringClasses];
-        for (std::size_t c = 0; c < kSpringClasses; ++c) {
-            const Rgb rgb = spring_class_rgb(static_cast<SpringClass>(c));
-            class_color[c] = pack_rgba(rgb.r, rgb.g, rgb.b, 1.0f);
-        }
-        // Level of detail: a spring whose two ends fall within a pixel of each
-        // other covers at most the pixel its nodes do, and a dense mesh seen whole
-        // has many; they are left out (NaN, behind the camera, never compares
-        // below 1, so those are drawn and clipped).
-        project_nodes(positions, view_projection, {0.5f * viewport.width, 0.5f * viewport.height}, {0.0f, 0.0f},
-                      screen_);
-        for (std::uint32_t i = 0; i < model.springs.size(); ++i) {
-            const Spring& s = model.springs[i];
-            if (!drawn(s, i, view)) continue;
-            const Pixel pa = screen_[s.a], pb = screen_[s.b];
-            if (std::abs(pa.x - pb.x) < 1.0f && std::abs(pa.y - pb.y) < 1.0f) continue;
-            std::uint32_t color;
-            if (view.colour_by_class)
-                color = class_color[static_cast<std::size_t>(spring_class(s))];
-            else
-                color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
-                            ? strain_color(0, view.strain_full)  // slack rope
-                            : strain_color(spring_strain(s, positions), view.strain_full);
-            line_scratch_.push_back({positions[s.a], color});
-            line_scratch_.push_back({positions[s.b], color});
-        }
-    }
-    line_vertex_count_ = line_scratch_.size();
-    const std::uint32_t selected = pack_rgba(kSelectedColor[0], kSelectedColor[1], kSelectedColor[2], 1.0f);
-    for (std::uint32_t si : selection.springs()) {
-        if (si >= model.springs.size()) continue;
-        line_scratch_.push_back({positions[model.springs[si].a], selected});
-        line_scratch_.push_back({positions[model.springs[si].b], selected});
-    }
-    gl::update(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
+    start_springs(sim, view, selection, view_projection, viewport);
     // The points' positions, when some point is drawn.
     if (view.nodes || isolating_ || !selection.nodes().empty() || (view.anchors && !model.anchors.empty()))
         gl::update(GL_ARRAY_BUFFER, point_positions_.get(), positions.data(), positions.size() * sizeof(Vec3));
@@ -412,6 +443,7 @@ void SceneRenderer::draw(const Simulation& sim, const OrbitCamera& camera, const
 
 void SceneRenderer::prepare(const Simulation& sim, const OrbitCamera& camera, const Viewport& viewport,
                             const ViewOptions& view, const Selection& selection) {
+    if (spring_filler_.joinable()) spring_filler_.join();  // a prepare() without its render()
     const Model& model = sim.model();
     if (model.node_count() == 0) return;
     isolating_ = view.isolate_selection;
@@ -454,16 +486,22 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
         if (view.shadow) {
             // Flatten the model onto the floor along the light (Tunca's rope demo).
             const Mat4 shadow = planar_shadow({0, ground_y + 0.002f * diagonal, 0}, {0, 1, 0}, light_direction(view));
+            // Drawn before anything writes depth, so a depth test would pass
+            // everywhere: without it llvmpipe neither reads nor tests depth.
+            glDisable(GL_DEPTH_TEST);
             glDepthMask(GL_FALSE);
             const std::size_t triangles = isolating_ ? isolated_triangles_.size() / 3 : triangle_indices_.size() / 3;
             if (has_surface && triangles > kFlatShadowTriangles)
                 draw_blob_shadow(view_projection, shadow, body_bounds_, view);
             else if (has_surface)
                 draw_surface(view_projection, shadow, view, true);
-            else
+            else {
+                finish_springs(model, selection);
                 draw_springs(view_projection, shadow, true);
+            }
             if (view.ropes) draw_ropes(view_projection, shadow, view, true);
             glDepthMask(GL_TRUE);
+            glEnable(GL_DEPTH_TEST);
         }
     }
 
@@ -479,6 +517,14 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
+    // The springs' vertices, filled by a worker while the calls above went out.
+    finish_springs(model, selection);
+    // llvmpipe bins every primitive on this thread and rasterises on its own
+    // threads only once the scene is flushed (at the swap, without this): with
+    // springs left to send, flushing here lets those threads rasterise the
+    // floor, shadow and surface while this one bins the lines. Without springs
+    // there is little left to overlap, and a scene more costs more than it saves.
+    if (view.springs && line_vertex_count_ > 0) glFlush();
     if (view.ropes) draw_ropes(view_projection, identity, view, false);
     // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
     if (view.xray) glDisable(GL_DEPTH_TEST);

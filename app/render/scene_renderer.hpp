@@ -10,6 +10,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "editing/selection.hpp"
@@ -29,6 +30,9 @@ class SceneRenderer {
 public:
     /// Compiles the shaders; needs a current OpenGL 3.3 context.
     SceneRenderer();
+    ~SceneRenderer();
+    SceneRenderer(const SceneRenderer&) = delete;
+    SceneRenderer& operator=(const SceneRenderer&) = delete;
 
     /// Builds what stays fixed while a model runs (the mapping of face corners to
     /// vertices, the texture). Call when the model's faces or texture change.
@@ -93,6 +97,19 @@ private:
                                const ViewOptions& view, bool shadow, bool textured = false) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
+    /// The springs' line vertices (strain or kind colours, the level of detail)
+    /// are filled on a worker thread from a copy of the positions, while
+    /// render() sends the floor, shadow and surface; finish_springs() joins it,
+    /// adds the selected springs and uploads them. On two cores the editor's
+    /// thread, which feeds llvmpipe, is the frame's longest path.
+    void start_springs(const Simulation& sim, const ViewOptions& view, const Selection& selection,
+                       const Mat4& view_projection, const Viewport& viewport);
+    void fill_springs(const Model& model, const ViewOptions& view, const Mat4& view_projection,
+                      const Viewport& viewport);
+    void finish_springs(const Model& model, const Selection& selection);
+    std::thread spring_filler_;
+    std::vector<Vec3> spring_positions_;  ///< start_springs(): the positions drawn
+    bool springs_ready_ = true;           ///< finish_springs() ran for this prepare()
     /// Where each node falls on the screen this frame, into `out`: its normalised
     /// device coordinates times `half` plus `offset`, in pixels on each axis (x
     /// NaN behind the camera).

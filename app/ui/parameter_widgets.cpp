@@ -68,7 +68,8 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
               : row.section == ParameterSection::gust || (row.section == ParameterSection::main && row.key == "wind")
                   ? PhysicsGroup::wind
               : row.key == "implicit_iterations" || row.key == "strain_limit" || row.key == "chebyshev_rho" ||
-                        row.key == "long_range_attachments" || row.key == "strain_limit_passes"
+                        row.key == "long_range_attachments" || row.key == "strain_limit_passes" ||
+                        row.key == "implicit_theta" || row.key == "implicit_tolerance"
                   ? PhysicsGroup::implicit
               : row.key == "self_collision_distance" || row.key == "self_friction"
                   ? PhysicsGroup::self_collision

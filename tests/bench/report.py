@@ -133,7 +133,7 @@ def main():
 
     _, convert = load(args.results, "convert")
     if convert:
-        a = convert.get("BM_AssimpReadFile/iterations:3/real_time")
+        a = convert.get("BM_AssimpReadFile/grid_obj/iterations:3/real_time")
         cb = convert.get("BM_SpringkitConvert/binary/iterations:3/real_time")
         cj = convert.get("BM_SpringkitConvert/json/iterations:3/real_time")
         if a:

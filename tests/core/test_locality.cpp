@@ -109,3 +109,41 @@ TEST(Locality, WellOrderedModelsAndModelsWithBeadsAreLeftAsTheyAre) {
         EXPECT_EQ(m, before) << m.name;
     }
 }
+
+// A spring a-b continues a run when a+1 - b+1 or a-1 - b-1 is a spring too; a
+// model whose springs are far apart is left as it is when at least half of them
+// do (the runtime streams runs without index arrays), and renumbered otherwise.
+TEST(Locality, ModelsWithHalfTheirSpringsInRunsAreLeftAsTheyAre) {
+    auto model = [](int isolated) {
+        Model m;
+        for (int i = 0; i < 400; ++i) m.positions.push_back({float(i), float(i % 7), 0.0f});
+        // 11 runs of two springs, 200 nodes apart: 22 springs that continue a
+        // run, the last run ending at the last node.
+        for (std::uint32_t a : {0u, 20u, 40u, 60u, 80u, 100u, 120u, 140u, 160u, 180u, 198u}) {
+            add_spring(m, a, a + 200);
+            add_spring(m, a + 1, a + 201);
+        }
+        // Springs no other one continues (no spring one node before or after).
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> alone;
+        for (std::uint32_t j = 0; j < 10; ++j) {
+            alone.push_back({20 * j + 5, 20 * j + 205});
+            alone.push_back({20 * j + 10, 20 * j + 210});
+        }
+        alone.push_back({190, 395});
+        alone.push_back({192, 390});
+        alone.push_back({150, 360});
+        for (int i = 0; i < isolated; ++i) add_spring(m, alone[i].first, alone[i].second);
+        return m;
+    };
+    for (int isolated : {21, 22}) {  // 22 of 43 and 22 of 44 springs continue a run
+        Model m = model(isolated);
+        const Model before = m;
+        EXPECT_TRUE(reorder_for_locality(m).empty()) << isolated;
+        EXPECT_EQ(m, before) << isolated;
+    }
+    Model m = model(23);  // 22 of 45: renumbered, every spring then joins neighbours
+    EXPECT_GT(mean_spring_distance(m), 190.0);
+    ASSERT_EQ(reorder_for_locality(m).size(), 400u);
+    EXPECT_LT(mean_spring_distance(m), 2.0) << mean_spring_distance(m);
+    validate(m);
+}

@@ -231,6 +231,68 @@ TEST(PhysicsAnswers, ExplicitEulerIsStableJustBelowItsReportedLimitAndNotAbove) 
     }
 }
 
+TEST(PhysicsAnswers, FrequencyStabilityIsThePlainPowerIterationBitForBit) {
+    // frequency_stability() lays its arrays out for the cache; the number must
+    // be that of the plain power iteration on A = M^-1/2 K M^-1/2 (the same
+    // sums in the same order), written out here: the converter chooses and
+    // writes max_substep from it. A jelly numbered at random (springs between
+    // distant nodes), some nodes heavier and some anchored.
+    Model m = make_jelly({.nx = 7, .ny = 6, .nz = 5});
+    std::vector<std::uint32_t> order(m.node_count());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = (i * 97u + 13u) % static_cast<std::uint32_t>(order.size());
+    renumber_nodes(m, order);
+    m.masses.assign(m.node_count(), m.params.mass);
+    for (std::size_t i = 0; i < m.node_count(); i += 5) m.masses[i] *= 3.0f;
+    m.anchors = {{.node = 4}, {.node = 100}};
+    m.positions[7].x += 0.01f;  // some springs stretched, one compressed: tension across them
+    m.positions[150].y -= 0.02f;
+    const std::size_t n = m.node_count();
+    const std::vector<float> k = spring_stiffnesses(m);
+    std::vector<double> s(n), v(3 * n), w(3 * n);
+    for (std::size_t i = 0; i < n; ++i) s[i] = 1.0 / std::sqrt(static_cast<double>(m.node_mass(i)));
+    for (const Anchor& a : m.anchors) s[a.node] = 0.0;
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    for (std::size_t i = 0; i < 3 * n; ++i) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (s[i / 3] > 0.0 ? 1.0 : 0.0);
+    }
+    // About 4e6 spring visits, 20 to 200 iterations; fewer when it settles.
+    const auto iterations = std::clamp<std::size_t>(4'000'000 / (m.springs.size() + 1), 20, 200);
+    double lambda = 0.0;
+    for (std::size_t iteration = 0; iteration < iterations; ++iteration) {
+        double norm = 0.0;
+        for (double x : v) norm += x * x;
+        norm = std::sqrt(norm);
+        for (double& x : v) x /= norm;
+        std::fill(w.begin(), w.end(), 0.0);
+        for (std::size_t si = 0; si < m.springs.size(); ++si) {
+            const Spring& sp = m.springs[si];
+            const Vec3 d = m.positions[sp.b] - m.positions[sp.a];
+            const double length = std::sqrt(double(d.x) * d.x + double(d.y) * d.y + double(d.z) * d.z);
+            const double t = std::max(0.0, 1.0 - sp.rest / length);
+            const double across = k[si] * t, along_k = k[si] * (1.0 - t);
+            const double u[3] = {d.x / length, d.y / length, d.z / length};
+            double r[3];
+            for (int c = 0; c < 3; ++c) r[c] = v[3 * sp.a + c] * s[sp.a] - v[3 * sp.b + c] * s[sp.b];
+            const double along = along_k * (r[0] * u[0] + r[1] * u[1] + r[2] * u[2]);
+            for (int c = 0; c < 3; ++c) {
+                const double f = across * r[c] + along * u[c];
+                w[3 * sp.a + c] += f * s[sp.a];
+                w[3 * sp.b + c] -= f * s[sp.b];
+            }
+        }
+        double rayleigh = 0.0;
+        for (std::size_t i = 0; i < 3 * n; ++i) rayleigh += v[i] * w[i];
+        const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
+        lambda = rayleigh;
+        v.swap(w);
+        if (settled) break;
+    }
+    const double expected = std::sqrt(lambda) * static_cast<double>(m.params.max_substep);
+    EXPECT_GT(expected, 0.1);
+    EXPECT_EQ(frequency_stability(m).omega_dt, expected);
+}
+
 TEST(PhysicsAnswers, CircleAnchorFollowsOmegaTForAnHour) {
     // A jump-rope handle (12 rad/s about x, radius 1 m) driven for an hour of
     // simulated time at 60 frames a second: its angle must be omega t (in

@@ -357,6 +357,7 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
     // the value the converter would have used anyway.
     Parameters expected = parameter_defaults();
     expected.spring_damping = state.options.spring_damping;
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 1440);  // a tall screen: every row in view
     for (const ParameterInfo& row : parameter_table()) {
         EXPECT_FALSE(activate(imgui, state, set_checkbox_id(row)));
         const ParameterValue* set = state.options.parameters.find(row);
@@ -371,6 +372,7 @@ TEST(PanelsHeadless, importDialogOverridesEveryRowOfTheTable) {
 
     // With every group open the dialog is taller than the 720-pixel screen and
     // scrolls; closing the groups brings Convert into view, as scrolling would.
+    ImGui::GetIO().DisplaySize = ImVec2(1280, 720);
     for (const char* group : {"Wind and gusts", "Implicit integrator", "Self-collision", "Material"})
         import_window()->StateStorage.SetInt(dialog_id(group), 0);
     const std::optional<ImportRequest> request = activate(imgui, state, dialog_id("Convert"));

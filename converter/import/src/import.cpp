@@ -698,10 +698,18 @@ public:
         return true;
     }
 
+    /// Starts fetching the slot where the pair a-b is looked for.
+    void prefetch(std::uint32_t a, std::uint32_t b) const {
+        __builtin_prefetch(&slots_[mix(key(a, b)) & (slots_.size() - 1)]);
+    }
+
 private:
+    static std::uint64_t key(std::uint32_t a, std::uint32_t b) {
+        return (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+    }
     bool insert(std::uint32_t a, std::uint32_t b) {
         if (a == b) return false;
-        const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
+        const std::uint64_t key = PairSet::key(a, b);
         if (2 * (size_ + 1) > slots_.size()) grow(2 * slots_.size());
         const std::size_t mask = slots_.size() - 1;
         for (std::size_t i = mix(key) & mask;; i = (i + 1) & mask) {
@@ -772,8 +780,28 @@ std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::
         box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
     }
     const int max_degree = 3 * per_node;
+    model.springs.reserve(model.springs.size() + n * static_cast<std::size_t>(per_node));  // at most per_node a node
+    const std::uint64_t attempts = std::uint64_t(per_node) * 32;
+    auto partner = [&](std::uint32_t i, std::uint64_t attempt) { return node(mix((std::uint64_t{i} << 20) ^ attempt) % n); };
+    // The partners a node tries are known in advance (a fixed hash of the node
+    // and the attempt) and lie anywhere in the model: the first few a node
+    // tries, which are most of those it takes, have their position, degree and
+    // pair slot fetched kAhead nodes early rather than waited for one by one.
+    constexpr std::size_t kAhead = 4;
+    const std::uint64_t fetched = std::min<std::uint64_t>(attempts, std::uint64_t(per_node) + 2);
+    auto prefetch = [&](std::size_t a) {
+        const std::uint32_t i = node(a);
+        for (std::uint64_t attempt = 0; attempt < fetched; ++attempt) {
+            const std::uint32_t j = partner(i, attempt);
+            __builtin_prefetch(&model.positions[j]);
+            __builtin_prefetch(&degree[j]);
+            springs.prefetch(i, j);
+        }
+    };
+    for (std::size_t a = 0; a < std::min(kAhead, n); ++a) prefetch(a);
     std::size_t added = 0;
     for (std::size_t a = 0; a < n; ++a) {
+        if (a + kAhead < n) prefetch(a + kAhead);
         const std::uint32_t i = node(a);
         const Vec3 p = model.positions[i];
         float reach = 0.0f;
@@ -784,9 +812,8 @@ std::size_t add_volume_springs_among(Model& model, PairSet& springs, const std::
         }
         const float min_distance = 0.4f * reach;
         int made = 0;
-        for (std::uint64_t attempt = 0; attempt < std::uint64_t(per_node) * 32 && made < per_node && degree[i] < max_degree;
-             ++attempt) {
-            const std::uint32_t j = node(mix((std::uint64_t{i} << 20) ^ attempt) % n);
+        for (std::uint64_t attempt = 0; attempt < attempts && made < per_node && degree[i] < max_degree; ++attempt) {
+            const std::uint32_t j = partner(i, attempt);
             if (j == i || degree[j] >= max_degree || length(model.positions[j] - p) < min_distance) continue;
             if (springs.add(i, j, k)) {
                 ++degree[i];

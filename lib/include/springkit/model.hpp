@@ -90,6 +90,15 @@ struct Parameters {
     /// Integrator::implicit: passes of the strain limit and the long range
     /// attachments after the solve
     int strain_limit_passes = 4;
+    /// Integrator::implicit: theta of the one-leg theta-method, the forces
+    /// taken theta of the way through each substep; 1 = implicit Euler, which
+    /// damps a swing; 0.5 = the implicit midpoint rule, which keeps the energy
+    /// of linear springs; in [0.5, 1]
+    float implicit_theta = 1.0f;
+    /// Integrator::implicit: m; the iterations stop once no node moves more
+    /// than this in one (implicit_iterations stays the most); 0 = always
+    /// implicit_iterations
+    float implicit_tolerance = 0.0f;
     float node_radius = 0.0f;     ///< m, collision radius of every node against colliders (colliders.hpp)
     float pressure = 0.0f;        ///< J, n R T of the gas in a closed face mesh; 0 = none (Jolt's mPressure)
     float self_collision_distance = 0.0f;  ///< m, nodes of the body kept this far apart (self-collision); 0 = off

@@ -654,13 +654,24 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
         blocks.push_back({spring.a, spring.b, k * s, k * (1.0 - s), {d.x / length, d.y / length, d.z / length}});
     }
     // Power iteration on A = M^-1/2 K M^-1/2 (symmetric), held nodes fixed at 0.
-    std::vector<double> inv_sqrt_mass(n), v(3 * n), w(3 * n);
-    for (std::size_t i = 0; i < n; ++i) inv_sqrt_mass[i] = 1.0 / std::sqrt(static_cast<double>(model.node_mass(i)));
-    for (const Anchor& anchor : model.anchors) inv_sqrt_mass[anchor.node] = 0.0;
+    // What a spring reads and writes of its two nodes lies in one 64-byte line
+    // per node (y = M^-1/2 v, M^-1/2 and the sum w = A v), fetched kAhead
+    // springs early: most of a mesh's volume springs join distant nodes, where
+    // three separate arrays would cost three cache misses per node. The
+    // arithmetic and the order of every sum are the plain loop's, so the bits are.
+    struct alignas(64) NodeLine {
+        double y[3];
+        double inv_sqrt_mass;
+        double w[3];
+    };
+    std::vector<NodeLine> line(n);
+    std::vector<double> v(3 * n);
+    for (std::size_t i = 0; i < n; ++i) line[i].inv_sqrt_mass = 1.0 / std::sqrt(static_cast<double>(model.node_mass(i)));
+    for (const Anchor& anchor : model.anchors) line[anchor.node].inv_sqrt_mass = 0.0;
     std::uint64_t seed = 0x9E3779B97F4A7C15ull;  // a fixed start: the same answer every time
     for (std::size_t i = 0; i < 3 * n; ++i) {
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (inv_sqrt_mass[i / 3] > 0.0 ? 1.0 : 0.0);
+        v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (line[i / 3].inv_sqrt_mass > 0.0 ? 1.0 : 0.0);
     }
     // At most about 4e6 spring visits (the editor runs this once after each edit;
     // docs/PERFORMANCE.md times it) unless that is under 20
@@ -669,30 +680,48 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     // cloth of 10k and 65k nodes: 0.899 and 0.886).
     const auto floor = static_cast<std::size_t>(std::clamp(min_iterations, 1, 200));
     const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), floor, 200));
+    constexpr std::size_t kAhead = 32;
     double lambda = 0.0;
+    double norm = 0.0;  // |v|^2, summed in index order
+    for (double x : v) norm += x * x;
     for (int iteration = 0; iteration < iterations; ++iteration) {
-        double norm = 0.0;
-        for (double x : v) norm += x * x;
         if (!(norm > 0.0)) break;
         norm = std::sqrt(norm);
-        for (double& x : v) x /= norm;
-        std::fill(w.begin(), w.end(), 0.0);
-        for (const Block& b : blocks) {
-            const double sa = inv_sqrt_mass[b.a], sb = inv_sqrt_mass[b.b];
+        for (std::size_t i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c) {
+                v[3 * i + c] /= norm;
+                line[i].y[c] = v[3 * i + c] * line[i].inv_sqrt_mass;
+                line[i].w[c] = 0.0;
+            }
+        for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+            if (bi + kAhead < blocks.size()) {
+                __builtin_prefetch(&line[blocks[bi + kAhead].a], 1);
+                __builtin_prefetch(&line[blocks[bi + kAhead].b], 1);
+            }
+            const Block& b = blocks[bi];
+            NodeLine &la = line[b.a], &lb = line[b.b];
+            const double sa = la.inv_sqrt_mass, sb = lb.inv_sqrt_mass;
             double r[3];
-            for (int c = 0; c < 3; ++c) r[c] = v[3 * b.a + c] * sa - v[3 * b.b + c] * sb;  // y_a - y_b, y = M^-1/2 v
+            for (int c = 0; c < 3; ++c) r[c] = la.y[c] - lb.y[c];  // y_a - y_b
             const double along = b.along * (r[0] * b.u[0] + r[1] * b.u[1] + r[2] * b.u[2]);
             for (int c = 0; c < 3; ++c) {
                 const double f = b.across * r[c] + along * b.u[c];
-                w[3 * b.a + c] += f * sa;
-                w[3 * b.b + c] -= f * sb;
+                la.w[c] += f * sa;
+                lb.w[c] -= f * sb;
             }
         }
+        // The Rayleigh quotient v.w, and w as the next v with its |v|^2, in one pass.
         double rayleigh = 0.0;
-        for (std::size_t i = 0; i < 3 * n; ++i) rayleigh += v[i] * w[i];
+        norm = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (int c = 0; c < 3; ++c) {
+                const double w = line[i].w[c];
+                rayleigh += v[3 * i + c] * w;
+                v[3 * i + c] = w;
+                norm += w * w;
+            }
         const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
         lambda = rayleigh;
-        v.swap(w);
         if (settled) break;
     }
     result.omega_dt = std::sqrt(std::max(0.0, lambda)) * static_cast<double>(p.max_substep);

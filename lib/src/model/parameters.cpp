@@ -93,6 +93,15 @@ constexpr std::array kTable{
                   at_least(1), at_most(1000),
                   "implicit integrator: Gauss-Seidel passes of the strain limit and the long range attachments after "
                   "the solve", false},
+    ParameterInfo{"implicit_theta", S::main, "implicit theta", "--implicit-theta", "", T::number, at_least(0.5),
+                  at_most(1),
+                  "implicit integrator: theta of the one-leg theta-method, the forces taken theta of the way through "
+                  "each substep; 1 = implicit Euler (damps the swing), 0.5 = implicit midpoint (keeps the energy of "
+                  "linear springs); a little above 0.5 keeps the swing and still damps stiff ringing", false},
+    ParameterInfo{"implicit_tolerance", S::main, "implicit tolerance", "--implicit-tolerance", "m", T::number,
+                  at_least(0), kNoMax,
+                  "implicit integrator: the iterations of a substep stop once none moves a node farther than this "
+                  "(implicit_iterations stays the most); 0 = always implicit_iterations", false},
     ParameterInfo{"total_mass", S::main, "total mass", "--total-mass", "kg", T::number, at_least(0), kNoMax,
                   "material: the model's mass, spread over the nodes by the area around each (lumped mass), so that "
                   "it does not depend on the resolution; 0 = node masses as given", false},
@@ -152,6 +161,8 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
             else if (k == "long_range_attachments") f.count = &p.long_range_attachments;
             else if (k == "strain_limit_passes") f.count = &p.strain_limit_passes;
+            else if (k == "implicit_theta") f.number = &p.implicit_theta;
+            else if (k == "implicit_tolerance") f.number = &p.implicit_tolerance;
             else if (k == "node_radius") f.number = &p.node_radius;
             else if (k == "pressure") f.number = &p.pressure;
             else if (k == "self_collision_distance") f.number = &p.self_collision_distance;
