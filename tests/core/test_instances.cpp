@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/scattered.hpp"
 
 using namespace springkit;
 
@@ -32,6 +33,21 @@ Model jelly() {
     p.spring_damping = 0.5f;
     p.ground = Ground{};
     return make_jelly(spec, p);
+}
+
+// The cloth with its nodes in scattered order: most springs in no run (loose),
+// as in a converted mesh; with `group`, every third spring in a group of its
+// own stiffness and damping.
+Model scattered_cloth(bool group) {
+    Model m = cloth(16);
+    test::scatter_nodes(m, 3);
+    m.params.spring_damping = 0.3f;
+    if (group) {
+        SpringGroup g{.name = "every third", .stiffness_scale = 1.5f, .damping = 0.8f, .springs = {}};
+        for (std::uint32_t i = 0; i < m.springs.size(); i += 3) g.springs.push_back(i);
+        m.spring_groups.push_back(g);
+    }
+    return m;
 }
 
 std::vector<Vec3> state_of(const Simulation& sim) {
@@ -184,6 +200,15 @@ TEST(Instances, EachSettingChangedMidRunEqualsANewSimulation) {
                                "verlet_damping");
         expect_setting_matches(model, [](Parameters& p) { p.spring_damping = 1.0f; }, "damping, 3 threads", 3);
     }
+    Model verlet_cloth = cloth();
+    verlet_cloth.params.integrator = Integrator::verlet;
+    expect_setting_matches(verlet_cloth, [](Parameters& p) { p.integrator = Integrator::symplectic_euler; },
+                           "from verlet");
+    for (const Model& model : {scattered_cloth(false), scattered_cloth(true)})
+        for (int threads : {1, 2}) {
+            expect_setting_matches(model, [](Parameters& p) { p.spring_damping = 1.0f; }, "loose, damping", threads);
+            expect_setting_matches(model, [](Parameters& p) { p.spring_damping = 0.0f; }, "loose, undamped", threads);
+        }
     const Model rope = make_source_rope();
     expect_setting_matches(rope, [](Parameters& p) { p.rope_iterations = 7; }, "rope_iterations");
     expect_setting_matches(rope, [](Parameters& p) { p.gravity = {0, -1, 0}; }, "rope gravity");
@@ -207,7 +232,7 @@ TEST(Instances, SettingsRefuseBodyValues) {
 }
 
 TEST(Instances, StiffnessScaleEqualsAModelWithScaledK) {
-    for (const Model& model : {cloth(), jelly()}) {
+    for (const Model& model : {cloth(), jelly(), scattered_cloth(false), scattered_cloth(true)}) {
         for (int threads : {1, 2}) {
             for (SpringKernel kernel : {SpringKernel::batched, SpringKernel::reference}) {
                 Simulation sim(model, {.threads = kernel == SpringKernel::reference ? 1 : threads, .kernel = kernel});

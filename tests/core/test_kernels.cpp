@@ -14,6 +14,7 @@
 #include "simulation/worker_pool.hpp"
 #include "springkit/springkit.hpp"
 #include "support/build_arithmetic.hpp"
+#include "support/scattered.hpp"
 #include "support/state_hash.hpp"
 
 using namespace springkit;
@@ -71,10 +72,7 @@ Model alternating_patch(int n) {
 // spring loose, and springs reaching across the whole node range.
 Model shuffled_cloth() {
     Model m = busy_cloth();
-    std::vector<std::uint32_t> new_index(m.node_count());
-    std::iota(new_index.begin(), new_index.end(), 0u);
-    std::shuffle(new_index.begin(), new_index.end(), std::mt19937(7));
-    renumber_nodes(m, new_index);
+    test::scatter_nodes(m, 7);
     m.name = "shuffled cloth";
     return m;
 }

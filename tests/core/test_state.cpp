@@ -121,6 +121,32 @@ TEST(SavedState, SettingsPlacementAndPendingForcesAreSaved) {
     EXPECT_EQ(a.parameters(), b.parameters());
 }
 
+TEST(SavedState, AnotherIntegratorsStateGoesOnAsItWould) {
+    // Only Verlet keeps previous positions: a state saved under symplectic
+    // Euler, restored into an instance of a Verlet model, steps on as symplectic
+    // Euler (its settings come with it), and back under Verlet as Verlet.
+    ClothSpec spec;
+    spec.columns = spec.rows = 10;
+    Model verlet = make_cloth(spec);
+    verlet.params.integrator = Integrator::verlet;
+    const auto verlet_body = prepare(verlet);
+    const auto symplectic_body = prepare(make_cloth(spec));
+    Simulation a(symplectic_body), b(verlet_body);
+    run(a, 20);
+    run(b, 20);
+    const std::vector<std::byte> from_a = a.save_state(), from_b = b.save_state();
+    Simulation a_in_verlet(verlet_body), b_in_symplectic(symplectic_body);
+    a_in_verlet.restore_state(from_a);
+    b_in_symplectic.restore_state(from_b);
+    run(a, 30);
+    run(b, 30);
+    run(a_in_verlet, 30);
+    run(b_in_symplectic, 30);
+    EXPECT_TRUE(same_bits(a.positions(), a_in_verlet.positions()));
+    EXPECT_TRUE(same_bits(b.positions(), b_in_symplectic.positions()));
+    EXPECT_FALSE(same_bits(a.positions(), b.positions()));
+}
+
 TEST(SavedState, DamagedStatesAreRefusedChangingNothing) {
     StringSpec spec;
     spec.nodes = 4;

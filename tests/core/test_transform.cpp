@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "springkit/springkit.hpp"
+#include "support/scattered.hpp"
 
 using namespace springkit;
 
@@ -341,7 +342,12 @@ TEST(ScaledInstance, StepsAsTheModelScaledByHand) {
     ClothSpec cloth;
     cloth.columns = cloth.rows = 12;
     const Transform at{{0.5f, 1.0f, -2.0f}, quat_from_axis_angle({0, 1, 0}, 0.7f)};
-    const std::vector<Model> models{make_cloth(cloth), make_jump_rope(), make_tethered_bodies(), make_source_rope()};
+    // The cloth also with its nodes in scattered order: springs in no run.
+    Model scattered = make_cloth(cloth);
+    test::scatter_nodes(scattered, 9);
+    scattered.name = "scattered cloth";
+    const std::vector<Model> models{make_cloth(cloth), scattered, make_jump_rope(), make_tethered_bodies(),
+                                    make_source_rope()};
     for (const Model& m : models) {
         for (const float s : {0.5f, 3.0f}) {
             SCOPED_TRACE(m.name + " at scale " + std::to_string(s));

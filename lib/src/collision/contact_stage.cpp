@@ -165,9 +165,9 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             }
             x_.set(i, x_new);
             v_.set(i, v_new);
-            if (verlet) previous_.set(i, x_new - v_new * args.dt);
+            if (verlet) set_previous(i, x_new - v_new * args.dt);
             // The report: summed per node and collider over the step.
-            const Vec3 impulse = (v_new - v) * b_->mass[i];
+            const Vec3 impulse = (v_new - v) * b_->mass_of(i);
             std::uint32_t slot = cs.latest[i];
             while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != ci) slot = cs.previous_of[slot];
             if (slot == detail::CollisionState::kNone) {
@@ -194,7 +194,7 @@ void Simulation::Impl::gather_candidates(const Collider& c, const Transform& pos
     const auto n = static_cast<std::uint32_t>(positions_.size());
     if (c.shape == ColliderShape::plane) {
         for (std::uint32_t i = 0; i < n; ++i)
-            if (inverse_mass_[i] != 0.0f) out.push_back(i);  // anchored: its drive decides where it is
+            if (inverse_mass()[i] != 0.0f) out.push_back(i);  // anchored: its drive decides where it is
         return;
     }
     const Vec3 centre = apply(pose, detail::bounding_centre(c));
@@ -207,7 +207,7 @@ void Simulation::Impl::gather_candidates(const Collider& c, const Transform& pos
     const float* __restrict vx = v_.x.data();
     const float* __restrict vy = v_.y.data();
     const float* __restrict vz = v_.z.data();
-    const float* __restrict im = inverse_mass_.data();
+    const float* __restrict im = inverse_mass();
     unsigned char* __restrict flag = near.data();
     flag_near_nodes(x, y, z, vx, vy, vz, im, flag, centre, reach, dt * dt, n);
     for (std::uint32_t i = 0; i < n; ++i)

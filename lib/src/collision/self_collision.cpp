@@ -161,7 +161,7 @@ void Simulation::Impl::stage_self_collision(const StageArgs& args) {
     // of its own range into its own list; the lists, joined in thread order,
     // are the pairs in the order one thread would have found them.
     const float d2 = d * d;
-    const float* im = inverse_mass_.data();
+    const float* im = inverse_mass();
     const std::vector<Vec3>& rest = m.positions;
     const float* x = x_.x.data();
     const float* y = x_.y.data();
@@ -248,8 +248,8 @@ void Simulation::Impl::stage_self_collision(const StageArgs& args) {
         x_.set(a, xa);
         x_.set(b, xb);
         if (verlet) {
-            previous_.set(a, xa - va * dt);
-            previous_.set(b, xb - vb * dt);
+            set_previous(a, xa - va * dt);
+            set_previous(b, xb - vb * dt);
         }
     }
 }

@@ -117,13 +117,13 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     const std::size_t n = m.node_count();
     l.h = h;
     l.air_friction = air_friction;
-    for (std::uint32_t si : body.hooke) {
+    body.for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         l.a.push_back(s.a);
         l.b.push_back(s.b);
-        l.k.push_back(springs->spring_k[si]);
+        l.k.push_back(springs->k_of(si));
         l.rest.push_back(s.rest);
-    }
+    });
     l.springs = std::move(springs);
     // Node i's spring ends, by counting sort: in spring order at every node.
     l.node_first.assign(n + 1, 0);
@@ -147,7 +147,7 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     }
     l.mass.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        l.mass[i] = static_cast<double>(body.mass[i]) + static_cast<double>(air_friction) * h;
+        l.mass[i] = static_cast<double>(body.mass_of(i)) + static_cast<double>(air_friction) * h;
     l.inverse_mass.resize(n);
     for (std::size_t i = 0; i < n; ++i) l.inverse_mass[i] = l.unknown[i] >= 0 ? static_cast<float>(1.0 / l.mass[i]) : 0.0f;
     // M' + h^2 L over the free nodes: a spring to an anchor adds to the
@@ -366,7 +366,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             double y = xs[c] + hd * vs[c];  // an anchor's driven position at the step's end
             st.start[3 * i + c] = xs[c];
             if (row >= 0) {
-                const double m = b_->mass[i];
+                const double m = b_->mass_of(i);
                 y += h2 * (gravity[c] + fs[c] / m);
                 // y' = (m y + c h (x_n + h w)) / m': the inertia and drag terms.
                 y = (m * y + drag_h * (xs[c] + drift[c])) / l.mass[i];
@@ -473,13 +473,13 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             v = {static_cast<float>(out[0]), static_cast<float>(out[1]), static_cast<float>(out[2])};
         }
         if (below) {  // implicit sliding friction: m (v' - v) = -friction h v'
-            const float slow = 1.0f / (1.0f + ground->friction * step / b_->mass[i]);
+            const float slow = 1.0f / (1.0f + ground->friction * step / b_->mass_of(i));
             v.x *= slow;
             v.z *= slow;
         }
         v_.set(i, v);
     }
-    if (beads) inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
+    if (beads) bead_inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
 }

@@ -21,7 +21,6 @@
 
 namespace springkit {
 
-using detail::LooseSpring;
 using detail::LooseSprings;
 using detail::Partition;
 using detail::Piece;
@@ -87,14 +86,16 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     for (const Anchor& a : model.anchors) inverse_mass[a.node] = 0.0f;
     common_mass = n > 0 ? mass[0] : 1.0f;
     uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
+    if (uniform_mass) detail::release(mass);  // mass_of() answers common_mass
 
     volume_scales = detail::volume_element_scales(model);
     auto values = std::make_shared<detail::SpringValues>();
     values->spring_k = spring_stiffnesses(model);
     values->spring_damping = spring_dampings(model);
-    own_damping.assign(model.springs.size(), -1.0f);
+    values->common_damping = model.params.spring_damping;
     for (const SpringGroup& g : model.spring_groups)
         if (g.damping) {
+            if (!group_damping) own_damping.assign(model.springs.size(), -1.0f);
             group_damping = true;
             for (std::uint32_t s : g.springs) own_damping[s] = *g.damping;
         }
@@ -105,6 +106,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
         (s.kind == SpringKind::hooke ? hooke : ropes).push_back(static_cast<std::uint32_t>(i));
         if (s.kind == SpringKind::hooke && values->spring_damping[i] > 0.0f) values->damped = true;
     }
+    if (ropes.empty()) detail::release(hooke);  // every spring: for_each_hooke() needs no list
     // Nothing reads an anchored node between the integration and apply_anchors()
     // unless ropes, tethers or beads do: then anchored nodes may move with the rest.
     moves_anchors_freely = ropes.empty() && model.tethers.empty() && model.beads.empty();
@@ -113,7 +115,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
         constant_external.assign(n, Vec3{});
         for (const ConstantForce& c : model.constant_forces) constant_external[c.node] += c.force;
         if (std::all_of(constant_external.begin(), constant_external.end(), [](const Vec3& f) { return f == Vec3{}; }))
-            constant_external = {};
+            detail::release(constant_external);
     }
     has_constant_forces = !constant_external.empty();
     // Built for either kernel: the body does not know which its instances use.
@@ -128,12 +130,21 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     // perturbed or dragged jelly). A real blow-up grows exponentially and passes
     // this bound within a few substeps anyway.
     std::vector<double> node_k(n, 0.0);
-    for (std::uint32_t i : hooke) {
+    for_each_hooke([&](std::uint32_t i) {
         node_k[model.springs[i].a] += values->spring_k[i];
         node_k[model.springs[i].b] += values->spring_k[i];
-    }
+    });
     for (std::size_t i = 0; i < n; ++i)
         spring_speed = std::max(spring_speed, std::sqrt(node_k[i] / model.node_mass(i)) * diagonal);
+    // Per-spring values that are the same for every spring are held once.
+    const auto all_equal = [](const std::vector<float>& v) {
+        return std::all_of(v.begin(), v.end(), [&](float x) { return x == v.front(); });
+    };
+    if (!values->spring_k.empty() && all_equal(values->spring_k)) {
+        values->common_k = values->spring_k.front();
+        detail::release(values->spring_k);
+    }
+    if (!group_damping) detail::release(values->spring_damping);  // all Parameters::spring_damping
     springs = std::move(values);
 }
 
@@ -158,13 +169,11 @@ const Model& prepared_model(const PreparedBody& body) { return body.model; }
 
 Simulation::Impl::Impl(std::shared_ptr<const PreparedBody> body, const SimulationOptions& options)
     : body_(std::move(body)), b_(body_.get()), model_(&b_->model), params_(b_->model.params),
-      springs_(b_->springs), kernel_(options.kernel), inverse_mass_(b_->inverse_mass),
+      springs_(b_->springs), kernel_(options.kernel),
       runaway_policy_(options.runaway), substep_budget_(options.substep_budget), sleep_(options.sleep) {
     detail::validate_sleep(sleep_);
-    if (!model_->faces.empty()) {
-        normal_sums_.assign(model_->node_count(), Vec3{});
-        normals_.resize(model_->node_count());
-    }
+    if (!model_->beads.empty()) bead_inverse_mass_ = b_->inverse_mass;
+    if (!model_->faces.empty()) normals_.resize(model_->node_count());
     update_speed_bound();
     set_threads(options.threads);
     reset();
@@ -195,12 +204,12 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         std::uint32_t a, offset, spring;
     };
     std::vector<Entry> entries;
-    entries.reserve(hooke.size());
-    for (std::uint32_t si : hooke) {
+    entries.reserve(m.springs.size() - ropes.size());
+    for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const std::uint32_t a = std::min(s.a, s.b), b = std::max(s.a, s.b);
         entries.push_back({a, b - a, si});
-    }
+    });
     std::sort(entries.begin(), entries.end(), [](const Entry& l, const Entry& r) {
         return l.offset != r.offset ? l.offset < r.offset : l.a < r.a;
     });
@@ -208,7 +217,13 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
     values.run_k.clear();
     values.run_k_rest.clear();
     values.run_damping.clear();
-    values.loose.clear();
+    // Springs in no run, sorted by first node below: neighbouring springs
+    // touch neighbouring memory.
+    struct LooseSpring {
+        std::uint32_t a = 0, b = 0;
+        float rest = 0.0f, k = 0.0f, damping = 0.0f, own_damping = -1.0f;
+    };
+    std::vector<LooseSpring> loose;
     // A run may skip springs (kMaxStep): the gaps are filled with springs of no
     // force (k = 0, no damping).
     for (std::size_t i = 0; i < entries.size();) {
@@ -218,9 +233,9 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         if (j - i < kMinRun) {
             for (std::size_t e = i; e < j; ++e) {
                 const Spring& s = m.springs[entries[e].spring];
-                values.loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
-                                        values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
-                                        own_damping[entries[e].spring]});
+                loose.push_back({entries[e].a, entries[e].a + entries[e].offset, s.rest,
+                                 values.spring_k[entries[e].spring], values.spring_damping[entries[e].spring],
+                                 own_damping_of(entries[e].spring)});
             }
             i = j;
             continue;
@@ -234,7 +249,6 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
                 values.run_k_rest.push_back(0.0f);
                 values.run_damping.push_back(0.0f);
                 run_rest.push_back(0.0f);
-                run_present.push_back(0.0f);
                 run_own_damping.push_back(-1.0f);
                 run.uniform = false;
                 run.same_k = false;
@@ -244,8 +258,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
             values.run_k_rest.push_back(k * m.springs[entries[e].spring].rest);
             values.run_damping.push_back(values.spring_damping[entries[e].spring]);
             run_rest.push_back(m.springs[entries[e].spring].rest);
-            run_present.push_back(1.0f);
-            run_own_damping.push_back(own_damping[entries[e].spring]);
+            run_own_damping.push_back(own_damping_of(entries[e].spring));
             // k and the damping's source alike: the run holds them (same_k);
             // k * rest alike too: the run holds everything (uniform).
             run.same_k = run.same_k && values.run_k.back() == values.run_k[run.first] &&
@@ -269,7 +282,7 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         const std::uint32_t before = extra - after;
         if (!run.uniform && run.offset >= kBlock && extra > 0 && before <= run.a - window_begin &&
             std::size_t{run.a} - before + run.count + extra + run.offset <= m.node_count()) {
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping}) {
                 slots->insert(slots->begin() + run.first, before, 0.0f);  // only this run's values move
                 slots->insert(slots->end(), after, 0.0f);
@@ -286,23 +299,57 @@ void PreparedBody::build_spring_runs(detail::SpringValues& values) {
         if (run.uniform) {  // one value for all: kept in the run, not per spring
             run.k_rest = values.run_k_rest[run.first];
             run.rest = run_rest[run.first];
-            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+            for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping})
                 slots->resize(run.first);
         }
         values.runs.push_back(run);
         i = j;
     }
-    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_present,
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest,
                              &run_own_damping})
         slots->resize(slots->size() + kBlock, 0.0f);  // blocks may read past the last run
     std::stable_sort(values.runs.begin(), values.runs.end(), [](const SpringRun& l, const SpringRun& r) {
         return l.a / kWindow < r.a / kWindow;
     });
     max_offset = entries.empty() ? 0 : entries.back().offset;
-    // Loose springs by first node: neighbouring springs touch neighbouring memory.
-    std::stable_sort(values.loose.begin(), values.loose.end(),
-                     [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
+    // What no step reads for this model is not kept (refill_springs() makes
+    // the damping of an instance that sets its own).
+    if (!values.damped) detail::release(values.run_damping);
+    if (!group_damping) detail::release(run_own_damping);
+    // Held as long as the body: without the slack of their growth.
+    for (auto* slots : {&values.run_k, &values.run_k_rest, &values.run_damping, &run_rest, &run_own_damping})
+        slots->shrink_to_fit();
+    values.runs.shrink_to_fit();
+    std::stable_sort(loose.begin(), loose.end(), [](const LooseSpring& l, const LooseSpring& r) { return l.a < r.a; });
+    LooseSprings& out = values.loose;
+    out = {};
+    values.loose_count = static_cast<std::uint32_t>(loose.size());
+    const std::size_t padded = loose.size() + kBlock;  // padding: node 0 to itself, k 0
+    out.a.reserve(padded);
+    out.b.reserve(padded);
+    out.k.reserve(padded);
+    out.k_rest.reserve(padded);
+    loose_rest.reserve(loose.size());
+    for (const LooseSpring& s : loose) {
+        out.a.push_back(s.a);
+        out.b.push_back(s.b);
+        out.k.push_back(s.k);
+        out.k_rest.push_back(s.k * s.rest);
+        loose_rest.push_back(s.rest);
+        if (values.per_spring_damping) out.damping.push_back(s.damping);  // else not read
+        if (group_damping) loose_own_damping.push_back(s.own_damping);
+    }
+    out.one_k = !loose.empty() && std::all_of(loose.begin(), loose.end(), [&](const LooseSpring& s) {
+        return s.k == loose[0].k;
+    });
+    out.a.resize(padded, 0);
+    out.b.resize(padded, 0);
+    out.k.resize(padded, 0.0f);
+    out.k_rest.resize(padded, 0.0f);
+    if (values.per_spring_damping) out.damping.resize(padded, 0.0f);
+    out.damping.shrink_to_fit();
+    loose_own_damping.shrink_to_fit();
 }
 
 void Simulation::Impl::set_threads(int threads) {
@@ -366,17 +413,24 @@ void Simulation::Impl::build_partitions() {
             p.pieces.push_back(piece);
             window_of(run.a)->pieces_end = static_cast<std::uint32_t>(p.pieces.size());
         }
+        // The only thread owns every node, so its loose springs are all of them
+        // in their order: it reads the prepared ones instead of a copy.
+        const LooseSprings& all = springs_->loose;
         p.loose = {};
-        for (const LooseSpring& s : springs_->loose) {
-            const bool mine_a = s.a >= p.node_begin && s.a < p.node_end;
-            const bool mine_b = s.b >= p.node_begin && s.b < p.node_end;
+        p.shares_loose = count == 1;
+        for (std::uint32_t i = 0; i < springs_->loose_count; ++i) {
+            const std::uint32_t a = all.a[i], b = all.b[i];
+            const bool mine_a = a >= p.node_begin && a < p.node_end;
+            const bool mine_b = b >= p.node_begin && b < p.node_end;
             if (!mine_a && !mine_b) continue;
-            p.loose.a.push_back(s.a);
-            p.loose.b.push_back(s.b);
-            p.loose.k.push_back(s.k);
-            p.loose.k_rest.push_back(s.k * s.rest);
-            p.loose.damping.push_back(s.damping);
-            window_of(s.a)->loose_end = static_cast<std::uint32_t>(p.loose.a.size());
+            if (!p.shares_loose) {
+                p.loose.a.push_back(a);
+                p.loose.b.push_back(b);
+                p.loose.k.push_back(all.k[i]);
+                p.loose.k_rest.push_back(all.k_rest[i]);
+                if (springs_->per_spring_damping) p.loose.damping.push_back(all.damping[i]);  // else not read
+            }
+            window_of(a)->loose_end = p.shares_loose ? i + 1 : static_cast<std::uint32_t>(p.loose.a.size());
         }
         // A window without springs of its own ends where the one before it ended.
         for (std::size_t w = 1; w < p.windows.size(); ++w) {
@@ -387,15 +441,24 @@ void Simulation::Impl::build_partitions() {
         // itself exert no force and are never added. Its own node: the loop
         // reads the padding's ends, and a node of another thread may be being
         // integrated meanwhile (a data race, though the value is never used).
-        p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
-                                                           [&](float k) { return k == p.loose.k[0]; });
-        const std::size_t padded = p.loose.a.size() + kBlock;
-        p.loose.a.resize(padded, p.node_begin);
-        p.loose.b.resize(padded, p.node_begin);
-        p.loose.k.resize(padded, 0.0f);
-        p.loose.k_rest.resize(padded, 0.0f);
-        p.loose.damping.resize(padded, 0.0f);
+        if (!p.shares_loose) {
+            p.loose.one_k = !p.loose.k.empty() && std::all_of(p.loose.k.begin(), p.loose.k.end(),
+                                                               [&](float k) { return k == p.loose.k[0]; });
+            const std::size_t padded = p.loose.a.size() + kBlock;
+            p.loose.a.resize(padded, p.node_begin);
+            p.loose.b.resize(padded, p.node_begin);
+            p.loose.k.resize(padded, 0.0f);
+            p.loose.k_rest.resize(padded, 0.0f);
+            if (springs_->per_spring_damping) p.loose.damping.resize(padded, 0.0f);
+            // Held while the instance lives: without the slack of their growth.
+            for (auto* values : {&p.loose.k, &p.loose.k_rest, &p.loose.damping}) values->shrink_to_fit();
+            p.loose.a.shrink_to_fit();
+            p.loose.b.shrink_to_fit();
+        }
+        p.pieces.shrink_to_fit();
         build_face_pieces(p);
+        p.face_pieces.shrink_to_fit();
+        p.loose_faces.shrink_to_fit();
         p.scratch.assign(detail::kScratchArrays * kScratchStride, 0.0f);
     }
     choose_gather_state();
@@ -407,7 +470,8 @@ void Simulation::Impl::reset() {
     positions_ = m.positions;
     velocities_.assign(n, Vec3{});
     x_.assign(m.positions);
-    previous_.assign(m.positions);
+    if (params_.integrator == Integrator::verlet) previous_.assign(m.positions);
+    else detail::release(previous_);
     v_.assign(n, Vec3{});
     f_.assign(n, Vec3{});
     clear_contacts();
@@ -437,7 +501,7 @@ void Simulation::Impl::reset() {
         const Vec3 p = apply(track_frame(m.anchor_tracks[a.track], 0.0), m.positions[a.node]);
         positions_[a.node] = p;
         x_.set(a.node, p);
-        previous_.set(a.node, p);
+        set_previous(a.node, p);
     }
     if (!(placement_ == Transform{})) {
         // The rest pose where the instance stands (see teleport()).
@@ -445,7 +509,7 @@ void Simulation::Impl::reset() {
         return;
     }
     update_bead_positions();
-    recompute_normals();
+    recompute_normals(true);  // the guard set the sums to 0
 }
 
 void Simulation::Impl::reset_external() {
@@ -642,7 +706,7 @@ void Simulation::Impl::stage_guard(const StageArgs&) { check_state(); }
 void Simulation::Impl::stage_normals(const StageArgs&) {
     if (!failure_.empty()) return;  // a runaway: the policy decides what is shown
     update_bead_positions();
-    recompute_normals();
+    recompute_normals(true);  // the guard set the sums to 0
 }
 
 namespace {
@@ -714,19 +778,19 @@ void Simulation::Impl::accumulate_springs_reference() {
     // spring, c ((v_b - v_a) . d) d / |d|^2: a central pair of forces, which
     // keeps the angular momentum (detail::damping_scale()).
     const Model& m = *model_;
-    for (std::uint32_t si : b_->hooke) {
+    b_->for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const Vec3 d = x_.get(s.b) - x_.get(s.a);
         const float len = length(d);
         Vec3 f{};
         if (len > kSpringTolerance) {
-            f = d * (springs_->spring_k[si] * (len - s.rest) / len);
-            const float damping = springs_->spring_damping[si];
+            f = d * (springs_->k_of(si) * (len - s.rest) / len);
+            const float damping = springs_->damping_of(si);
             if (damping > 0.0f) f += d * (damping * dot(v_.get(s.b) - v_.get(s.a), d) / (len * len));
         }
         f_.set(s.a, f_.get(s.a) + f);
         f_.set(s.b, f_.get(s.b) - f);
-    }
+    });
 }
 
 namespace detail {
@@ -1109,8 +1173,11 @@ void Simulation::Impl::choose_gather_state() {
     // (a shuffled cloth after reorder_for_locality() has two and gains,
     // docs/PERFORMANCE.md, "Converted meshes against grids").
     const std::size_t n = model_->node_count();
-    const bool pack = packed_differences() != nullptr && springs_->loose.size() >= n;
-    gather_state_.assign(pack ? n * kPackedStride : 0, 0.0f);
+    // The implicit integrator sums no springs this way: nothing to pack.
+    const bool pack = packed_differences() != nullptr && springs_->loose_count >= n &&
+                      params_.integrator != Integrator::implicit;
+    if (pack) gather_state_.assign(n * kPackedStride, 0.0f);
+    else detail::release(gather_state_);
 }
 
 void Simulation::Impl::pack_gather_state() {
@@ -1186,7 +1253,9 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
                     .bvx = vx + nb, .bvy = vy + nb, .bvz = vz + nb,
                     .k = run.same_k ? &run.k : springs_->run_k.data() + run.first,
                     .k_rest = run.uniform ? &run.k_rest : springs_->run_k_rest.data() + run.first,
-                    .damping = run.same_k ? &run.damping : springs_->run_damping.data() + run.first,
+                    .damping = run.same_k ? &run.damping
+                               : damped   ? springs_->run_damping.data() + run.first
+                                          : nullptr,  // not read (run_damping is empty)
                     .out_ax = fx, .out_ay = fy, .out_az = fz,
                     .out_bx = nullptr, .out_by = nullptr, .out_bz = nullptr};
         // Each node gets at most one force per run from its a side and one from
@@ -1224,7 +1293,7 @@ void Simulation::Impl::sum_springs(Partition& part, std::uint32_t pieces_begin, 
     }
     // Loose springs: forces of a chunk computed in blocks (the node loads are
     // gathers), then added to the nodes one by one in the springs' order.
-    const LooseSprings& loose = part.loose;
+    const LooseSprings& loose = part.shares_loose ? springs_->loose : part.loose;
     for (std::size_t chunk = loose_begin; chunk < loose_end; chunk += kWindow) {
         const std::size_t count = std::min<std::size_t>(kWindow, loose_end - chunk);
         const std::uint32_t* la = loose.a.data() + chunk;
@@ -1344,7 +1413,7 @@ void Simulation::Impl::integrate_range(std::uint32_t begin, std::uint32_t end, f
         [&](auto uniform_mass) {
 #define SPRINGKIT_NODES                                                                            \
     x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(), f_.x.data(), \
-        f_.y.data(), f_.z.data(), inverse_mass_.data(), 1.0f / b_->common_mass, begin, end
+        f_.y.data(), f_.z.data(), inverse_mass(), 1.0f / b_->common_mass, begin, end
             switch (params_.integrator) {
                 case Integrator::explicit_euler:
                     explicit_euler<uniform_mass>(SPRINGKIT_NODES, dt, velocity_keep);
@@ -1377,7 +1446,7 @@ void Simulation::Impl::solve_rope_constraints() {
             const Vec3 d = x_.get(s.b) - x_.get(s.a);
             const float len = length(d);
             if (len <= s.rest || len <= kSpringTolerance) continue;
-            const float wa = inverse_mass_[s.a], wb = inverse_mass_[s.b];
+            const float wa = inverse_mass()[s.a], wb = inverse_mass()[s.b];
             const float w = wa + wb;
             if (w == 0.0f) continue;
             const Vec3 correction = d * ((1.0f - s.rest / len) / w);
@@ -1457,7 +1526,7 @@ void Simulation::Impl::apply_anchors(float dt) {
             }
         }
         x_.set(a.node, position);
-        previous_.set(a.node, position - velocity * dt);
+        set_previous(a.node, position - velocity * dt);
         v_.set(a.node, velocity);
     }
     if (!targeted_.empty()) apply_anchor_targets(dt);  // simulation_targets.cpp
@@ -1468,15 +1537,26 @@ namespace {
 // Copies the node state into the Vec3 arrays the accessors show and tells
 // whether every node is sound: a finite position and a speed within the bound
 // (a NaN fails both tests). One vectorised pass; the caller looks for the
-// culprit only when it fails.
+// culprit only when it fails. With kZeroForces it also sets the forces to 0,
+// where the normals stage sums the face normals next (simulation_normals.cpp).
+template <bool kZeroForces>
 SPRINGKIT_STAGE_CLONES
 bool publish_sound(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                    const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
-                   float* __restrict positions, float* __restrict velocities, std::size_t begin, std::size_t end,
+                   float* __restrict positions, float* __restrict velocities, float* __restrict fx,
+                   float* __restrict fy, float* __restrict fz, std::size_t begin, std::size_t end,
                    float speed_bound) {
     const float bound_squared = speed_bound * speed_bound;
     int unsound = 0;
     for (std::size_t i = begin; i < end; ++i) {
+        if constexpr (kZeroForces) {
+            // +0 for a sound node (v * 0 is +0 or -0, and -0 + 0 is +0; an
+            // unsound one stops the step before the normals). Written so that
+            // GCC keeps the stores in this one pass instead of three memset calls.
+            fx[i] = vx[i] * 0.0f + 0.0f;
+            fy[i] = vy[i] * 0.0f + 0.0f;
+            fz[i] = vz[i] * 0.0f + 0.0f;
+        }
         positions[3 * i] = x[i];
         positions[3 * i + 1] = y[i];
         positions[3 * i + 2] = z[i];
@@ -1501,10 +1581,18 @@ void Simulation::Impl::check_state() {
     const float bound = static_cast<float>(speed_bound_);
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
-        if (publish_sound(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
-                          reinterpret_cast<float*>(positions_.data()), reinterpret_cast<float*>(velocities_.data()),
-                          p.node_begin, p.node_end, bound))
-            return;
+        // The frame's forces are spent: where the normals are summed next, set to 0
+        // in the same pass (stage_normals()).
+        bool sound = false;
+        with_flags(
+            [&](auto zero_forces) {
+                sound = publish_sound<zero_forces>(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(),
+                                                   v_.z.data(), reinterpret_cast<float*>(positions_.data()),
+                                                   reinterpret_cast<float*>(velocities_.data()), f_.x.data(),
+                                                   f_.y.data(), f_.z.data(), p.node_begin, p.node_end, bound);
+            },
+            !model_->faces.empty());
+        if (sound) return;
         for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
             const Vec3 v = velocities_[i];
             // Written so that a NaN fails the test: !(x <= bound) is true for NaN.
@@ -1532,7 +1620,7 @@ void Simulation::Impl::check_state() {
         const Spring& s = m.springs[si];
         if (s.a != bad && s.b != bad) continue;
         const double ratio =
-            springs_->spring_k[si] * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
+            springs_->k_of(si) * dt * dt / std::min(m.node_mass(s.a), m.node_mass(s.b));
         if (ratio > worst_ratio) {
             worst_ratio = ratio;
             worst = si;
@@ -1543,7 +1631,7 @@ void Simulation::Impl::check_state() {
     if (worst < m.springs.size()) {
         const Spring& s = m.springs[worst];
         out << "; its stiffest spring " << worst << " (nodes " << s.a << "-" << s.b
-            << ", k = " << springs_->spring_k[worst] << " N/m) has k dt^2/m = " << worst_ratio
+            << ", k = " << springs_->k_of(worst) << " N/m) has k dt^2/m = " << worst_ratio
             << " (keep it below " << kStabilityWarning << ")";
     }
     out << "; use a smaller max_substep or a lower k";
@@ -1567,11 +1655,11 @@ double Simulation::Impl::potential_energy() const {
     double sum = 0.0;
     for (std::size_t i = 0; i < positions_.size(); ++i)
         sum -= static_cast<double>(m.node_mass(i)) * dot(params_.gravity, positions_[i]);
-    for (std::uint32_t si : b_->hooke) {
+    b_->for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
         const double stretch = length(positions_[s.b] - positions_[s.a]) - s.rest;
-        sum += 0.5 * springs_->spring_k[si] * stretch * stretch;
-    }
+        sum += 0.5 * springs_->k_of(si) * stretch * stretch;
+    });
     return sum;
 }
 
@@ -1581,7 +1669,7 @@ void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
     positions_[node] = p;
     velocities_[node] = {};
     x_.set(node, p);
-    previous_.set(node, p);
+    set_previous(node, p);
     v_.set(node, {});
 }
 
@@ -1590,7 +1678,7 @@ void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
     wake();
     velocities_[node] = v;
     v_.set(node, v);
-    previous_.set(node, positions_[node] - v * params_.max_substep);
+    set_previous(node, positions_[node] - v * params_.max_substep);
 }
 
 void Simulation::Impl::set_anchor_velocity(std::size_t anchor, Vec3 v) {
@@ -1613,7 +1701,7 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
     }
     positions_[a.node] = p;
     x_.set(a.node, p);
-    previous_.set(a.node, p);
+    set_previous(a.node, p);
 }
 
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {

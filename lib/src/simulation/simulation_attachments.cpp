@@ -49,9 +49,9 @@ void Simulation::Impl::apply_bead_loads() {
         const float share[2] = {1.0f - at.t, at.t};
         const std::uint32_t node[2] = {a, b};
         for (int c = 0; c < 2; ++c) {
-            if (inverse_mass_[node[c]] == 0.0f) continue;
+            if (bead_inverse_mass_[node[c]] == 0.0f) continue;
             f_.set(node[c], f_.get(node[c]) + load * share[c]);
-            inverse_mass_[node[c]] = 1.0f / (m.node_mass(node[c]) + bead.mass * share[c]);
+            bead_inverse_mass_[node[c]] = 1.0f / (m.node_mass(node[c]) + bead.mass * share[c]);
         }
     }
 }
@@ -68,7 +68,7 @@ void Simulation::Impl::slide_beads(float dt, float velocity_keep) {
         ChainPlace at = chain_place(place, segments, speed < 0.0f);
         // Give the loaded nodes their own inverse mass back (apply_bead_loads).
         for (std::uint32_t node : {bead.first + at.segment, bead.first + at.segment + 1})
-            if (inverse_mass_[node] != 0.0f) inverse_mass_[node] = 1.0f / m.node_mass(node);
+            if (bead_inverse_mass_[node] != 0.0f) bead_inverse_mass_[node] = 1.0f / m.node_mass(node);
 
         Vec3 dir = normalized(x_.get(bead.first + at.segment + 1) - x_.get(bead.first + at.segment));
         speed = (speed + (dot(g, dir) - bead.friction * speed / bead.mass) * dt) * velocity_keep;
@@ -119,7 +119,7 @@ void Simulation::Impl::apply_tethers(float dt) {
         const Tether& t = model_->tethers[k];
         const Vec3 point = tether_point_[k];
         const std::uint32_t i = t.node;
-        if (inverse_mass_[i] == 0.0f) continue;
+        if (inverse_mass()[i] == 0.0f) continue;
         const Vec3 r = x_.get(i) - point;
         const float distance = length(r);
         if (distance <= t.length) continue;
@@ -130,7 +130,7 @@ void Simulation::Impl::apply_tethers(float dt) {
         const Vec3 p = point + n * t.length;
         v_.set(i, v);
         x_.set(i, p);
-        previous_.set(i, p - v * dt);  // Verlet reads velocity from here
+        set_previous(i, p - v * dt);  // Verlet reads velocity from here
     }
 }
 

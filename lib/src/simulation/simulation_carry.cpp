@@ -33,7 +33,7 @@ void Simulation::Impl::carry_state_from(const Impl& previous) {
     velocities_ = previous.velocities_;
     if (previous.params_.integrator == Integrator::verlet &&
         previous.params_.max_substep == params_.max_substep) {
-        previous_ = previous.previous_;
+        if (params_.integrator == Integrator::verlet) previous_ = previous.previous_;  // else not read
     } else {
         // Only Verlet keeps its previous positions up to date, and they hold the
         // velocity times its substep: set_velocity() derives them.

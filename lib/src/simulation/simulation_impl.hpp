@@ -54,13 +54,6 @@ struct SpringRun {
     float rest = 0.0f;     ///< of every spring, when uniform
     float own_damping = -1.0f;  ///< of every spring, when same_k: its group's, or -1 (the instance's)
 };
-/// A spring that is part of no run, with its resolved k and damping.
-struct LooseSpring {
-    std::uint32_t a = 0, b = 0;
-    float rest = 0.0f, k = 0.0f;
-    float damping = 0.0f;
-    float own_damping = -1.0f;  ///< its group's damping, or -1: the instance's spring_damping
-};
 /// What one thread does with one run or loose spring: compute the springs
 /// [begin, end) of it, add +F to the a ends in [a_begin, a_end) and -F to the
 /// b ends in [b_begin, b_end) (all relative to the run's first spring).
@@ -70,8 +63,9 @@ struct Piece {
     std::uint32_t a_begin = 0, a_end = 0;
     std::uint32_t b_begin = 0, b_end = 0;
 };
-/// Loose springs of one thread as arrays, in order of a, and a block of
-/// padding past the end.
+/// Loose springs (Hooke springs in no run) as arrays, in order of a, and a
+/// block of padding past the end: springs from the thread's first node to
+/// itself, of no force.
 struct LooseSprings {
     std::vector<std::uint32_t> a, b;
     std::vector<float> k, k_rest;  ///< k and k * rest
@@ -115,6 +109,9 @@ struct Partition {
     std::vector<Window> windows;                 ///< whose springs reach its nodes, in order
     std::vector<Piece> pieces;                   ///< runs touching them, in run order
     LooseSprings loose;                          ///< loose springs touching them, in order
+    /// The only thread: its loose springs are all of them, read from
+    /// SpringValues::loose instead of `loose` (left empty).
+    bool shares_loose = false;
     std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
     std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces)
     /// Scratch for the values of one run (forces, normals): see kScratchStride
@@ -129,16 +126,35 @@ struct SpringValues {
     std::vector<SpringRun> runs;      ///< batched kernel: Hooke springs by (offset, a)
     std::vector<float> run_k;
     std::vector<float> run_k_rest;
-    std::vector<float> run_damping;
-    std::vector<LooseSpring> loose;   ///< batched kernel: springs in no run
-    std::vector<float> spring_k;      ///< resolved k per model spring
-    std::vector<float> spring_damping;  ///< resolved inner friction per model spring
+    std::vector<float> run_damping;   ///< empty unless damped (the loops read it only then)
+    /// Batched kernel: the springs in no run, with their k, k * rest and,
+    /// with per_spring_damping only, damping; padded from node 0 (the
+    /// layout of the one thread of an instance, which reads these).
+    LooseSprings loose;
+    std::uint32_t loose_count = 0;    ///< loose springs before the padding
+    /// Resolved k per model spring; empty when every spring has common_k.
+    std::vector<float> spring_k;
+    /// Resolved inner friction per model spring; empty when every spring has
+    /// common_damping (no spring group sets its own).
+    std::vector<float> spring_damping;
+    float common_k = 0.0f, common_damping = 0.0f;
+    float k_of(std::size_t spring) const { return spring_k.empty() ? common_k : spring_k[spring]; }
+    float damping_of(std::size_t spring) const {
+        return spring_damping.empty() ? common_damping : spring_damping[spring];
+    }
     /// Some spring has damping > 0: the kernels take their damped loops.
     bool damped = false;
     /// Some spring group sets its own damping: loose springs read theirs one by
     /// one (runs with values per spring always do; uniform runs hold one).
     bool per_spring_damping = false;
 };
+
+/// Empties `v` and gives its memory back (a vector's `v = {}` and clear()
+/// keep the capacity; a new empty value, moved in, does not).
+template <class Value>
+void release(Value& v) {
+    v = Value();
+}
 
 /// Throws springkit::Error, naming `who`, for a transform that is not finite or
 /// whose rotation is not a unit quaternion (simulation_transform.cpp).
@@ -161,18 +177,40 @@ public:
 
     Model model;                           ///< the validated copy every instance runs
     std::vector<float> inverse_mass;       ///< 1/kg; 0 for anchored nodes
-    std::vector<float> mass;               ///< kg
+    std::vector<float> mass;               ///< kg per node; empty when uniform_mass
     bool uniform_mass = false;             ///< every node has common_mass
     float common_mass = 1.0f;              ///< kg, node 0's mass
+    float mass_of(std::size_t node) const { return mass.empty() ? common_mass : mass[node]; }
     bool moves_anchors_freely = false;     ///< no ropes, tethers or beads read anchored nodes mid-substep
-    std::vector<std::uint32_t> hooke;      ///< indices of Hooke springs in the model
+    /// Indices of Hooke springs in the model; empty when every spring is one
+    /// (for_each_hooke() visits them either way).
+    std::vector<std::uint32_t> hooke;
     std::vector<std::uint32_t> ropes;      ///< indices of rope constraints
+    /// f(i) for the index i of every Hooke spring, in model order.
+    template <class F>
+    void for_each_hooke(F&& f) const {
+        if (ropes.empty())
+            for (std::size_t i = 0; i < model.springs.size(); ++i) f(static_cast<std::uint32_t>(i));
+        else
+            for (std::uint32_t i : hooke) f(i);
+    }
     std::shared_ptr<const detail::SpringValues> springs;  ///< with the model's k and damping
-    std::vector<float> run_rest;           ///< rest length per run slot (0 in gaps): refills k * rest
-    std::vector<float> run_present;        ///< 1 per run slot holding a spring, 0 in gaps: refills damping
-    std::vector<float> run_own_damping;    ///< per run slot: its group's damping, or -1 (the instance's)
-    std::vector<float> own_damping;        ///< per model spring: its group's damping, or -1
+    /// Rest length per run slot, 0 in gaps (a spring's rest is > 0): refills
+    /// k * rest, and says which slots hold a spring when damping is refilled.
+    std::vector<float> run_rest;
+    /// Per run slot: its group's damping, or -1 (the instance's); empty
+    /// without group_damping (all -1).
+    std::vector<float> run_own_damping;
+    std::vector<float> loose_rest;         ///< rest length per loose spring: refills k * rest
+    /// Per loose spring: its group's damping, or -1; empty without group_damping.
+    std::vector<float> loose_own_damping;
+    /// Per model spring: its group's damping, or -1; empty without group_damping.
+    std::vector<float> own_damping;
     bool group_damping = false;            ///< some spring group sets its own damping
+    float own_damping_of(std::size_t spring) const { return own_damping.empty() ? -1.0f : own_damping[spring]; }
+    float run_own_damping_of(std::size_t slot) const {
+        return run_own_damping.empty() ? -1.0f : run_own_damping[slot];
+    }
     std::uint32_t max_offset = 0;          ///< batched kernel: largest b - a of a spring
     std::vector<detail::FaceRun> face_runs;
     std::vector<float> face_run_open;      ///< 1 for a face of the model, 0 for a gap
@@ -318,10 +356,13 @@ public:
     // Parts of carry_state_from() (simulation_carry.cpp).
     void carry_anchors(const Impl& previous);
     void carry_beads(const Impl& previous);
-    void recompute_normals();
+    /// The face normals from the positions, summed in f_ (which holds nothing
+    /// between two steps' force passes): from 0 as they are, with
+    /// `sums_zeroed` (the guard's pass zeroed them), else zeroed first.
+    void recompute_normals(bool sums_zeroed = false);
     void check_state();
     void build_face_pieces(detail::Partition& p) const;
-    void normals_of(detail::Partition& part);
+    void normals_of(detail::Partition& part, bool sums_zeroed);
     void build_partitions();
     void choose_gather_state();
     void pack_gather_state();
@@ -341,11 +382,21 @@ public:
     detail::Team team_;
     std::vector<detail::Partition> partitions_;  ///< one per thread
     // Node state used by the step (structure of arrays).
-    std::vector<float> inverse_mass_;    ///< the body's; beads load their nodes' for a substep
+    /// The inverse masses the step reads: the body's, or bead_inverse_mass_
+    /// with beads (they load their nodes' for a substep).
+    const float* inverse_mass() const {
+        return bead_inverse_mass_.empty() ? b_->inverse_mass.data() : bead_inverse_mass_.data();
+    }
+    std::vector<float> bead_inverse_mass_;  ///< models with beads: the body's, changed by their loads
     detail::Vec3Array x_;                ///< positions
     detail::Vec3Array v_;                ///< velocities
     detail::Vec3Array f_;                ///< forces of the current substep
-    detail::Vec3Array previous_;         ///< Verlet's previous positions
+    /// Verlet's previous positions; empty under any other integrator, which
+    /// never reads them (set_previous() then does nothing).
+    detail::Vec3Array previous_;
+    void set_previous(std::size_t node, Vec3 p) {
+        if (!previous_.x.empty()) previous_.set(node, p);
+    }
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;
@@ -361,7 +412,6 @@ public:
     std::vector<Vec3> positions_;
     std::vector<Vec3> velocities_;
     std::vector<Vec3> normals_;
-    detail::Vec3Array normal_sums_;      ///< per node, before normalising
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
         Vec3 origin;   ///< where the drive started

@@ -164,11 +164,9 @@ void add_face_run(float* __restrict Sx, float* __restrict Sy, float* __restrict 
 // squared length overflows get a zero normal.
 constexpr float kShortestNormalSum = 1e-15f;
 
-// The sums are set back to 0 for the next step as they are read (no separate
-// clearing pass over them).
 SPRINGKIT_STAGE_CLONES
-void normalize_all(float* __restrict sx, float* __restrict sy, float* __restrict sz, float* __restrict out,
-                   std::size_t begin, std::size_t end) {
+void normalize_all(const float* __restrict sx, const float* __restrict sy, const float* __restrict sz,
+                   float* __restrict out, std::size_t begin, std::size_t end) {
     for (std::size_t i = begin; i < end; ++i) {
         const float x = sx[i], y = sy[i], z = sz[i];
         const float length_squared = mul_add(z, z, mul_add(y, y, x * x));
@@ -178,9 +176,6 @@ void normalize_all(float* __restrict sx, float* __restrict sy, float* __restrict
         out[3 * i] = has_direction ? x * inv : 0.0f;
         out[3 * i + 1] = has_direction ? y * inv : 0.0f;
         out[3 * i + 2] = has_direction ? z * inv : 0.0f;
-        sx[i] = 0.0f;
-        sy[i] = 0.0f;
-        sz[i] = 0.0f;
     }
 }
 
@@ -350,6 +345,11 @@ void PreparedBody::build_face_runs() {
     // Blocks may read past the last run.
     face_run_open.resize(face_run_open.size() + kBlock, 0.0f);
     face_run_pick.resize(face_run_pick.size() + kBlock, 0.0f);
+    // Held as long as the body: without the slack of their growth.
+    face_runs.shrink_to_fit();
+    face_run_open.shrink_to_fit();
+    face_run_pick.shrink_to_fit();
+    loose_faces.shrink_to_fit();
 }
 
 void Simulation::Impl::build_face_pieces(Partition& p) const {
@@ -379,12 +379,12 @@ void Simulation::Impl::build_face_pieces(Partition& p) const {
             }
 }
 
-void Simulation::Impl::recompute_normals() {
+void Simulation::Impl::recompute_normals(bool sums_zeroed) {
     if (model_->faces.empty()) return;
-    detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)]); });
+    detail::run_on(team_, [&](int t) { normals_of(partitions_[static_cast<std::size_t>(t)], sums_zeroed); });
 }
 
-void Simulation::Impl::normals_of(Partition& part) {
+void Simulation::Impl::normals_of(Partition& part, bool sums_zeroed) {
     // A node receives its faces' normals in a fixed order: runs in order, in
     // each run its first corners, then its second, then its third (paired: the
     // third of the faces not picked, then of the picked); then the loose faces
@@ -392,10 +392,17 @@ void Simulation::Impl::normals_of(Partition& part) {
     const float* x = x_.x.data();
     const float* y = x_.y.data();
     const float* z = x_.z.data();
-    float* sx = normal_sums_.x.data();
-    float* sy = normal_sums_.y.data();
-    float* sz = normal_sums_.z.data();
-    // The sums start at 0: normal_sums_ is built so and normalize_all() leaves it so.
+    // The sums go to the force arrays, which hold nothing between the steps'
+    // force passes (each substep's forces are set before anything adds to
+    // them): this thread's nodes from 0 (it adds to its own nodes only).
+    float* sx = f_.x.data();
+    float* sy = f_.y.data();
+    float* sz = f_.z.data();
+    if (!sums_zeroed) {
+        std::fill(sx + part.node_begin, sx + part.node_end, 0.0f);
+        std::fill(sy + part.node_begin, sy + part.node_end, 0.0f);
+        std::fill(sz + part.node_begin, sz + part.node_end, 0.0f);
+    }
     // The thread's buffer of one run's normals (see Partition::scratch).
     float* nx = part.scratch.data() + kScratchLead;
     float* ny = nx + kScratchStride;

@@ -46,7 +46,9 @@ std::shared_ptr<const PreparedBody> PreparedBody::scaled(float s) const {
     }
     for (std::size_t i = 0; i < values->run_k_rest.size(); ++i)
         values->run_k_rest[i] = values->run_k[i] * copy->run_rest[i];
-    for (detail::LooseSpring& spring : values->loose) spring.rest *= s;
+    for (float& rest : copy->loose_rest) rest *= s;
+    for (std::size_t i = 0; i < values->loose_count; ++i)
+        values->loose.k_rest[i] = values->loose.k[i] * copy->loose_rest[i];
     copy->springs = std::move(values);
     // The runaway bound's lengths: the box, and the speeds that scale with it.
     copy->diagonal = bounds(m).diagonal();

@@ -2,7 +2,7 @@
 // set_stiffness_scale() change on a running instance without a new layout.
 // The prepared body keeps the model's spring values; an instance whose k or
 // spring damping differ refills its own copy of them in the same layout
-// (PreparedBody::run_rest and run_present say what each slot holds).
+// (PreparedBody::run_rest says what each slot holds).
 #include <cmath>
 #include <string>
 
@@ -29,9 +29,12 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
     // Verlet's previous positions are kept only when they are up to date (Verlet)
     // and hold the same substep; otherwise derived from the velocities.
     if (!(params_.wind == old.wind && params_.gust == old.gust)) wind_ = wind_at(params_, time_);
+    if (params_.integrator != Integrator::verlet) detail::release(previous_);  // read by Verlet only
+    else if (previous_.x.empty()) previous_.assign(model_->node_count(), Vec3{});  // derived just below
     if (!(old.integrator == Integrator::verlet && old.max_substep == params_.max_substep))
         for (std::uint32_t i = 0; i < model_->node_count(); ++i) set_velocity(i, velocities_[i]);
-    if (params_.spring_damping != old.spring_damping) refill_springs();
+    if (params_.spring_damping != old.spring_damping) refill_springs();  // builds the partitions again
+    else if (params_.integrator != old.integrator) choose_gather_state();
     update_speed_bound();
 }
 
@@ -63,22 +66,34 @@ void Simulation::Impl::refill_springs() {
             run.damping = resolved(run.own_damping);
             if (run.uniform) run.k_rest = run.k * run.rest;
         }
+        values->run_damping.resize(values->run_k.size());
         for (std::size_t i = 0; i < values->run_k.size(); ++i) {
             values->run_k[i] = base.run_k[i] * s;
             values->run_k_rest[i] = values->run_k[i] * b_->run_rest[i];
-            values->run_damping[i] = b_->run_present[i] != 0.0f ? resolved(b_->run_own_damping[i]) : 0.0f;
+            // A slot holds a spring where its rest length is > 0 (0 in gaps).
+            values->run_damping[i] = b_->run_rest[i] != 0.0f ? resolved(b_->run_own_damping_of(i)) : 0.0f;
         }
-        for (detail::LooseSpring& spring : values->loose) {
-            spring.k *= s;
-            spring.damping = resolved(spring.own_damping);
+        detail::LooseSprings& loose = values->loose;
+        for (std::size_t i = 0; i < values->loose_count; ++i) {
+            loose.k[i] = base.loose.k[i] * s;
+            loose.k_rest[i] = loose.k[i] * b_->loose_rest[i];
+            if (!loose.damping.empty())  // per_spring_damping
+                loose.damping[i] = resolved(b_->loose_own_damping.empty() ? -1.0f : b_->loose_own_damping[i]);
         }
         for (float& k : values->spring_k) k *= s;
+        values->common_k *= s;
+        values->common_damping = damping;
         values->damped = false;
         for (std::size_t i = 0; i < values->spring_damping.size(); ++i) {
-            values->spring_damping[i] = resolved(b_->own_damping[i]);
+            values->spring_damping[i] = resolved(b_->own_damping_of(i));
             if (model_->springs[i].kind == SpringKind::hooke && values->spring_damping[i] > 0.0f)
                 values->damped = true;
         }
+        // Without own damping, every spring has this instance's (Hooke springs
+        // are damped if it is > 0 and there is one).
+        if (values->spring_damping.empty() && damping > 0.0f && b_->ropes.size() < model_->springs.size())
+            values->damped = true;
+        if (!values->damped) detail::release(values->run_damping);
         springs_ = std::move(values);
     }
     build_partitions();  // the threads' copies of the loose springs' k

@@ -43,7 +43,7 @@ void Simulation::Impl::watch_sleep(double seconds) {
     }
     double energy = 0.0, mass = 0.0;
     for (std::size_t i = 0; i < velocities_.size(); ++i) {
-        const double m = b_->mass[i];
+        const double m = b_->mass_of(i);
         energy += 0.5 * m * dot(velocities_[i], velocities_[i]);
         mass += m;
     }
@@ -60,7 +60,7 @@ void Simulation::Impl::fall_asleep() {
     for (std::size_t i = 0; i < velocities_.size(); ++i) {
         velocities_[i] = {};
         v_.set(i, {});
-        previous_.set(i, x_.get(i));
+        set_previous(i, x_.get(i));
     }
 }
 

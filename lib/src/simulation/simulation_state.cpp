@@ -186,7 +186,7 @@ std::vector<std::byte> Simulation::Impl::save_state() const {
     const std::size_t n = m.node_count();
     out.put(x_, n);
     out.put(v_, n);
-    out.put(previous_, n);
+    out.put(previous_, n);  // zeros for other integrators than Verlet (not read)
     out.put(external_, n);
     for (std::size_t i = 0; i < anchor_state_.size(); ++i) {
         const AnchorState& a = anchor_state_[i];
@@ -305,6 +305,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     const std::size_t n = m.node_count();
     detail::Vec3Array x = x_, v = v_, previous = previous_, external = external_;  // with their padding
     if (external.x.empty()) external.assign(n, Vec3{});
+    if (previous.x.empty()) previous.assign(n, Vec3{});
     in.array(x, n, "a position");
     in.array(v, n, "a velocity");
     in.array(previous, n, "a previous position");
@@ -346,6 +347,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     x_ = std::move(x);
     v_ = std::move(v);
     previous_ = std::move(previous);
+    if (params_.integrator != Integrator::verlet) detail::release(previous_);  // read by Verlet only
     external_ = std::move(external);
     for (std::size_t i = 0; i < n; ++i) {
         positions_[i] = x_.get(i);

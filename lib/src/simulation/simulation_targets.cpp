@@ -108,7 +108,7 @@ void Simulation::Impl::apply_anchor_targets(float dt) {
             velocity = (position - before) * (1.0f / dt);
         }
         x_.set(node, position);
-        previous_.set(node, position - velocity * dt);
+        set_previous(node, position - velocity * dt);
         v_.set(node, velocity);
     }
 }

@@ -51,12 +51,12 @@ void Simulation::Impl::move_rigidly(const Quat& q, Vec3 shift, bool keep_velocit
         if (keep_velocity) {
             // Verlet's previous position moves with the body, so the velocity it
             // implies turns as v does.
-            previous_.set(i, place(previous_.get(i)));
+            if (!previous_.x.empty()) previous_.set(i, place(previous_.get(i)));
             const Vec3 v = rotate(q, v_.get(i));
             v_.set(i, v);
             velocities_[i] = v;
         } else {
-            previous_.set(i, p);
+            set_previous(i, p);
             v_.set(i, {});
             velocities_[i] = {};
         }
@@ -156,7 +156,7 @@ void Simulation::Impl::add_velocity(Vec3 dv) {
         const Vec3 v = velocities_[i] + dv;
         velocities_[i] = v;
         v_.set(i, v);
-        previous_.set(i, previous_.get(i) - back);
+        if (!previous_.x.empty()) previous_.set(i, previous_.get(i) - back);
     }
 }
 
