@@ -60,8 +60,11 @@ struct ImportOptions {
     /// signed-volume tetrahedra (Model::volume_elements), about one per node
     /// across the body, a tenth as stiff as its volume springs: springs alone
     /// cannot tell the shape from its mirror image. None with the implicit
-    /// integrator (their force is explicit).
-    bool volume_elements = true;
+    /// integrator (their force is explicit). Off by default: they keep shapes
+    /// that a violent shake would turn inside out (23 of Assimp's test models),
+    /// but their pass costs a converted engine two thirds more per step
+    /// (docs/PERFORMANCE.md), and ordinary motion does not invert a model.
+    bool volume_elements = false;
     /// Which structural springs to add when none of bend, shear and volume is
     /// asked for: `automatic` decides from the mesh (choose_structure), `edges`
     /// adds none (Oliveira's bare mesh), `sheet` adds bend and shear springs,
