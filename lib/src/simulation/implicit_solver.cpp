@@ -472,7 +472,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
                 out[c] = (((z[c] - xs[c]) / h - (1.0 - theta) * old[c]) * carry + moved[c] / step) * keep;
             v = {static_cast<float>(out[0]), static_cast<float>(out[1]), static_cast<float>(out[2])};
         }
-        if (below) {  // implicit sliding friction: m (v' - v) = -friction h v'
+        if (below) {  // implicit sliding friction over the substep: m (v' - v) = -friction step v'
             const float slow = 1.0f / (1.0f + ground->friction * step / b_->mass_of(i));
             v.x *= slow;
             v.z *= slow;
