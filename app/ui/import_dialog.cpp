@@ -59,18 +59,18 @@ void fit_gust_overrides(ParameterOverrides& overrides, const Parameters& shown) 
 void implicit_overrides(ImportOptions& o) {
     Parameters shown = parameter_defaults();
     if (ImGui::TreeNode("Implicit integrator")) {
-        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::implicit))
+        for (const ParameterWidget& w : physics_widgets(ParameterTopic::implicit))
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Self-collision")) {
-        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::self_collision))
+        for (const ParameterWidget& w : physics_widgets(ParameterTopic::self_collision))
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }
     // What the object is made of: node masses and spring k derived from it (material.hpp).
     if (ImGui::TreeNode("Material")) {
-        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::material))
+        for (const ParameterWidget& w : physics_widgets(ParameterTopic::material))
             override_row(w, o.parameters, shown, true);
         ImGui::TreePop();
     }
@@ -86,7 +86,7 @@ void physics_overrides(ImportOptions& o) {
     ImGui::TextUnformatted("Physics");
     ImGui::SameLine();
     ImGui::TextDisabled("(ticked rows replace the defaults)");
-    for (const ParameterWidget& w : physics_widgets(PhysicsGroup::main)) override_row(w, overrides, shown, true);
+    for (const ParameterWidget& w : physics_widgets(ParameterTopic::main)) override_row(w, overrides, shown, true);
 
     ImGui::TextUnformatted("Ground (collision)");
     ImGui::Indent();
@@ -103,7 +103,7 @@ void physics_overrides(ImportOptions& o) {
     // The bottom sets the height; without a ground its other rows have nothing to change.
     if (o.ground_at_bottom) overrides.erase(height);
     const bool has_ground = o.ground_at_bottom || overrides.find(height);
-    for (const ParameterWidget& w : physics_widgets(PhysicsGroup::ground)) {
+    for (const ParameterWidget& w : physics_widgets(ParameterTopic::ground)) {
         const bool is_height = w.row == &height;
         if (!is_height && !has_ground) overrides.erase(*w.row);
         override_row(w, overrides, shown, is_height ? !o.ground_at_bottom : has_ground);
@@ -111,7 +111,7 @@ void physics_overrides(ImportOptions& o) {
     ImGui::Unindent();
 
     if (ImGui::TreeNode("Wind and gusts")) {
-        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::wind)) override_row(w, overrides, shown, true);
+        for (const ParameterWidget& w : physics_widgets(ParameterTopic::wind)) override_row(w, overrides, shown, true);
         ImGui::TreePop();
     }
     fit_gust_overrides(overrides, shown);

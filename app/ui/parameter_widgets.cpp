@@ -64,22 +64,10 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
         case ParameterType::count: w.control = ParameterControl::drag_int; break;
         case ParameterType::integrator: w.control = ParameterControl::combo; break;
     }
-    w.group = row.section == ParameterSection::ground                                 ? PhysicsGroup::ground
-              : row.section == ParameterSection::gust || (row.section == ParameterSection::main && row.key == "wind")
-                  ? PhysicsGroup::wind
-              : row.key == "implicit_iterations" || row.key == "strain_limit" || row.key == "chebyshev_rho" ||
-                        row.key == "long_range_attachments" || row.key == "strain_limit_passes" ||
-                        row.key == "implicit_theta" || row.key == "implicit_tolerance"
-                  ? PhysicsGroup::implicit
-              : row.key == "self_collision_distance" || row.key == "self_friction"
-                  ? PhysicsGroup::self_collision
-              : row.key == "total_mass" || row.key == "density" || row.key == "area_density" ||
-                      row.key == "stretch_stiffness"
-                  ? PhysicsGroup::material
-                  : PhysicsGroup::main;
+    w.group = row.topic;
 
     w.label = row.label;
-    if (w.group == PhysicsGroup::ground && w.label.starts_with("ground ")) w.label.erase(0, 7);
+    if (w.group == ParameterTopic::ground && w.label.starts_with("ground ")) w.label.erase(0, 7);
 
     const bool has_min = std::isfinite(row.min.value), has_max = std::isfinite(row.max.value);
     if (has_min || has_max) {
@@ -129,7 +117,7 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
     return w;
 }
 
-std::vector<ParameterWidget> physics_widgets(PhysicsGroup group) {
+std::vector<ParameterWidget> physics_widgets(ParameterTopic group) {
     std::vector<ParameterWidget> widgets;
     for (const ParameterInfo& row : parameter_table()) {
         ParameterWidget w = parameter_widget(row);

@@ -20,23 +20,18 @@ enum class ParameterControl : std::uint8_t {
     combo,        ///< the integrator
 };
 
-/// Where the Physics panel shows a row: the main list, under the "ground"
-/// checkbox, or in the collapsed "Wind and gusts" group (the wind and the gust
-/// rows: they only matter together with air friction).
-/// implicit: the rows that only the implicit integrator reads (under their own
-/// tree node, so that the panels stay within a laptop's screen).
-/// self_collision: the self-collision distance and friction, under their own
-/// tree node for the same reason.
-/// material: the rows node masses and spring k are derived from
-/// (derive_material): set when converting, shown read-only in the Physics section.
-enum class PhysicsGroup : std::uint8_t { main, ground, wind, implicit, self_collision, material };
-
+/// Where the Physics panel shows a row is its ParameterTopic (the table's
+/// column): main, the main list; ground, under the "ground" checkbox; wind, the
+/// collapsed "Wind and gusts" group (they only matter with air friction);
+/// implicit and self_collision, their own tree nodes (so that the panels stay
+/// within a laptop's screen); material, the rows node masses and spring k are
+/// derived from (derive_material): set when converting, shown read-only.
 struct ParameterWidget {
     const ParameterInfo* row = nullptr;
     /// The row's label, less "ground " for the rows under the "ground" checkbox.
     std::string label;
     ParameterControl control = ParameterControl::drag_float;
-    PhysicsGroup group = PhysicsGroup::main;
+    ParameterTopic group = ParameterTopic::main;  ///< the row's topic
     /// The clamp: the row's finite bounds (an open bound moved just inside it),
     /// an infinite side as +-FLT_MAX; min == max == 0 when the row has no bound.
     float min = 0.0f, max = 0.0f;
@@ -60,7 +55,7 @@ ParameterWidget parameter_widget(const ParameterInfo& row);
 
 /// The widgets of one group, in the table's order. Every row of the table is in
 /// exactly one group.
-std::vector<ParameterWidget> physics_widgets(PhysicsGroup group);
+std::vector<ParameterWidget> physics_widgets(ParameterTopic group);
 
 /// The value of `row` in `params`, in the field of the row's type; false (and
 /// `out` untouched) for a ground row while `params` has no ground.

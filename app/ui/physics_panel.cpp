@@ -60,7 +60,7 @@ void physics_section(Document& doc) {
         fit_gust(p);  // a gust's duration is tied to its period, which no row's range says
         doc.set_parameters(p, continuing);
     };
-    auto rows = [&](PhysicsGroup group) {
+    auto rows = [&](ParameterTopic group) {
         for (const ParameterWidget& w : physics_widgets(group)) {
             const bool changed = parameter_input(w, p);
             if (w.control == ParameterControl::combo) {
@@ -75,7 +75,7 @@ void physics_section(Document& doc) {
     // "floor grid" only draws.
     ImGui::PushID("physics");
     ImGui::PushItemWidth(150);
-    rows(PhysicsGroup::main);
+    rows(ParameterTopic::main);
     bool has_ground = p.ground.has_value();
     if (ImGui::Checkbox("Ground (collision)", &has_ground)) {
         if (has_ground) {
@@ -90,26 +90,26 @@ void physics_section(Document& doc) {
                 "The floor grid (View) only shows where it is. Other shapes: Colliders.");
     if (p.ground) {
         ImGui::Indent();
-        rows(PhysicsGroup::ground);
+        rows(ParameterTopic::ground);
         ImGui::Unindent();
     }
     if (ImGui::TreeNode("Wind and gusts")) {
-        rows(PhysicsGroup::wind);
+        rows(ParameterTopic::wind);
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Implicit integrator")) {
-        rows(PhysicsGroup::implicit);
+        rows(ParameterTopic::implicit);
         ImGui::TreePop();
     }
     if (ImGui::TreeNode("Self-collision")) {
-        rows(PhysicsGroup::self_collision);
+        rows(ParameterTopic::self_collision);
         ImGui::TreePop();
     }
     // The material node masses and spring k were derived from when converting
     // (derive_material): shown, not edited here, since the masses and k are.
     if (has_material(p)) {
         std::string text = "material:";
-        for (const ParameterWidget& w : physics_widgets(PhysicsGroup::material)) {
+        for (const ParameterWidget& w : physics_widgets(ParameterTopic::material)) {
             const float value = *parameter_number(*w.row, p);
             if (value > 0.0f) text += " " + w.label + " " + std::to_string(value) + " " + std::string(w.row->unit);
         }

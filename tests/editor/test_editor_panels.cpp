@@ -38,8 +38,8 @@ using springkit::test::editor::small_cloth;
 
 namespace {
 
-constexpr PhysicsGroup kGroups[] = {PhysicsGroup::main, PhysicsGroup::ground, PhysicsGroup::wind,
-                                    PhysicsGroup::implicit, PhysicsGroup::self_collision, PhysicsGroup::material};
+constexpr ParameterTopic kGroups[] = {ParameterTopic::main, ParameterTopic::ground, ParameterTopic::wind,
+                                    ParameterTopic::implicit, ParameterTopic::self_collision, ParameterTopic::material};
 
 }  // namespace
 
@@ -47,7 +47,7 @@ TEST(PhysicsWidgets, everyRowOfTheTableHasExactlyOneWidget) {
     std::set<const ParameterInfo*> shown;
     std::set<std::string> labels;  // ImGui tells widgets apart by label
     std::size_t widgets = 0;
-    for (PhysicsGroup group : kGroups)
+    for (ParameterTopic group : kGroups)
         for (const ParameterWidget& w : physics_widgets(group)) {
             ++widgets;
             EXPECT_EQ(w.group, group);
@@ -64,20 +64,20 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     for (const ParameterInfo& row : parameter_table()) {
         const ParameterWidget w = parameter_widget(row);
         if (row.section == ParameterSection::ground) {
-            EXPECT_EQ(w.group, PhysicsGroup::ground) << row.label;
+            EXPECT_EQ(w.group, ParameterTopic::ground) << row.label;
         }
         if (row.section == ParameterSection::gust) {
-            EXPECT_EQ(w.group, PhysicsGroup::wind) << row.label;
+            EXPECT_EQ(w.group, ParameterTopic::wind) << row.label;
         }
     }
-    EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, PhysicsGroup::wind);
-    EXPECT_EQ(parameter_widget(*find_parameter("k")).group, PhysicsGroup::main);
-    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, PhysicsGroup::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).group, PhysicsGroup::self_collision);
-    EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).group, PhysicsGroup::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).group, PhysicsGroup::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).group, PhysicsGroup::material);
-    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).group, PhysicsGroup::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, ParameterTopic::wind);
+    EXPECT_EQ(parameter_widget(*find_parameter("k")).group, ParameterTopic::main);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).group, ParameterTopic::self_collision);
+    EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).group, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).group, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).group, ParameterTopic::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).group, ParameterTopic::material);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
@@ -305,10 +305,10 @@ ImGuiID dialog_id(const char* label) { return ImHashStr(label, 0, import_window(
 
 ImGuiID set_checkbox_id(const ParameterInfo& row) {
     ImGuiID seed = import_window()->ID;
-    if (parameter_widget(row).group == PhysicsGroup::wind) seed = ImHashStr("Wind and gusts", 0, seed);
-    if (parameter_widget(row).group == PhysicsGroup::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
-    if (parameter_widget(row).group == PhysicsGroup::self_collision) seed = ImHashStr("Self-collision", 0, seed);
-    if (parameter_widget(row).group == PhysicsGroup::material) seed = ImHashStr("Material", 0, seed);
+    if (parameter_widget(row).group == ParameterTopic::wind) seed = ImHashStr("Wind and gusts", 0, seed);
+    if (parameter_widget(row).group == ParameterTopic::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
+    if (parameter_widget(row).group == ParameterTopic::self_collision) seed = ImHashStr("Self-collision", 0, seed);
+    if (parameter_widget(row).group == ParameterTopic::material) seed = ImHashStr("Material", 0, seed);
     const ParameterInfo* pushed = &row;
     return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
 }

@@ -40,6 +40,18 @@ enum class ParameterSection : std::uint8_t {
     gust,    ///< a field of Parameters::gust
 };
 
+/// What a parameter is about. Tools group their controls by it (the editor's
+/// Physics panel and its import dialog), so that a new row lands in its group
+/// from the table alone.
+enum class ParameterTopic : std::uint8_t {
+    main,            ///< the body and its integrator: k, mass, gravity, damping, substeps
+    ground,          ///< the collision ground (the "ground" section)
+    wind,            ///< wind and gusts
+    implicit,        ///< the implicit integrator and its projections
+    self_collision,  ///< nodes kept apart from the body's own faces
+    material,        ///< what the converter derives k and masses from
+};
+
 /// A closed or open bound; infinite when there is none.
 struct ParameterBound {
     double value = 0.0;
@@ -49,6 +61,7 @@ struct ParameterBound {
 struct ParameterInfo {
     std::string_view key;         ///< JSON key inside its section ("k", "repulsion")
     ParameterSection section;
+    ParameterTopic topic;
     std::string_view label;       ///< what tools show ("energy loss", "ground repulsion")
     std::string_view cli_option;  ///< the option that sets it ("--energy-loss"); empty: none
     std::string_view unit;        ///< SI unit as tools print it ("N/m"); empty: a plain factor
