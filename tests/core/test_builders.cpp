@@ -1,6 +1,8 @@
 // Builders make the arrangements their sources describe.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "springkit/springkit.hpp"
 
 using namespace springkit;
@@ -24,6 +26,33 @@ TEST(Builders, ClothHasStructuralShearAndBendSprings) {
     EXPECT_EQ(m.faces.size(), 2u * (c - 1) * (r - 1));
     EXPECT_EQ(m.texcoords.size(), static_cast<std::size_t>(c * r));
     validate(m);
+}
+
+TEST(Builders, GridSpringsOfOneShapeShareTheSpacingAsRestLength) {
+    // Rest lengths come from the grid's spacing (dx = width / (columns - 1)),
+    // not from float positions, which round differently at each node: every
+    // spring of one shape has exactly the same rest length, the spacing's.
+    const int c = 37, r = 29;
+    const float width = 2.0f, height = 1.3f;
+    const Model m = make_cloth({.columns = c, .rows = r, .width = width, .height = height});
+    const double dx = width / static_cast<float>(c - 1), dz = height / static_cast<float>(r - 1);
+    const auto exact = [&](double x, double z) { return static_cast<float>(std::sqrt(x * x + z * z)); };
+    bool some_positions_differ = false;
+    for (const Spring& s : m.springs) {
+        const int columns_apart = std::abs(static_cast<int>(s.b % c) - static_cast<int>(s.a % c));
+        const int rows_apart = std::abs(static_cast<int>(s.b / c) - static_cast<int>(s.a / c));
+        EXPECT_EQ(s.rest, exact(columns_apart * dx, rows_apart * dz)) << s.a << "-" << s.b;
+        some_positions_differ |= length(m.positions[s.b] - m.positions[s.a]) != s.rest;
+    }
+    EXPECT_TRUE(some_positions_differ);  // what the float positions alone would have given
+    const float h = 0.25f / 3.0f;
+    const Model jelly = make_jelly({.nx = 4, .ny = 3, .nz = 5, .size = 0.25f});
+    for (const Spring& s : jelly.springs) {
+        const double d = static_cast<double>(h) * std::sqrt(std::round(dot(jelly.positions[s.b] - jelly.positions[s.a],
+                                                                        jelly.positions[s.b] - jelly.positions[s.a]) /
+                                                                    (h * h)));
+        EXPECT_EQ(s.rest, static_cast<float>(d)) << s.a << "-" << s.b;
+    }
 }
 
 TEST(Builders, CenterSquareClothHasFourAnchors) {

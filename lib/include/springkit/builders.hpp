@@ -19,6 +19,10 @@ public:
     /// Adds a spring a-b at its current length; false if a == b or it exists.
     bool add(std::uint32_t a, std::uint32_t b, float k = 0.0f,
              SpringKind kind = SpringKind::hooke);
+    /// Adds a spring a-b with this rest length (a grid's spacing, which float
+    /// positions only approximate); false if a == b or it exists.
+    bool add_with_rest(std::uint32_t a, std::uint32_t b, float rest, float k = 0.0f,
+                       SpringKind kind = SpringKind::hooke);
 
 private:
     Model& model_;

@@ -16,10 +16,14 @@ SpringSet::SpringSet(Model& model) : model_(model) {
 }
 
 bool SpringSet::add(std::uint32_t a, std::uint32_t b, float k, SpringKind kind) {
+    return add_with_rest(a, b, length(model_.positions[b] - model_.positions[a]), k, kind);
+}
+
+bool SpringSet::add_with_rest(std::uint32_t a, std::uint32_t b, float rest, float k, SpringKind kind) {
     if (a == b) return false;
     const std::uint64_t key = (std::uint64_t{std::min(a, b)} << 32) | std::max(a, b);
     if (!pairs_.insert(key).second) return false;
-    model_.springs.push_back({a, b, length(model_.positions[b] - model_.positions[a]), k, kind});
+    model_.springs.push_back({a, b, rest, k, kind});
     return true;
 }
 
@@ -98,17 +102,25 @@ Model make_cloth(const ClothSpec& spec, const Parameters& params) {
     }
     auto at = [cols](int c, int r) { return static_cast<std::uint32_t>(r * cols + c); };
     const Vec3 up = spec.vertical ? Vec3{0, 0, 1} : Vec3{0, 1, 0};
+    // Rest lengths from the grid's spacing, not from the float positions (which
+    // round differently at each node): every spring of one shape then has the
+    // same rest length, so a run of them shares one k * rest and the kernel
+    // reads nothing per spring (docs/PERFORMANCE.md, "Exact rest lengths").
+    const auto rest = [&](int columns_apart, int rows_apart) {
+        const double x = static_cast<double>(dx) * columns_apart, z = static_cast<double>(dz) * rows_apart;
+        return static_cast<float>(std::sqrt(x * x + z * z));
+    };
     SpringSet springs(m);
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < cols; ++c) {
-            if (c + 1 < cols) springs.add(at(c, r), at(c + 1, r));
-            if (r + 1 < rows) springs.add(at(c, r), at(c, r + 1));
+            if (c + 1 < cols) springs.add_with_rest(at(c, r), at(c + 1, r), rest(1, 0));
+            if (r + 1 < rows) springs.add_with_rest(at(c, r), at(c, r + 1), rest(0, 1));
             if (spec.shear && c + 1 < cols && r + 1 < rows) {
-                springs.add(at(c, r), at(c + 1, r + 1));
-                springs.add(at(c + 1, r), at(c, r + 1));
+                springs.add_with_rest(at(c, r), at(c + 1, r + 1), rest(1, 1));
+                springs.add_with_rest(at(c + 1, r), at(c, r + 1), rest(1, 1));
             }
-            if (spec.bend && c + 2 < cols) springs.add(at(c, r), at(c + 2, r));
-            if (spec.bend && r + 2 < rows) springs.add(at(c, r), at(c, r + 2));
+            if (spec.bend && c + 2 < cols) springs.add_with_rest(at(c, r), at(c + 2, r), rest(2, 0));
+            if (spec.bend && r + 2 < rows) springs.add_with_rest(at(c, r), at(c, r + 2), rest(0, 2));
             if (c + 1 < cols && r + 1 < rows) {
                 const std::uint32_t a = at(c, r), b = at(c + 1, r), d = at(c, r + 1), e = at(c + 1, r + 1);
                 add_face(m, a, d, b, a, d, b, up);
@@ -173,6 +185,11 @@ Model make_jelly(const JellySpec& spec, const Parameters& params) {
     // Oliveira Figure 8: every cell gets its 12 edges, the 2 diagonals of each of
     // its 6 faces and its 4 body diagonals; shared edges and face diagonals are
     // added once.
+    // Rest lengths from the spacing, as the cloth's (make_cloth): h times the
+    // length of the offset in cells.
+    const auto rest = [&](int di, int dj, int dk) {
+        return static_cast<float>(static_cast<double>(h) * std::sqrt(static_cast<double>(di * di + dj * dj + dk * dk)));
+    };
     SpringSet springs(m);
     for (int k = 0; k + 1 < nz; ++k)
         for (int j = 0; j + 1 < ny; ++j)
@@ -180,15 +197,18 @@ Model make_jelly(const JellySpec& spec, const Parameters& params) {
                 std::uint32_t corner[8];
                 for (int c = 0; c < 8; ++c) corner[c] = at(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
                 for (int a = 0; a < 8; ++a)
-                    for (int b = a + 1; b < 8; ++b) springs.add(corner[a], corner[b]);
+                    for (int b = a + 1; b < 8; ++b) {
+                        const int d = a ^ b;  // the axes the two corners differ in
+                        springs.add_with_rest(corner[a], corner[b], rest(d & 1, (d >> 1) & 1, (d >> 2) & 1));
+                    }
             }
     if (spec.bend)
         for (int k = 0; k < nz; ++k)
             for (int j = 0; j < ny; ++j)
                 for (int i = 0; i < nx; ++i) {
-                    if (i + 2 < nx) springs.add(at(i, j, k), at(i + 2, j, k));
-                    if (j + 2 < ny) springs.add(at(i, j, k), at(i, j + 2, k));
-                    if (k + 2 < nz) springs.add(at(i, j, k), at(i, j, k + 2));
+                    if (i + 2 < nx) springs.add_with_rest(at(i, j, k), at(i + 2, j, k), rest(2, 0, 0));
+                    if (j + 2 < ny) springs.add_with_rest(at(i, j, k), at(i, j + 2, k), rest(0, 2, 0));
+                    if (k + 2 < nz) springs.add_with_rest(at(i, j, k), at(i, j, k + 2), rest(0, 0, 2));
                 }
     // Surface: each of the 6 sides as a grid of quads, two triangles each, wound
     // outward, with its own texcoords (u, v across the side).
