@@ -167,6 +167,10 @@ void main() {
 )";
 
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
+// With more springs than this (and springs shown), render() flushes the scene
+// to llvmpipe's threads three times more (after the shadow, and halfway
+// through the springs).
+constexpr std::size_t kSplitSprings = 20000;
 // Surfaces with more triangles than this cast an ellipse (draw_blob_shadow).
 constexpr std::size_t kFlatShadowTriangles = 20000;
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
@@ -554,6 +558,16 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
             glEnable(GL_DEPTH_TEST);
         }
     }
+    // llvmpipe bins every primitive on this thread and rasterises on its own
+    // threads only once the scene is flushed (at the swap, without a flush).
+    // With many springs to send, the flushes here let those threads rasterise
+    // the floor and shadow while this one sends the surface, then the surface
+    // while it bins the first half of the lines, then that half while it bins
+    // the rest, the nodes and the panels; what is left after the swap is the
+    // second half. Without springs there is little to overlap, and a scene
+    // more costs more than it saves.
+    const bool many_springs = view.springs && model.springs.size() > kSplitSprings;
+    if (many_springs) glFlush();
 
     if (view.colliders && !colliders.empty()) {
         const Vec3 centre{(box.min.x + box.max.x) * 0.5f, ground_y, (box.min.z + box.max.z) * 0.5f};
@@ -567,18 +581,14 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
+    // Flushed before waiting for the springs' worker and uploading its output.
+    if (view.springs && !model.springs.empty()) glFlush();
     // The springs' vertices, filled by a worker while the calls above went out.
     finish_springs(model, selection);
-    // llvmpipe bins every primitive on this thread and rasterises on its own
-    // threads only once the scene is flushed (at the swap, without this): with
-    // springs left to send, flushing here lets those threads rasterise the
-    // floor, shadow and surface while this one bins the lines. Without springs
-    // there is little left to overlap, and a scene more costs more than it saves.
-    if (view.springs && spring_count_ > 0) glFlush();
     if (view.ropes) draw_ropes(view_projection, identity, view, false);
     // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
     if (view.xray) glDisable(GL_DEPTH_TEST);
-    if (view.springs) draw_springs(view_projection, identity, false);
+    if (view.springs) draw_springs(view_projection, identity, false, many_springs);
 
     if (view.nodes && isolating_) {
         draw_points(view_projection, isolated_nodes_, 4.0f, kNodeColor);
@@ -890,7 +900,8 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
     }
 }
 
-void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow) {
+void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow,
+                                 bool flush_halfway) {
     if (spring_count_ == 0) return;
     const GLuint program = spring_program_.get();
     glUseProgram(program);
@@ -901,7 +912,14 @@ void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_
         glDisableVertexAttribArray(1);
         glVertexAttrib4fv(1, kShadowColor);
     }
-    glDrawElements(GL_LINES, static_cast<GLsizei>(2 * spring_count_), GL_UNSIGNED_INT, nullptr);
+    // In the springs' order either way: the lines that overlap are drawn in the same order.
+    const std::size_t first_half = flush_halfway ? spring_count_ / 2 : spring_count_;
+    glDrawElements(GL_LINES, static_cast<GLsizei>(2 * first_half), GL_UNSIGNED_INT, nullptr);
+    if (first_half < spring_count_) {
+        glFlush();
+        glDrawElements(GL_LINES, static_cast<GLsizei>(2 * (spring_count_ - first_half)), GL_UNSIGNED_INT,
+                       reinterpret_cast<const void*>(2 * first_half * sizeof(std::uint32_t)));
+    }
     if (shadow) glEnableVertexAttribArray(1);
 }
 

@@ -75,7 +75,9 @@ private:
     bool drawn(const Spring& s, std::uint32_t index, const ViewOptions& view) const {
         return view.shows(s) && (!isolating_ || isolated_springs_[index] || (isolated_[s.a] && isolated_[s.b]));
     }
-    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
+    /// `flush_halfway`: in two draws with a glFlush() between (render()).
+    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow,
+                      bool flush_halfway = false);
     /// The shadow of a dense surface (more than kFlatShadowTriangles): the ellipse
     /// inscribed in the floor's extent of the body's box flattened along the light,
     /// instead of every triangle flattened (the pass a software rasteriser spends
