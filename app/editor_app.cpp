@@ -555,9 +555,27 @@ void EditorApp::redo() {
 // ---------------------------------------------------------------------------
 // Input
 
+EditorApp::WindowSize EditorApp::window_size() const {
+    WindowSize size;
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.DisplaySize.x < 0.0f || io.DisplaySize.y < 0.0f) {  // no frame yet
+        glfwGetWindowSize(window_, &size.width, &size.height);
+        glfwGetFramebufferSize(window_, &size.framebuffer_width, &size.framebuffer_height);
+        return size;
+    }
+    // The backend sets DisplaySize to glfwGetWindowSize() and DisplayFramebufferScale
+    // to glfwGetFramebufferSize() over it (kept from before while the window has
+    // no area); the product is within a rounding of the framebuffer's size.
+    size.width = static_cast<int>(io.DisplaySize.x);
+    size.height = static_cast<int>(io.DisplaySize.y);
+    size.framebuffer_width = static_cast<int>(std::lround(io.DisplaySize.x * io.DisplayFramebufferScale.x));
+    size.framebuffer_height = static_cast<int>(std::lround(io.DisplaySize.y * io.DisplayFramebufferScale.y));
+    return size;
+}
+
 Viewport EditorApp::viewport() const {
-    int w = 0, h = 0;
-    glfwGetWindowSize(window_, &w, &h);
+    const WindowSize size = window_size();
+    const int w = size.width, h = size.height;
     if (!show_ui_) return scene_viewport(static_cast<float>(w), static_cast<float>(h), 0.0f, 0.0f, 0.0f);
     // The menu bar above, the status bar below, one frame high each.
     return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), kToolsWidth,
@@ -1085,9 +1103,8 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     }
 
     // Draw the scene under the panels.
-    int win_w = 0, win_h = 0, fb_w = 0, fb_h = 0;
-    glfwGetWindowSize(window_, &win_w, &win_h);
-    glfwGetFramebufferSize(window_, &fb_w, &fb_h);
+    const WindowSize size = window_size();
+    const int win_w = size.width, fb_w = size.framebuffer_width, fb_h = size.framebuffer_height;
     glViewport(0, 0, fb_w, fb_h);
     // The panels' background (they draw none themselves: see ui/widgets.cpp).
     glClearColor(0.08f, 0.08f, 0.09f, 1.0f);

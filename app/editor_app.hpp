@@ -225,6 +225,14 @@ private:
     /// ground, Page Up/Down lift (not normalised; zero when none is held).
     Vec3 arrow_direction() const;
     Viewport viewport() const;
+    /// The window's size and its framebuffer's, in pixels, as the frame's
+    /// ImGui_ImplGlfw_NewFrame() read them (before the first frame, from GLFW).
+    /// Each GLFW query is a round trip to the X server (XGetWindowAttributes),
+    /// which on a loaded machine costs the frame a wait for that server.
+    struct WindowSize {
+        int width = 0, height = 0, framebuffer_width = 0, framebuffer_height = 0;
+    };
+    WindowSize window_size() const;
 
     /// Carries out what a panel, menu or key asked for.
     void perform(const Action& action);

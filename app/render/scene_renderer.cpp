@@ -130,6 +130,33 @@ void main() {
 }
 )";
 
+// Springs: one indexed GL_LINES draw in which spring i's second end is its
+// own vertex i (the position of its node b and its colour) and its first end
+// the shared vertex of node a, after the springs' own. The colour is flat,
+// taken from the line's last vertex (GL's provoking vertex), so a node's
+// vertex serves all its springs and llvmpipe shades it once per batch of the
+// indexed draw, not once per line end. The position is the line program's
+// expression, so the lines fall on the same pixels.
+constexpr const char* kSpringVertex = R"(#version 330 core
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_color;
+uniform mat4 u_view_projection;
+uniform mat4 u_model;
+flat out vec4 v_color;
+void main() {
+    v_color = a_color;
+    gl_Position = u_view_projection * (u_model * vec4(a_position, 1.0));
+}
+)";
+
+constexpr const char* kSpringFragment = R"(#version 330 core
+flat in vec4 v_color;
+out vec4 frag;
+void main() {
+    frag = v_color;
+}
+)";
+
 constexpr const char* kPointFragment = R"(#version 330 core
 in vec4 v_color;
 out vec4 frag;
@@ -140,6 +167,10 @@ void main() {
 )";
 
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
+// With more springs than this (and springs shown), render() flushes the scene
+// to llvmpipe's threads three times more (after the shadow, and halfway
+// through the springs).
+constexpr std::size_t kSplitSprings = 20000;
 // Surfaces with more triangles than this cast an ellipse (draw_blob_shadow).
 constexpr std::size_t kFlatShadowTriangles = 20000;
 constexpr float kSurfaceColor[4] = {0.82f, 0.58f, 0.38f, 1.0f};
@@ -217,6 +248,10 @@ SceneRenderer::SceneRenderer()
       shadow_program_(gl::make_program("shadow", kShadowVertex, kShadowFragment)),
       line_program_(gl::make_program("lines", kLineVertex, kLineFragment)),
       point_program_(gl::make_program("points", kLineVertex, kPointFragment)),
+      spring_program_(gl::make_program("springs", kSpringVertex, kSpringFragment)),
+      spring_vao_(gl::make_vertex_array()),
+      spring_vertices_(gl::make_buffer()),
+      spring_indices_(gl::make_buffer()),
       surface_vao_(gl::make_vertex_array()),
       line_vao_(gl::make_vertex_array()),
       point_vao_(gl::make_vertex_array()),
@@ -255,6 +290,9 @@ SceneRenderer::SceneRenderer()
     // is the constant attribute 1.
     bind_position_layout(point_vao_.get(), point_positions_.get());
     glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, point_indices_.get());
+    // Springs: their own vertices and the nodes', through an index list.
+    bind_line_layout(spring_vao_.get(), spring_vertices_.get(), sizeof(LineVertex), offsetof(LineVertex, rgba));
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, spring_indices_.get());
     // Beads: points at the simulation's bead positions.
     bind_position_layout(bead_vao_.get(), bead_positions_.get());
     glBindVertexArray(0);
@@ -349,6 +387,8 @@ void SceneRenderer::start_springs(const Simulation& sim, const ViewOptions& view
     const Model& model = sim.model();
     const auto positions = sim.positions();
     line_scratch_.clear();
+    spring_index_scratch_.clear();
+    spring_vertex_scratch_.clear();
     springs_ready_ = false;
     const bool springs_cast_shadow = view.ground && view.shadow && (model.faces.empty() || !view.surface);
     const bool springs = view.springs || springs_cast_shadow;
@@ -358,7 +398,8 @@ void SceneRenderer::start_springs(const Simulation& sim, const ViewOptions& view
     if (!springs) return;
     // The worker writes into storage sized here, so that it allocates nothing.
     screen_.resize(positions.size());
-    line_scratch_.reserve(model.springs.size() * 2 + selection.springs().size() * 2);
+    spring_index_scratch_.reserve(model.springs.size() * 2);
+    spring_vertex_scratch_.reserve(model.springs.size() + positions.size());
     spring_filler_ = std::thread([this, &model, view, view_projection, viewport] {
         fill_springs(model, view, view_projection, viewport);
     });
@@ -390,23 +431,36 @@ void SceneRenderer::fill_springs(const Model& model, const ViewOptions& view, co
             color = s.kind == SpringKind::rope && spring_strain(s, positions) < 0
                         ? strain_color(0, view.strain_full)  // slack rope
                         : strain_color(spring_strain(s, positions), view.strain_full);
-        line_scratch_.push_back({positions[s.a], color});
-        line_scratch_.push_back({positions[s.b], color});
+        spring_index_scratch_.push_back(s.a);  // a node's vertex; numbered below
+        spring_index_scratch_.push_back(static_cast<std::uint32_t>(spring_vertex_scratch_.size()));
+        spring_vertex_scratch_.push_back({positions[s.b], color});
     }
+    const auto nodes_from = static_cast<std::uint32_t>(spring_vertex_scratch_.size());
+    for (std::size_t i = 0; i < spring_index_scratch_.size(); i += 2) spring_index_scratch_[i] += nodes_from;
+    for (const Vec3& p : positions) spring_vertex_scratch_.push_back({p, 0});
 }
 
 void SceneRenderer::finish_springs(const Model& model, const Selection& selection) {
     if (springs_ready_) return;
     springs_ready_ = true;
     if (spring_filler_.joinable()) spring_filler_.join();
-    line_vertex_count_ = line_scratch_.size();
+    spring_count_ = spring_index_scratch_.size() / 2;
     const std::uint32_t selected = pack_rgba(kSelectedColor[0], kSelectedColor[1], kSelectedColor[2], 1.0f);
     for (std::uint32_t si : selection.springs()) {
         if (si >= model.springs.size()) continue;
         line_scratch_.push_back({spring_positions_[model.springs[si].a], selected});
         line_scratch_.push_back({spring_positions_[model.springs[si].b], selected});
     }
-    gl::update(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(), line_scratch_.size() * sizeof(LineVertex));
+    if (!line_scratch_.empty())
+        gl::update(GL_ARRAY_BUFFER, line_vertices_.get(), line_scratch_.data(),
+                   line_scratch_.size() * sizeof(LineVertex));
+    if (spring_count_ == 0) return;
+    gl::update(GL_ARRAY_BUFFER, spring_vertices_.get(), spring_vertex_scratch_.data(),
+               spring_vertex_scratch_.size() * sizeof(LineVertex));
+    glBindVertexArray(spring_vao_.get());
+    gl::update(GL_ELEMENT_ARRAY_BUFFER, spring_indices_.get(), spring_index_scratch_.data(),
+               spring_index_scratch_.size() * sizeof(std::uint32_t));
+    glBindVertexArray(0);
 }
 
 void SceneRenderer::upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
@@ -504,6 +558,16 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
             glEnable(GL_DEPTH_TEST);
         }
     }
+    // llvmpipe bins every primitive on this thread and rasterises on its own
+    // threads only once the scene is flushed (at the swap, without a flush).
+    // With many springs to send, the flushes here let those threads rasterise
+    // the floor and shadow while this one sends the surface, then the surface
+    // while it bins the first half of the lines, then that half while it bins
+    // the rest, the nodes and the panels; what is left after the swap is the
+    // second half. Without springs there is little to overlap, and a scene
+    // more costs more than it saves.
+    const bool many_springs = view.springs && model.springs.size() > kSplitSprings;
+    if (many_springs) glFlush();
 
     if (view.colliders && !colliders.empty()) {
         const Vec3 centre{(box.min.x + box.max.x) * 0.5f, ground_y, (box.min.z + box.max.z) * 0.5f};
@@ -517,18 +581,14 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
         glDisable(GL_POLYGON_OFFSET_FILL);
     }
 
+    // Flushed before waiting for the springs' worker and uploading its output.
+    if (view.springs && !model.springs.empty()) glFlush();
     // The springs' vertices, filled by a worker while the calls above went out.
     finish_springs(model, selection);
-    // llvmpipe bins every primitive on this thread and rasterises on its own
-    // threads only once the scene is flushed (at the swap, without this): with
-    // springs left to send, flushing here lets those threads rasterise the
-    // floor, shadow and surface while this one bins the lines. Without springs
-    // there is little left to overlap, and a scene more costs more than it saves.
-    if (view.springs && line_vertex_count_ > 0) glFlush();
     if (view.ropes) draw_ropes(view_projection, identity, view, false);
     // X-ray: the springs and nodes show through the surface (and the ropes' tubes).
     if (view.xray) glDisable(GL_DEPTH_TEST);
-    if (view.springs) draw_springs(view_projection, identity, false);
+    if (view.springs) draw_springs(view_projection, identity, false, many_springs);
 
     if (view.nodes && isolating_) {
         draw_points(view_projection, isolated_nodes_, 4.0f, kNodeColor);
@@ -544,13 +604,12 @@ void SceneRenderer::render(const Model& model, const OrbitCamera& camera, const 
 
     // Highlights draw over everything: selected springs, anchors, selected nodes.
     glDisable(GL_DEPTH_TEST);
-    if (line_scratch_.size() > line_vertex_count_) {
+    if (!line_scratch_.empty()) {
         glBindVertexArray(line_vao_.get());
         glUseProgram(line_program_.get());
         set_matrix(line_program_.get(), "u_view_projection", view_projection);
         set_matrix(line_program_.get(), "u_model", identity);
-        glDrawArrays(GL_LINES, static_cast<GLint>(line_vertex_count_),
-                     static_cast<GLsizei>(line_scratch_.size() - line_vertex_count_));
+        glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(line_scratch_.size()));
     }
     // A selected point wears a yellow ring around what it is: an anchor stays an
     // orange dot, a free node a light one, the active node (the last picked) a
@@ -841,18 +900,26 @@ void SceneRenderer::draw_ropes(const Mat4& view_projection, const Mat4& model_ma
     }
 }
 
-void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow) {
-    if (line_vertex_count_ == 0) return;
-    const GLuint program = line_program_.get();
+void SceneRenderer::draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow,
+                                 bool flush_halfway) {
+    if (spring_count_ == 0) return;
+    const GLuint program = spring_program_.get();
     glUseProgram(program);
-    glBindVertexArray(line_vao_.get());
+    glBindVertexArray(spring_vao_.get());
     set_matrix(program, "u_view_projection", view_projection);
     set_matrix(program, "u_model", model_matrix);
     if (shadow) {
         glDisableVertexAttribArray(1);
         glVertexAttrib4fv(1, kShadowColor);
     }
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(line_vertex_count_));
+    // In the springs' order either way: the lines that overlap are drawn in the same order.
+    const std::size_t first_half = flush_halfway ? spring_count_ / 2 : spring_count_;
+    glDrawElements(GL_LINES, static_cast<GLsizei>(2 * first_half), GL_UNSIGNED_INT, nullptr);
+    if (first_half < spring_count_) {
+        glFlush();
+        glDrawElements(GL_LINES, static_cast<GLsizei>(2 * (spring_count_ - first_half)), GL_UNSIGNED_INT,
+                       reinterpret_cast<const void*>(2 * first_half * sizeof(std::uint32_t)));
+    }
     if (shadow) glEnableVertexAttribArray(1);
 }
 

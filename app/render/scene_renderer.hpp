@@ -75,7 +75,9 @@ private:
     bool drawn(const Spring& s, std::uint32_t index, const ViewOptions& view) const {
         return view.shows(s) && (!isolating_ || isolated_springs_[index] || (isolated_[s.a] && isolated_[s.b]));
     }
-    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow);
+    /// `flush_halfway`: in two draws with a glFlush() between (render()).
+    void draw_springs(const Mat4& view_projection, const Mat4& model_matrix, bool shadow,
+                      bool flush_halfway = false);
     /// The shadow of a dense surface (more than kFlatShadowTriangles): the ellipse
     /// inscribed in the floor's extent of the body's box flattened along the light,
     /// instead of every triangle flattened (the pass a software rasteriser spends
@@ -97,11 +99,12 @@ private:
                                const ViewOptions& view, bool shadow, bool textured = false) const;
     void upload_frame(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                       const Mat4& view_projection, const Viewport& viewport);
-    /// The springs' line vertices (strain or kind colours, the level of detail)
-    /// are filled on a worker thread from a copy of the positions, while
-    /// render() sends the floor, shadow and surface; finish_springs() joins it,
-    /// adds the selected springs and uploads them. On two cores the editor's
-    /// thread, which feeds llvmpipe, is the frame's longest path.
+    /// The springs' vertices and indices (strain or kind colours, the level of
+    /// detail; see draw_springs for the layout) are filled on a worker thread
+    /// from a copy of the positions, while render() sends the floor, shadow and
+    /// surface; finish_springs() joins it, adds the selected springs' vertices
+    /// and uploads them. On two cores the editor's thread, which feeds
+    /// llvmpipe, is the frame's longest path.
     void start_springs(const Simulation& sim, const ViewOptions& view, const Selection& selection,
                        const Mat4& view_projection, const Viewport& viewport);
     void fill_springs(const Model& model, const ViewOptions& view, const Mat4& view_projection,
@@ -119,7 +122,13 @@ private:
     static void project_nodes(std::span<const Vec3> positions, const Mat4& view_projection, Pixel half, Pixel offset,
                               std::vector<Pixel>& out);
 
-    gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_;
+    gl::Program surface_program_, textured_program_, shadow_program_, line_program_, point_program_, spring_program_;
+    /// The springs: spring_vertices_ (per drawn spring its end b with its colour,
+    /// then every node) through spring_indices_ (per drawn spring node a's vertex,
+    /// then its own), one indexed GL_LINES draw with a flat colour.
+    gl::VertexArray spring_vao_;
+    gl::Buffer spring_vertices_, spring_indices_;
+    std::size_t spring_count_ = 0;  ///< springs drawn this frame
     gl::VertexArray surface_vao_, line_vao_, point_vao_, ground_vao_;
     gl::Buffer surface_vertices_, surface_indices_, line_vertices_, point_positions_, point_indices_,
         ground_vertices_;
@@ -162,13 +171,14 @@ private:
         Vec3 position;
         std::uint32_t rgba;
     };
-    std::vector<LineVertex> line_scratch_;
+    std::vector<LineVertex> line_scratch_;  ///< the selected springs' ends, drawn over everything
+    std::vector<LineVertex> spring_vertex_scratch_;    ///< what spring_vertices_ holds
+    std::vector<std::uint32_t> spring_index_scratch_;  ///< what spring_indices_ holds
     std::vector<std::uint32_t> index_scratch_;
     std::vector<LineVertex> ground_scratch_;  ///< floor tiles, then grid lines
     std::size_t ground_triangle_vertices_ = 0;
     Vec3 ground_center_{};
     float ground_extent_ = 0.0f;
-    std::size_t line_vertex_count_ = 0;
     std::vector<float> rope_scratch_;              ///< position, normal, uv per tube vertex
     std::vector<std::uint32_t> rope_index_scratch_;
     std::size_t bead_count_ = 0;
