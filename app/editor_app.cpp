@@ -280,7 +280,10 @@ void EditorApp::adopt(Document doc) {
     selection_.fit(doc_.model());
     live_.restart(doc_.model());
     renderer_.set_model(doc_.model(), doc_.folder());  // a relative texture is relative to it
-    if (!renderer_.texture_error().empty()) set_status(renderer_.texture_error());
+    // The model opens without its texture; the status bar keeps saying so while
+    // it is open (status_bar), and stderr gets one line.
+    if (!renderer_.texture_error().empty())
+        std::fprintf(stderr, "warning: %s (drawn without it)\n", renderer_.texture_error().c_str());
     camera_.frame(framing_bounds(doc_.model()));
 
     // Dense models hide their springs and nodes until asked (they would cover the
@@ -908,7 +911,7 @@ void EditorApp::draw_ui() {
         paint_overlay(doc_.model(), live_.simulation().positions(), camera_.view_projection(viewport()), viewport(),
                       paint_.brush, ImGui::GetIO().MousePos.x, ImGui::GetIO().MousePos.y);
     const bool fresh = status_fresh(messages_.status, glfwGetTime() - messages_.status_time);
-    status_bar(fresh ? messages_.status : std::string(), autosaver_.last_error());
+    status_bar(fresh ? messages_.status : std::string(), renderer_.texture_error(), autosaver_.last_error());
     help_window(show_help_);
     draw_modals();
 #if SPRINGKIT_EDITOR_HAS_IMPORT

@@ -47,7 +47,7 @@ void end_side_panel() {
     ImGui::PopStyleColor();
 }
 
-void status_bar(const std::string& status, const std::string& autosave_error) {
+void status_bar(const std::string& status, const std::string& texture_error, const std::string& autosave_error) {
     const ImGuiViewport* main = ImGui::GetMainViewport();
     const float height = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(main->Pos.x, main->Pos.y + main->Size.y - height));
@@ -57,6 +57,12 @@ void status_bar(const std::string& status, const std::string& autosave_error) {
     ImGui::Begin("##status", nullptr,
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+    // The texture's warning first: it lasts, and a long status would push it
+    // out of a narrow window.
+    if (!texture_error.empty()) {
+        ImGui::TextColored(kWarn, "%s (drawn without it)", texture_error.c_str());
+        ImGui::SameLine(0.0f, 16.0f);
+    }
     if (status.starts_with("error:"))
         ImGui::TextColored(kBad, "%s", status.c_str());
     else

@@ -76,8 +76,9 @@ inline bool status_fresh(const std::string& status, double age) {
     return age < (status.starts_with("error:") ? kErrorSeconds : kStatusSeconds);
 }
 
-/// The status bar along the bottom edge: the last message (red when it is an
-/// error) and the autosaver's trouble, if any.
-void status_bar(const std::string& status, const std::string& autosave_error);
+/// The status bar along the bottom edge: the model's texture that could not be
+/// loaded (for as long as the model is open), the last message (red when it is
+/// an error) and the autosaver's trouble, if any (warnings in kWarn).
+void status_bar(const std::string& status, const std::string& texture_error, const std::string& autosave_error);
 
 }  // namespace springkit::editor

@@ -164,6 +164,40 @@ TEST(EditorScreenshots, modelTextureIsDrawn) {
     EXPECT_EQ(count_green(load_png(plain)), 0u);
 }
 
+TEST(EditorScreenshots, missingTextureIsSaidInTheStatusBarAndOnStderr) {
+    // A texture written as another machine's absolute path: the model opens
+    // untextured, stderr has one warning line naming the file, and the status
+    // bar says so in the warning colour (kWarn: 255, 191, 64) for as long as
+    // the model is open, here 40 frames after the "Opened" message.
+    TempDir dir;
+    const fs::path model = write_cloth(dir.path(), "D:/projects/cloth/nowhere.png");
+    const fs::path shot = dir.path() / "shot.png", fine = dir.path() / "fine.png";
+    const EditorRun run = run_editor("'" + model.string() + "' --paused --frames 40" + size_args() +
+                                         " --screenshot '" + shot.string() + "'",
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.err.find("warning: "), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("nowhere.png: texture not found (drawn without it)\n"), std::string::npos) << run.err;
+    const fs::path plain = write_cloth(dir.path());
+    ASSERT_EQ(run_editor("'" + plain.string() + "' --paused --frames 40" + size_args() + " --screenshot '" +
+                             fine.string() + "'",
+                         dir.path())
+                  .exit_code,
+              0);
+    // Warning-coloured pixels in the status bar's row (the bottom 20 pixels).
+    const auto warned = [](const Image& image) {
+        std::size_t n = 0;
+        for (int y = image.height - 20; y < image.height; ++y)
+            for (int x = 0; x < image.width; ++x) {
+                const unsigned char* p = image.at(x, y);
+                n += (p[0] > 200 && p[1] > 140 && p[1] < 220 && p[2] < 110) ? 1 : 0;
+            }
+        return n;
+    };
+    EXPECT_GT(warned(load_png(shot)), 50u);
+    EXPECT_EQ(warned(load_png(fine)), 0u);
+}
+
 TEST(EditorScreenshots, ropesAreDrawnAsTubesAndBeadsAsBalls) {
     // Garrido's bead rope has no faces: with springs and nodes hidden, all that
     // shows is its tube (Model::tubes, make_tube) and the blue bead.
