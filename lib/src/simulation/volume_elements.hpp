@@ -1,7 +1,8 @@
 // springkit — volume elements as the step reads them (volume_elements.cpp):
 // the elements' corners and constants in structure-of-arrays form, the pass
-// that computes their corner forces into a buffer (a loop over independent
-// elements, vectorised) and the serial pass that adds them into the nodes.
+// that computes their corner forces into a buffer (corners gathered, then a
+// loop over independent elements, vectorised) and the serial pass that adds
+// them into the nodes.
 #pragma once
 
 #include <array>
