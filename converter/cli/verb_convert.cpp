@@ -33,7 +33,10 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     char sized[256];
     std::snprintf(sized, sizeof sized, "; %.3g x %.3g x %.3g m (unit: ", size.x, size.y, size.z);
     std::string text = buf;
-    if (p.volume_elements > 0) text += "; " + std::to_string(p.volume_elements) + " volume elements";
+    if (p.volume_elements > 0)
+        text += "; " + std::to_string(p.volume_elements) + " volume elements (" + p.volume_elements_why + ")";
+    else if (!p.volume_elements_why.empty())
+        text += "; no volume elements (" + p.volume_elements_why + ")";
     text += sized + p.unit + ")";
     if (p.islands.size() > 1) {
         text += "; " + std::to_string(p.islands.size()) + " islands";
@@ -142,7 +145,7 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::Range(1, 64));
     sub->add_flag("--volume-elements,!--no-volume-elements", o->import.volume_elements,
                   "With the volume springs the converter chooses, also add volume elements (signed-volume tetrahedra "
-                  "that keep a violently shaken shape from settling as its mirror image; about two thirds more time "
+                  "that keep a violently shaken shape from settling as its mirror image; about a third more time "
                   "a step on a converted engine); default off");
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,
                     "Stiffness of bend, shear and volume springs relative to --k (default 1)")

@@ -539,6 +539,48 @@ TEST(ConvertStructure, TheSummarySaysWhatWasChosenAndWhy) {
     EXPECT_EQ(r.exit_code, 2);
 }
 
+// Where the converter chooses volume springs it adds volume elements when
+// asked, and the summary counts them and says why, or why none.
+TEST(ConvertStructure, VolumeElementsWhenAskedAndTheSummarySaysWhy) {
+    const fs::path out = work_dir() / "elements-cube.json";
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_NE(r.out.find("; no volume elements (off by default: --volume-elements adds them)"), std::string::npos)
+        << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Model with = load_model(out);
+    ASSERT_FALSE(with.volume_elements.empty());
+    EXPECT_GT(with.params.volume_stiffness, 0.0f);
+    EXPECT_NE(r.out.find("; " + std::to_string(with.volume_elements.size()) +
+                         " volume elements (signed volumes: springs alone cannot tell the shape from its mirror "
+                         "image)"),
+              std::string::npos)
+        << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements --integrator implicit -o " +
+                    q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_NE(r.out.find("; no volume elements (their force is explicit, too stiff for the implicit integrator's "
+                         "substeps)"),
+              std::string::npos)
+        << r.out;
+    // A flat sheet (the cloth: bend, shear and volume springs) has no tetrahedron wide enough.
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " --volume-elements -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_NE(r.out.find("; no volume elements (no four nodes far enough apart span a tetrahedron wide enough: a "
+                         "flat, thin or tiny mesh)"),
+              std::string::npos)
+        << r.out;
+    // --volume adds exactly the volume springs, and the summary says nothing of elements.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume --volume-elements -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_EQ(r.out.find("volume elements"), std::string::npos) << r.out;
+}
+
 TEST(ConvertMaterial, TheModelKeepsTheMaterialAndInfoShowsIt) {
     const fs::path out = work_dir() / "material-cloth.json";
     auto r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) +

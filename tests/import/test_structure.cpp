@@ -299,15 +299,17 @@ TEST(Structure, VolumeElementsKeepAModelFromSettlingAsItsMirrorImage) {
     ImportReport report;
     const Model plain = import_mesh(mdc, {}, report);  // the default: none
     EXPECT_EQ(report.volume_elements, 0u);
+    EXPECT_EQ(report.volume_elements_why, "off by default: --volume-elements adds them");
     EXPECT_TRUE(plain.volume_elements.empty());
     const ShapeErrors mirrored = shape_errors(plain, 1);
     EXPECT_GT(mirrored.error, 0.02);
     EXPECT_LT(mirrored.mirrored, 0.005);
 
     ImportOptions with_elements;
-    with_elements.volume_elements = true;
+    with_elements.volume_elements = true;  // --volume-elements
     const Model m = import_mesh(mdc, with_elements, report);
     EXPECT_EQ(report.volume_elements, m.volume_elements.size());
+    EXPECT_NE(report.volume_elements_why.find("mirror image"), std::string::npos) << report.volume_elements_why;
     EXPECT_GT(m.volume_elements.size(), m.node_count() / 2);
     // A tenth of the volume springs' k (the model's k here).
     EXPECT_FLOAT_EQ(m.params.volume_stiffness, 0.1f * m.params.k);

@@ -1299,9 +1299,19 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     // Volume elements where the converter chose volume springs itself (--volume
     // adds exactly those springs). Their force is explicit, also under the
     // implicit integrator, whose long substeps it would not follow: none there.
-    if (structure.volume && !given && options.volume_elements && model.params.integrator != Integrator::implicit)
-        report.volume_elements =
-            add_volume_elements(model, options.islands != ImportOptions::Islands::keep);
+    if (structure.volume && !given) {
+        if (!options.volume_elements) {
+            report.volume_elements_why = "off by default: --volume-elements adds them";
+        } else if (model.params.integrator == Integrator::implicit) {
+            report.volume_elements_why = "their force is explicit, too stiff for the implicit integrator's substeps";
+        } else {
+            report.volume_elements = add_volume_elements(model, options.islands != ImportOptions::Islands::keep);
+            report.volume_elements_why =
+                report.volume_elements > 0
+                    ? "signed volumes: springs alone cannot tell the shape from its mirror image"
+                    : "no four nodes far enough apart span a tetrahedron wide enough: a flat, thin or tiny mesh";
+        }
+    }
 
     report.welded_vertices = report.input_vertices - model.positions.size();
 

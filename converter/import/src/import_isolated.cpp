@@ -92,6 +92,7 @@ nlohmann::json report_to_json(const ImportReport& r) {
             {"shear_springs", r.shear_springs},
             {"volume_springs", r.volume_springs},
             {"volume_elements", r.volume_elements},
+            {"volume_elements_why", r.volume_elements_why},
             {"anchors", r.anchors},
             {"bones", r.bones},
             {"animations", r.animations},
@@ -130,6 +131,7 @@ ImportReport report_from_json(const nlohmann::json& j) {
     r.shear_springs = j.at("shear_springs");
     r.volume_springs = j.at("volume_springs");
     r.volume_elements = j.at("volume_elements");
+    r.volume_elements_why = j.at("volume_elements_why");
     r.anchors = j.at("anchors");
     r.bones = j.at("bones");
     r.animations = j.at("animations");

@@ -88,7 +88,7 @@ PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     uniform_mass = std::all_of(mass.begin(), mass.end(), [&](float m) { return m == common_mass; });
     if (uniform_mass) detail::release(mass);  // mass_of() answers common_mass
 
-    volume_scales = detail::volume_element_scales(model);
+    volume_elements = detail::volume_element_arrays(model);
     auto values = std::make_shared<detail::SpringValues>();
     values->spring_k = spring_stiffnesses(model);
     values->spring_damping = spring_dampings(model);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "simulation/implicit_solver.hpp"
+#include "simulation/volume_elements.hpp"
 #include "collision/collision_state.hpp"
 #include "collision/self_collision.hpp"
 #include "simulation/worker_pool.hpp"
@@ -166,11 +167,6 @@ void validate_sleep(const SleepSettings& sleep);
 
 /// Everything derived once from a model; immutable once prepare() returns it,
 /// so any number of instances on any threads may read it at once.
-namespace detail {
-/// Each volume element's 1 / sum_i |6 dV/dx_i|^2 at the model's positions.
-std::vector<float> volume_element_scales(const Model& model);
-}  // namespace detail
-
 class PreparedBody {
 public:
     explicit PreparedBody(Model model);
@@ -220,9 +216,9 @@ public:
     /// everywhere (most models: no node array held for nothing).
     std::vector<Vec3> constant_external;
     bool has_constant_forces = false;      ///< constant_external is not empty
-    /// Per Model::volume_elements: 1 / sum_i |6 dV/dx_i|^2 at rest, the
-    /// element's 1 / (36 G) (volume_elements.cpp).
-    std::vector<float> volume_scales;
+    /// Model::volume_elements as the stage reads them, with each element's
+    /// 6 V0 and 1 / (36 G) at rest (volume_elements.hpp).
+    detail::VolumeElementArrays volume_elements;
     Vec3 constant_at(std::size_t node) const { return constant_external.empty() ? Vec3{} : constant_external[node]; }
     // The runaway bound (see Simulation::Impl::speed_bound_) in its parts.
     double diagonal = 0.0;                 ///< m, of the model's bounding box

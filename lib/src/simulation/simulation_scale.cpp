@@ -37,7 +37,7 @@ std::shared_ptr<const PreparedBody> PreparedBody::scaled(float s) const {
     // Volumes scale by s^3, the gradients (areas) by s^2, so 1 / sum |g|^2 by
     // s^-4: derived again from the scaled positions, as prepare() would.
     for (VolumeElement& e : m.volume_elements) e.rest *= s * s * s;
-    copy->volume_scales = detail::volume_element_scales(m);
+    copy->volume_elements = detail::volume_element_arrays(m);
     for (float& rest : copy->run_rest) rest *= s;
     auto values = std::make_shared<detail::SpringValues>(*springs);
     for (detail::SpringRun& run : values->runs) {

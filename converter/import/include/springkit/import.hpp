@@ -62,8 +62,9 @@ struct ImportOptions {
     /// cannot tell the shape from its mirror image. None with the implicit
     /// integrator (their force is explicit). Off by default: they keep shapes
     /// that a violent shake would turn inside out (23 of Assimp's test models),
-    /// but their pass costs a converted engine two thirds more per step
-    /// (docs/PERFORMANCE.md), and ordinary motion does not invert a model.
+    /// but a converted engine then steps at about a third more CPU and the
+    /// editor draws it above its goal of 33 ms a frame (docs/PERFORMANCE.md),
+    /// and ordinary motion does not invert a model.
     bool volume_elements = false;
     /// Which structural springs to add when none of bend, shear and volume is
     /// asked for: `automatic` decides from the mesh (choose_structure), `edges`
@@ -152,6 +153,9 @@ struct ImportReport {
     std::size_t shear_springs = 0;
     std::size_t volume_springs = 0;
     std::size_t volume_elements = 0;  ///< signed-volume tetrahedra (Model::volume_elements)
+    /// Where the converter chose volume springs: why it added volume elements,
+    /// or why none ("off by default: --volume-elements adds them"); empty elsewhere.
+    std::string volume_elements_why;
     std::size_t anchors = 0;
     std::size_t bones = 0;            ///< bones of the file's meshes (counted per mesh)
     std::size_t animations = 0;       ///< animation clips in the file
