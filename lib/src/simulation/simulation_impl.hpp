@@ -408,9 +408,21 @@ public:
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
-    // What the accessors show, refreshed at the end of every step().
-    std::vector<Vec3> positions_;
-    std::vector<Vec3> velocities_;
+    // What positions() and velocities() show: x_ and v_ as Vec3 arrays, a
+    // second copy of the node state (24 bytes a node). Each is empty until
+    // its accessor is first called (shown_positions()), and from then on kept
+    // equal to x_ or v_ by every step's guard and every call that moves nodes
+    // (publish()), so that a span it returned stays valid and current. An
+    // instance nobody reads (velocities, mostly; a body simulated off screen)
+    // does not hold them. The step never reads them.
+    mutable std::vector<Vec3> shown_positions_;
+    mutable std::vector<Vec3> shown_velocities_;
+    std::span<const Vec3> shown_positions() const;
+    std::span<const Vec3> shown_velocities() const;
+    /// Brings what the accessors show up to x_ and v_: every node, or one.
+    void publish();
+    void publish(std::size_t node);
+    std::size_t node_count() const { return model_->node_count(); }
     std::vector<Vec3> normals_;
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {
