@@ -114,6 +114,9 @@ struct Partition {
     bool shares_loose = false;
     std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
     std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces)
+    /// Its nodes are all of them: every loose face touches them, in order,
+    /// and `loose_faces` is left empty (it would list 0, 1, 2, ...).
+    bool all_loose_faces = false;
     /// Scratch for the values of one run (forces, normals): see kScratchStride
     /// in batched_loops.hpp. Set once, so that nothing read is indeterminate.
     std::vector<float> scratch;
