@@ -941,12 +941,16 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
 }
 
 // Node state packed for gathers (Simulation::Impl::gather_state_): node i's
-// position and velocity are p[8 i .. 8 i + 6), p[8 i + 6] and p[8 i + 7] are 0.
-// One spring's end is then one 32-byte load instead of six loads from six
-// arrays, and eight springs' differences b - a turn into six arrays (dx, dy,
-// dz, dvx, dvy, dvz) by a transpose in registers: the same subtractions of the
-// same floats as loose_forces() does, so the same bits.
-constexpr std::size_t kPackedStride = 8;
+// position and velocity are p[6 i .. 6 i + 6), and kPackedTail floats of 0
+// follow the last node. One spring's end is then one 32-byte load instead of
+// six loads from six arrays (its last two lanes, the next node's x and y or
+// the tail, are never used), and eight springs' differences b - a turn into
+// six arrays (dx, dy, dz, dvx, dvy, dvz) by a transpose in registers: the
+// same subtractions of the same floats as loose_forces() does, so the same
+// bits. Six floats rather than eight a node: a quarter less to pack and to
+// hold, at the price of loads that cross a cache line (3 nodes in 8).
+constexpr std::size_t kPackedStride = 6;
+constexpr std::size_t kPackedTail = 2;
 
 // d[c * kWindow + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6) and j in
 // [0, count) rounded up to whole blocks (count <= kWindow). A chunk at a time,
@@ -1044,14 +1048,17 @@ void loose_forces_packed(const float* __restrict d, const float* __restrict k, c
 
 // Packs the positions and velocities of nodes [begin, end) (see kPackedStride):
 // eight nodes at a time by transpose8() (six rows of eight nodes and two of
-// zeros in, eight records out), the rest one by one.
+// zeros in, eight records out, each stored as 8 floats whose last two the next
+// record overwrites), the rest one by one. The eighth record's last two floats
+// land on node i + 8, which must then be this range's too (another thread
+// packs the next range): the loop stops short of the range's last node.
 #if defined(SPRINGKIT_PACKED_AVX2)
 __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
                                                      const float* __restrict z, const float* __restrict vx,
                                                      const float* __restrict vy, const float* __restrict vz,
                                                      float* __restrict p, std::uint32_t begin, std::uint32_t end) {
     std::size_t i = begin;
-    for (; i + 8 <= end; i += 8) {
+    for (; i + 8 < end; i += 8) {
         const __m256 r[8] = {_mm256_loadu_ps(x + i),  _mm256_loadu_ps(y + i),  _mm256_loadu_ps(z + i),
                              _mm256_loadu_ps(vx + i), _mm256_loadu_ps(vy + i), _mm256_loadu_ps(vz + i),
                              _mm256_setzero_ps(),     _mm256_setzero_ps()};
@@ -1067,7 +1074,6 @@ __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, 
         q[3] = vx[i];
         q[4] = vy[i];
         q[5] = vz[i];
-        q[6] = q[7] = 0.0f;
     }
 }
 #endif
@@ -1174,7 +1180,7 @@ void Simulation::Impl::choose_gather_state() {
     // The implicit integrator sums no springs this way: nothing to pack.
     const bool pack = packed_differences() != nullptr && springs_->loose_count >= n &&
                       params_.integrator != Integrator::implicit;
-    if (pack) gather_state_.assign(n * kPackedStride, 0.0f);
+    if (pack) gather_state_.assign(n * kPackedStride + kPackedTail, 0.0f);
     else detail::release(gather_state_);
 }
 

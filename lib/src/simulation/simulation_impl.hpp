@@ -403,8 +403,8 @@ public:
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;
-    /// Positions and velocities packed per node (x, y, z, vx, vy, vz and two
-    /// zeros: simulation.cpp, kPackedStride), refreshed before each pass over
+    /// Positions and velocities packed per node (x, y, z, vx, vy, vz:
+    /// simulation.cpp, kPackedStride), refreshed before each pass over
     /// the springs, for models with many loose springs (their ends are
     /// gathered); empty otherwise.
     std::vector<float> gather_state_;
