@@ -49,6 +49,8 @@ void report(const std::string& name, const std::function<Model()>& load) {
     row("body: its model copy", static_cast<double>(use.body_model), model_data);
     row("body: derived arrays", body_own, 0.0);
     row("instance after one step", static_cast<double>(use.instance), instance_data);
+    row("  and positions() read", static_cast<double>(use.instance_drawn), instance_data);
+    row("  and velocities() read too", static_cast<double>(use.instance_read), instance_data);
     row("simulation = derived + instance", sim, instance_data);
     row("body + instance, all held", all, model_data + instance_data);
 }

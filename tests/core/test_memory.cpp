@@ -50,17 +50,26 @@ TEST(Memory, ALoadedModelHoldsItsArraysWithoutSlack) {
     }
 }
 
-TEST(Memory, AClothsInstanceHoldsSixNodeArraysAndLittleElse) {
+TEST(Memory, AClothsInstanceHoldsFourNodeArraysAndWhatItIsAskedFor) {
     if (!test::heap_is_measurable()) GTEST_SKIP() << "the allocator does not report heap use";
     const Model m = cloth(128);
     const test::MemoryUse use = test::measure_memory([&] { return m; });
-    // Position, velocity and force as float arrays, and the positions,
-    // velocities and normals the accessors show: 6 x 12 bytes a node. No
-    // previous positions (symplectic Euler), no copy of the inverse masses,
-    // no normal sums of their own, no packed state (no loose springs).
+    // Position, velocity and force as float arrays and the normals normals()
+    // shows: 4 x 12 bytes a node. No previous positions (symplectic Euler), no
+    // copy of the inverse masses, no normal sums of their own, no packed state
+    // (no loose springs), and no Vec3 copies of positions and velocities
+    // until positions() and velocities() are asked for.
     const double instance = per_node(use.instance, m);
-    EXPECT_GE(instance, 72.0);
-    EXPECT_LT(instance, 76.0);
+    EXPECT_GE(instance, 48.0);
+    EXPECT_LT(instance, 52.0);
+    // Each accessor, once called, holds its copy: 12 bytes a node each (and
+    // the allocator's header and page for the block: under 8 KB).
+    const double positions = per_node(use.instance_drawn - use.instance, m);
+    const double velocities = per_node(use.instance_read - use.instance_drawn, m);
+    EXPECT_GE(positions, 12.0);
+    EXPECT_LT(positions, 12.5);
+    EXPECT_GE(velocities, 12.0);
+    EXPECT_LT(velocities, 12.5);
     // The body beside its model copy: the springs' values per run slot (k,
     // k * rest, rest: uniform runs hold none) and the inverse masses, 62-67
     // bytes a node here; no per-spring k, damping or index arrays for a cloth
@@ -76,9 +85,10 @@ TEST(Memory, AOneThreadInstanceReadsTheBodysLooseSprings) {
     const test::MemoryUse use = test::measure_memory([&] { return m; });
     // Most of its 6 springs a node are loose: a copy of them (a, b, k, k *
     // rest) would be 16 bytes each, about 90 a node. The one thread reads the
-    // body's; the instance holds the six node arrays, the packed node state
-    // where the CPU has AVX2 (32 bytes a node) and the thread's small tables.
-    EXPECT_LT(per_node(use.instance, m), 72.0 + 32.0 + 8.0);
+    // body's, and all its faces without a list of them (2 a node, 8 bytes);
+    // the instance holds the four node arrays, the packed node state where
+    // the CPU has AVX2 (24 bytes a node) and the thread's small tables.
+    EXPECT_LT(per_node(use.instance, m), 48.0 + 24.0 + 2.0);
     // The body: its loose springs once (a, b, k, k * rest, rest: 20 bytes
     // each), run values for the rest and the inverse masses.
     EXPECT_LT(per_node(use.body - use.body_model, m), 6.0 * 20.0 + 12.0);

@@ -371,3 +371,61 @@ TEST(SavedState, KeyedSettingsTakeDefaultsAndNameBadKeys) {
         EXPECT_NE(std::string(e.what()).find("the setting \"k\" has the wrong type"), std::string::npos) << e.what();
     }
 }
+
+// positions() and velocities() are copies of the node state that an instance
+// makes when first asked and then keeps current. An instance that holds the
+// spans from its first frame must show, after every call that moves nodes,
+// bit for bit what an instance that never asked shows when first asked
+// (filled from the state itself), and the spans must stay where they were.
+TEST(SavedState, ShownPositionsAndVelocitiesFollowEveryCallThatMovesNodes) {
+    for (const Case& c : cases()) {
+        SCOPED_TRACE(c.name);
+        const auto body = prepare(c.model);
+        Simulation reader(body);
+        Simulation silent(body);
+        const std::span<const Vec3> positions = reader.positions();
+        const std::span<const Vec3> velocities = reader.velocities();
+        ASSERT_EQ(positions.size(), c.model.node_count());
+        const auto expect_shown = [&](const char* after) {
+            SCOPED_TRACE(after);
+            Simulation fresh = silent;  // a copy that has never been asked either
+            EXPECT_TRUE(same_bits(positions, fresh.positions()));
+            EXPECT_TRUE(same_bits(velocities, fresh.velocities()));
+            EXPECT_EQ(reader.positions().data(), positions.data());
+            EXPECT_EQ(reader.velocities().data(), velocities.data());
+        };
+        const auto both = [&](auto&& call) {
+            call(reader);
+            call(silent);
+        };
+        both([](Simulation& s) { run(s, 20); });
+        expect_shown("steps");
+        const std::uint32_t last = c.model.node_count() - 1;
+        both([&](Simulation& s) { s.set_position(last, {0.1f, 0.2f, 0.3f}); });
+        expect_shown("set_position");
+        both([&](Simulation& s) { s.set_velocity(0, {1.0f, -2.0f, 0.5f}); });
+        expect_shown("set_velocity");
+        if (!c.model.anchors.empty()) {
+            both([&](Simulation& s) { s.set_anchor_position(0, {0.5f, 1.5f, -0.5f}); });
+            expect_shown("set_anchor_position");
+        }
+        both([](Simulation& s) { s.add_velocity({0.0f, 0.5f, 0.0f}); });
+        expect_shown("add_velocity");
+        both([](Simulation& s) { s.teleport({{1.0f, 0.0f, 2.0f}, quat_from_axis_angle({0, 1, 0}, 0.4f)}, true); });
+        expect_shown("teleport");
+        both([](Simulation& s) { run(s, 10); });
+        const std::vector<std::byte> saved = silent.save_state();
+        both([](Simulation& s) { run(s, 10); });
+        both([&](Simulation& s) { s.restore_state(saved); });
+        expect_shown("restore_state");
+        Simulation next(body);
+        both([&](Simulation& s) {
+            next.carry_state_from(s);
+            run(next, 5);
+            s.carry_state_from(next);
+        });
+        expect_shown("carry_state_from");
+        both([](Simulation& s) { s.reset(); });
+        expect_shown("reset");
+    }
+}

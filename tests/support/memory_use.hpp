@@ -101,6 +101,9 @@ struct MemoryUse {
     std::size_t body = 0;          ///< prepare(copy of the model), its model copy included
     std::size_t body_model = 0;    ///< of that: the copy of the model (exact capacities)
     std::size_t instance = 0;      ///< Simulation(body) after one 1/60 s step, one thread
+    /// The same instance once positions() has been read, as a renderer does
+    /// every frame (it then keeps them current), and once velocities() has too.
+    std::size_t instance_drawn = 0, instance_read = 0;
 };
 
 /// Measures the parts for the model `make` returns (load_model of a file, a
@@ -123,6 +126,12 @@ inline MemoryUse measure_memory(const std::function<Model()>& make) {
         Simulation sim(body, {.threads = 1});
         sim.step(1.0f / 60.0f);
         use.instance = heap_in_use() - before;
+        static_cast<void>(sim.positions());
+        sim.step(1.0f / 60.0f);
+        use.instance_drawn = heap_in_use() - before;
+        static_cast<void>(sim.velocities());
+        sim.step(1.0f / 60.0f);
+        use.instance_read = heap_in_use() - before;
     }
     return use;
 }

@@ -223,6 +223,11 @@ public:
     double time() const;
     std::uint64_t substeps_taken() const;
 
+    /// The nodes' positions and velocities. Each is a copy of the state the
+    /// step works on, which the instance makes on the first call (O(nodes))
+    /// and keeps current from then on: the span stays valid and shows the
+    /// state after every later step or change, as long as the Simulation
+    /// lives. An instance whose velocities nobody asks for never holds them.
     std::span<const Vec3> positions() const;
     std::span<const Vec3> velocities() const;
     /// Unit vertex normals, recomputed every step from the faces (area weighted).

@@ -64,7 +64,7 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
     cs.time_in_frame = t1;
     if (!cs.colliders || cs.colliders->size() == 0) return;
     const ColliderSet& set = *cs.colliders;
-    const auto n = static_cast<std::uint32_t>(positions_.size());
+    const auto n = static_cast<std::uint32_t>(node_count());
     if (cs.latest.size() != n) cs.latest.assign(n, detail::CollisionState::kNone);
     const float r = params_.node_radius;
     const float resting_speed = 2.0f * length(params_.gravity) * args.dt;
@@ -191,7 +191,7 @@ void Simulation::Impl::gather_candidates(const Collider& c, const Transform& pos
     // in one pass over the arrays that the compiler vectorises.
     std::vector<std::uint32_t>& out = collision_.candidates;
     out.clear();
-    const auto n = static_cast<std::uint32_t>(positions_.size());
+    const auto n = static_cast<std::uint32_t>(node_count());
     if (c.shape == ColliderShape::plane) {
         for (std::uint32_t i = 0; i < n; ++i)
             if (inverse_mass()[i] != 0.0f) out.push_back(i);  // anchored: its drive decides where it is

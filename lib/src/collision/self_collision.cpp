@@ -104,7 +104,7 @@ constexpr std::uint64_t kForward[13] = {
 
 void Simulation::Impl::stage_self_collision(const StageArgs& args) {
     const float d = params_.self_collision_distance;
-    const auto n = static_cast<std::uint32_t>(positions_.size());
+    const auto n = static_cast<std::uint32_t>(node_count());
     if (!(d > 0.0f) || n < 2) return;
     detail::SelfCollisionState& st = self_collision_;
     const Model& m = *model_;

@@ -467,8 +467,6 @@ void Simulation::Impl::build_partitions() {
 void Simulation::Impl::reset() {
     const Model& m = *model_;
     const std::size_t n = m.node_count();
-    positions_ = m.positions;
-    velocities_.assign(n, Vec3{});
     x_.assign(m.positions);
     if (params_.integrator == Integrator::verlet) previous_.assign(m.positions);
     else detail::release(previous_);
@@ -499,10 +497,10 @@ void Simulation::Impl::reset() {
     for (const Anchor& a : m.anchors) {
         if (a.drive != AnchorDrive::track) continue;
         const Vec3 p = apply(track_frame(m.anchor_tracks[a.track], 0.0), m.positions[a.node]);
-        positions_[a.node] = p;
         x_.set(a.node, p);
         set_previous(a.node, p);
     }
+    publish();
     if (!(placement_ == Transform{})) {
         // The rest pose where the instance stands (see teleport()).
         move_rigidly(placement_.rotation, placement_.position, false);
@@ -685,7 +683,7 @@ void Simulation::Impl::stage_rope_constraints(const StageArgs& args) {
     // Constraint corrections become velocity too, so a rope pulled tight loses
     // its outward speed (the same idea as Builderboy's velocity constraint).
     std::vector<Vec3>& before = unconstrained_;
-    before.resize(positions_.size());
+    before.resize(node_count());
     for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
     solve_rope_constraints();
     if (params_.integrator != Integrator::verlet) {
@@ -943,12 +941,16 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
 }
 
 // Node state packed for gathers (Simulation::Impl::gather_state_): node i's
-// position and velocity are p[8 i .. 8 i + 6), p[8 i + 6] and p[8 i + 7] are 0.
-// One spring's end is then one 32-byte load instead of six loads from six
-// arrays, and eight springs' differences b - a turn into six arrays (dx, dy,
-// dz, dvx, dvy, dvz) by a transpose in registers: the same subtractions of the
-// same floats as loose_forces() does, so the same bits.
-constexpr std::size_t kPackedStride = 8;
+// position and velocity are p[6 i .. 6 i + 6), and kPackedTail floats of 0
+// follow the last node. One spring's end is then one 32-byte load instead of
+// six loads from six arrays (its last two lanes, the next node's x and y or
+// the tail, are never used), and eight springs' differences b - a turn into
+// six arrays (dx, dy, dz, dvx, dvy, dvz) by a transpose in registers: the
+// same subtractions of the same floats as loose_forces() does, so the same
+// bits. Six floats rather than eight a node: a quarter less to pack and to
+// hold, at the price of loads that cross a cache line (3 nodes in 8).
+constexpr std::size_t kPackedStride = 6;
+constexpr std::size_t kPackedTail = 2;
 
 // d[c * kWindow + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6) and j in
 // [0, count) rounded up to whole blocks (count <= kWindow). A chunk at a time,
@@ -1046,14 +1048,17 @@ void loose_forces_packed(const float* __restrict d, const float* __restrict k, c
 
 // Packs the positions and velocities of nodes [begin, end) (see kPackedStride):
 // eight nodes at a time by transpose8() (six rows of eight nodes and two of
-// zeros in, eight records out), the rest one by one.
+// zeros in, eight records out, each stored as 8 floats whose last two the next
+// record overwrites), the rest one by one. The eighth record's last two floats
+// land on node i + 8, which must then be this range's too (another thread
+// packs the next range): the loop stops short of the range's last node.
 #if defined(SPRINGKIT_PACKED_AVX2)
 __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
                                                      const float* __restrict z, const float* __restrict vx,
                                                      const float* __restrict vy, const float* __restrict vz,
                                                      float* __restrict p, std::uint32_t begin, std::uint32_t end) {
     std::size_t i = begin;
-    for (; i + 8 <= end; i += 8) {
+    for (; i + 8 < end; i += 8) {
         const __m256 r[8] = {_mm256_loadu_ps(x + i),  _mm256_loadu_ps(y + i),  _mm256_loadu_ps(z + i),
                              _mm256_loadu_ps(vx + i), _mm256_loadu_ps(vy + i), _mm256_loadu_ps(vz + i),
                              _mm256_setzero_ps(),     _mm256_setzero_ps()};
@@ -1069,7 +1074,6 @@ __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, 
         q[3] = vx[i];
         q[4] = vy[i];
         q[5] = vz[i];
-        q[6] = q[7] = 0.0f;
     }
 }
 #endif
@@ -1176,7 +1180,7 @@ void Simulation::Impl::choose_gather_state() {
     // The implicit integrator sums no springs this way: nothing to pack.
     const bool pack = packed_differences() != nullptr && springs_->loose_count >= n &&
                       params_.integrator != Integrator::implicit;
-    if (pack) gather_state_.assign(n * kPackedStride, 0.0f);
+    if (pack) gather_state_.assign(n * kPackedStride + kPackedTail, 0.0f);
     else detail::release(gather_state_);
 }
 
@@ -1534,12 +1538,13 @@ void Simulation::Impl::apply_anchors(float dt) {
 
 namespace {
 
-// Copies the node state into the Vec3 arrays the accessors show and tells
-// whether every node is sound: a finite position and a speed within the bound
-// (a NaN fails both tests). One vectorised pass; the caller looks for the
-// culprit only when it fails. With kZeroForces it also sets the forces to 0,
-// where the normals stage sums the face normals next (simulation_normals.cpp).
-template <bool kZeroForces>
+// Tells whether every node is sound: a finite position and a speed within the
+// bound (a NaN fails both tests), and copies the node state into the Vec3
+// arrays the accessors show, those that exist (kPositions, kVelocities). One
+// vectorised pass; the caller looks for the culprit only when it fails. With
+// kZeroForces it also sets the forces to 0, where the normals stage sums the
+// face normals next (simulation_normals.cpp).
+template <bool kZeroForces, bool kPositions, bool kVelocities>
 SPRINGKIT_STAGE_CLONES
 bool publish_sound(const float* __restrict x, const float* __restrict y, const float* __restrict z,
                    const float* __restrict vx, const float* __restrict vy, const float* __restrict vz,
@@ -1557,12 +1562,16 @@ bool publish_sound(const float* __restrict x, const float* __restrict y, const f
             fy[i] = vy[i] * 0.0f + 0.0f;
             fz[i] = vz[i] * 0.0f + 0.0f;
         }
-        positions[3 * i] = x[i];
-        positions[3 * i + 1] = y[i];
-        positions[3 * i + 2] = z[i];
-        velocities[3 * i] = vx[i];
-        velocities[3 * i + 1] = vy[i];
-        velocities[3 * i + 2] = vz[i];
+        if constexpr (kPositions) {
+            positions[3 * i] = x[i];
+            positions[3 * i + 1] = y[i];
+            positions[3 * i + 2] = z[i];
+        }
+        if constexpr (kVelocities) {
+            velocities[3 * i] = vx[i];
+            velocities[3 * i + 1] = vy[i];
+            velocities[3 * i + 2] = vz[i];
+        }
         // x * 0 is 0 for a finite x, NaN for an infinite or NaN one.
         const bool finite = x[i] * 0.0f == 0.0f && y[i] * 0.0f == 0.0f && z[i] * 0.0f == 0.0f;
         const bool slow = vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i] <= bound_squared;
@@ -1574,10 +1583,38 @@ bool publish_sound(const float* __restrict x, const float* __restrict y, const f
 }  // namespace
 
 
+std::span<const Vec3> Simulation::Impl::shown_positions() const {
+    if (shown_positions_.empty() && node_count() > 0) {
+        shown_positions_.resize(node_count());
+        for (std::size_t i = 0; i < node_count(); ++i) shown_positions_[i] = x_.get(i);
+    }
+    return shown_positions_;
+}
+
+std::span<const Vec3> Simulation::Impl::shown_velocities() const {
+    if (shown_velocities_.empty() && node_count() > 0) {
+        shown_velocities_.resize(node_count());
+        for (std::size_t i = 0; i < node_count(); ++i) shown_velocities_[i] = v_.get(i);
+    }
+    return shown_velocities_;
+}
+
+void Simulation::Impl::publish() {
+    if (!shown_positions_.empty())
+        for (std::size_t i = 0; i < node_count(); ++i) shown_positions_[i] = x_.get(i);
+    if (!shown_velocities_.empty())
+        for (std::size_t i = 0; i < node_count(); ++i) shown_velocities_[i] = v_.get(i);
+}
+
+void Simulation::Impl::publish(std::size_t node) {
+    if (!shown_positions_.empty()) shown_positions_[node] = x_.get(node);
+    if (!shown_velocities_.empty()) shown_velocities_[node] = v_.get(node);
+}
+
 void Simulation::Impl::check_state() {
     // Each thread finds the first bad node of its range; the lowest one is named.
     std::vector<std::size_t>& first_bad = first_bad_;
-    first_bad.assign(partitions_.size(), positions_.size());
+    first_bad.assign(partitions_.size(), node_count());
     const float bound = static_cast<float>(speed_bound_);
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
@@ -1585,28 +1622,29 @@ void Simulation::Impl::check_state() {
         // in the same pass (stage_normals()).
         bool sound = false;
         with_flags(
-            [&](auto zero_forces) {
-                sound = publish_sound<zero_forces>(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(),
-                                                   v_.z.data(), reinterpret_cast<float*>(positions_.data()),
-                                                   reinterpret_cast<float*>(velocities_.data()), f_.x.data(),
-                                                   f_.y.data(), f_.z.data(), p.node_begin, p.node_end, bound);
+            [&](auto zero_forces, auto positions, auto velocities) {
+                sound = publish_sound<zero_forces, positions, velocities>(
+                    x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
+                    reinterpret_cast<float*>(shown_positions_.data()),
+                    reinterpret_cast<float*>(shown_velocities_.data()), f_.x.data(), f_.y.data(), f_.z.data(),
+                    p.node_begin, p.node_end, bound);
             },
-            !model_->faces.empty());
+            !model_->faces.empty(), !shown_positions_.empty(), !shown_velocities_.empty());
         if (sound) return;
         for (std::uint32_t i = p.node_begin; i < p.node_end; ++i) {
-            const Vec3 v = velocities_[i];
+            const Vec3 v = v_.get(i);
             // Written so that a NaN fails the test: !(x <= bound) is true for NaN.
-            if (!is_finite(positions_[i]) || !(dot(v, v) <= bound * bound)) {
+            if (!is_finite(x_.get(i)) || !(dot(v, v) <= bound * bound)) {
                 first_bad[static_cast<std::size_t>(t)] = i;
                 break;
             }
         }
     });
-    const std::size_t n = positions_.size();
+    const std::size_t n = node_count();
     std::size_t bad = n;
     for (std::size_t b : first_bad) bad = std::min(bad, b);
     if (bad == n) return;
-    const bool non_finite = !is_finite(positions_[bad]) || !is_finite(velocities_[bad]);
+    const bool non_finite = !is_finite(x_.get(bad)) || !is_finite(v_.get(bad));
     const char* what = non_finite
                            ? "has a non-finite position or velocity"
                            : "runs away (speed above the model's bound)";
@@ -1645,40 +1683,41 @@ void Simulation::Impl::check_state() {
 
 double Simulation::Impl::kinetic_energy() const {
     double sum = 0.0;
-    for (std::size_t i = 0; i < velocities_.size(); ++i)
-        sum += 0.5 * model_->node_mass(i) * dot(velocities_[i], velocities_[i]);
+    for (std::size_t i = 0; i < node_count(); ++i) {
+        const Vec3 v = v_.get(i);
+        sum += 0.5 * model_->node_mass(i) * dot(v, v);
+    }
     return sum;
 }
 
 double Simulation::Impl::potential_energy() const {
     const Model& m = *model_;
     double sum = 0.0;
-    for (std::size_t i = 0; i < positions_.size(); ++i)
-        sum -= static_cast<double>(m.node_mass(i)) * dot(params_.gravity, positions_[i]);
+    for (std::size_t i = 0; i < node_count(); ++i)
+        sum -= static_cast<double>(m.node_mass(i)) * dot(params_.gravity, x_.get(i));
     b_->for_each_hooke([&](std::uint32_t si) {
         const Spring& s = m.springs[si];
-        const double stretch = length(positions_[s.b] - positions_[s.a]) - s.rest;
+        const double stretch = length(x_.get(s.b) - x_.get(s.a)) - s.rest;
         sum += 0.5 * springs_->k_of(si) * stretch * stretch;
     });
     return sum;
 }
 
 void Simulation::Impl::set_position(std::uint32_t node, Vec3 p) {
-    if (node >= positions_.size()) throw Error("set_position: node index out of range");
+    if (node >= node_count()) throw Error("set_position: node index out of range");
     wake();
-    positions_[node] = p;
-    velocities_[node] = {};
     x_.set(node, p);
     set_previous(node, p);
     v_.set(node, {});
+    publish(node);
 }
 
 void Simulation::Impl::set_velocity(std::uint32_t node, Vec3 v) {
-    if (node >= positions_.size()) throw Error("set_velocity: node index out of range");
+    if (node >= node_count()) throw Error("set_velocity: node index out of range");
     wake();
-    velocities_[node] = v;
     v_.set(node, v);
-    set_previous(node, positions_[node] - v * params_.max_substep);
+    set_previous(node, x_.get(node) - v * params_.max_substep);
+    publish(node);
 }
 
 void Simulation::Impl::set_anchor_velocity(std::size_t anchor, Vec3 v) {
@@ -1699,15 +1738,15 @@ void Simulation::Impl::set_anchor_position(std::size_t anchor, Vec3 p) {
     } else {
         state.origin = p;
     }
-    positions_[a.node] = p;
     x_.set(a.node, p);
     set_previous(a.node, p);
+    publish(a.node);
 }
 
 void Simulation::Impl::apply_force(std::uint32_t node, Vec3 f) {
-    if (node >= positions_.size()) throw Error("apply_force: node index out of range");
+    if (node >= node_count()) throw Error("apply_force: node index out of range");
     wake();
-    if (external_.x.empty()) external_.assign(positions_.size(), Vec3{});
+    if (external_.x.empty()) external_.assign(node_count(), Vec3{});
     external_.set(node, external_.get(node) + f);
     external_applied_ = true;
 }

@@ -53,8 +53,8 @@ const Model& Simulation::model() const { return *impl_->model_; }
 const std::shared_ptr<const PreparedBody>& Simulation::body() const { return impl_->body_; }
 double Simulation::time() const { return impl_->time_; }
 std::uint64_t Simulation::substeps_taken() const { return impl_->substeps_; }
-std::span<const Vec3> Simulation::positions() const { return impl_->positions_; }
-std::span<const Vec3> Simulation::velocities() const { return impl_->velocities_; }
+std::span<const Vec3> Simulation::positions() const { return impl_->shown_positions(); }
+std::span<const Vec3> Simulation::velocities() const { return impl_->shown_velocities(); }
 std::span<const Vec3> Simulation::normals() const { return impl_->normals_; }
 double Simulation::kinetic_energy() const { return impl_->kinetic_energy(); }
 double Simulation::potential_energy() const { return impl_->potential_energy(); }

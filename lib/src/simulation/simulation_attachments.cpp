@@ -102,8 +102,8 @@ void Simulation::Impl::update_bead_positions() {
     for (std::size_t i = 0; i < m.beads.size(); ++i) {
         const Bead& bead = m.beads[i];
         const ChainPlace at = chain_place(bead_place_[i], bead.last - bead.first, false);
-        const Vec3& a = positions_[bead.first + at.segment];
-        const Vec3& b = positions_[bead.first + at.segment + 1];
+        const Vec3 a = x_.get(bead.first + at.segment);
+        const Vec3 b = x_.get(bead.first + at.segment + 1);
         bead_positions_[i] = a + (b - a) * at.t;
     }
 }

@@ -29,15 +29,14 @@ void Simulation::Impl::carry_state_from(const Impl& previous) {
     substeps_ = previous.substeps_;
     x_ = previous.x_;
     v_ = previous.v_;
-    positions_ = previous.positions_;
-    velocities_ = previous.velocities_;
+    publish();
     if (previous.params_.integrator == Integrator::verlet &&
         previous.params_.max_substep == params_.max_substep) {
         if (params_.integrator == Integrator::verlet) previous_ = previous.previous_;  // else not read
     } else {
         // Only Verlet keeps its previous positions up to date, and they hold the
         // velocity times its substep: set_velocity() derives them.
-        for (std::uint32_t i = 0; i < m.node_count(); ++i) set_velocity(i, velocities_[i]);
+        for (std::uint32_t i = 0; i < m.node_count(); ++i) set_velocity(i, v_.get(i));
     }
     external_applied_ = previous.external_applied_;
     if (external_applied_) {

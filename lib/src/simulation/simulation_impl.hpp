@@ -115,6 +115,9 @@ struct Partition {
     bool shares_loose = false;
     std::vector<FacePiece> face_pieces;          ///< face runs touching its nodes, in order
     std::vector<std::uint32_t> loose_faces;      ///< loose faces touching them (into loose_faces)
+    /// Its nodes are all of them: every loose face touches them, in order,
+    /// and `loose_faces` is left empty (it would list 0, 1, 2, ...).
+    bool all_loose_faces = false;
     /// Scratch for the values of one run (forces, normals): see kScratchStride
     /// in batched_loops.hpp. Set once, so that nothing read is indeterminate.
     std::vector<float> scratch;
@@ -396,17 +399,29 @@ public:
     /// apply_force() and constant forces, reset per step; empty while they are
     /// 0 for every node (no constant forces, nothing applied since the reset).
     detail::Vec3Array external_;
-    /// Positions and velocities packed per node (x, y, z, vx, vy, vz and two
-    /// zeros: simulation.cpp, kPackedStride), refreshed before each pass over
+    /// Positions and velocities packed per node (x, y, z, vx, vy, vz:
+    /// simulation.cpp, kPackedStride), refreshed before each pass over
     /// the springs, for models with many loose springs (their ends are
     /// gathered); empty otherwise.
     std::vector<float> gather_state_;
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
-    // What the accessors show, refreshed at the end of every step().
-    std::vector<Vec3> positions_;
-    std::vector<Vec3> velocities_;
+    // What positions() and velocities() show: x_ and v_ as Vec3 arrays, a
+    // second copy of the node state (24 bytes a node). Each is empty until
+    // its accessor is first called (shown_positions()), and from then on kept
+    // equal to x_ or v_ by every step's guard and every call that moves nodes
+    // (publish()), so that a span it returned stays valid and current. An
+    // instance nobody reads (velocities, mostly; a body simulated off screen)
+    // does not hold them. The step never reads them.
+    mutable std::vector<Vec3> shown_positions_;
+    mutable std::vector<Vec3> shown_velocities_;
+    std::span<const Vec3> shown_positions() const;
+    std::span<const Vec3> shown_velocities() const;
+    /// Brings what the accessors show up to x_ and v_: every node, or one.
+    void publish();
+    void publish(std::size_t node);
+    std::size_t node_count() const { return model_->node_count(); }
     std::vector<Vec3> normals_;
     std::vector<std::size_t> first_bad_; ///< check_state(): first bad node per thread
     struct AnchorState {

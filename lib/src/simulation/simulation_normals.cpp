@@ -371,6 +371,9 @@ void Simulation::Impl::build_face_pieces(Partition& p) const {
         }
         if (piece.begin < piece.end) p.face_pieces.push_back(piece);
     }
+    // A face's corners are nodes of the model: the only thread's range holds them.
+    p.all_loose_faces = p.node_begin == 0 && p.node_end >= model_->node_count();
+    if (p.all_loose_faces) return;
     for (std::uint32_t f = 0; f < b_->loose_faces.size(); ++f)
         for (std::uint32_t node : b_->loose_faces[f])
             if (node >= p.node_begin && node < p.node_end) {
@@ -431,7 +434,7 @@ void Simulation::Impl::normals_of(Partition& part, bool sums_zeroed) {
             }
         }
     }
-    for (std::uint32_t f : part.loose_faces) {
+    const auto add_loose_face = [&](std::uint32_t f) {
         const std::array<std::uint32_t, 3>& c = b_->loose_faces[f];
         const FaceNormal n = face_normal(x[c[0]], y[c[0]], z[c[0]], x[c[1]], y[c[1]], z[c[1]], x[c[2]], y[c[2]],
                                          z[c[2]]);
@@ -441,6 +444,12 @@ void Simulation::Impl::normals_of(Partition& part, bool sums_zeroed) {
                 sy[node] += n.y;
                 sz[node] += n.z;
             }
+    };
+    if (part.all_loose_faces) {
+        const auto count = static_cast<std::uint32_t>(b_->loose_faces.size());
+        for (std::uint32_t f = 0; f < count; ++f) add_loose_face(f);
+    } else {
+        for (std::uint32_t f : part.loose_faces) add_loose_face(f);
     }
     static_assert(sizeof(Vec3) == 3 * sizeof(float));
     normalize_all(sx, sy, sz, reinterpret_cast<float*>(normals_.data()), part.node_begin, part.node_end);

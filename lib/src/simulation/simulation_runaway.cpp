@@ -35,10 +35,7 @@ void Simulation::Impl::keep_last_good() { copy_frame_state(last_good_, *this); }
 void Simulation::Impl::restore_last_good() {
     copy_frame_state(*this, last_good_);
     wind_ = wind_at(params_, time_);
-    for (std::size_t i = 0; i < positions_.size(); ++i) {
-        positions_[i] = x_.get(i);
-        velocities_[i] = v_.get(i);
-    }
+    publish();
     update_bead_positions();
     recompute_normals();
 }

@@ -32,7 +32,7 @@ void Simulation::Impl::set_parameters(const Parameters& params) {
     if (params_.integrator != Integrator::verlet) detail::release(previous_);  // read by Verlet only
     else if (previous_.x.empty()) previous_.assign(model_->node_count(), Vec3{});  // derived just below
     if (!(old.integrator == Integrator::verlet && old.max_substep == params_.max_substep))
-        for (std::uint32_t i = 0; i < model_->node_count(); ++i) set_velocity(i, velocities_[i]);
+        for (std::uint32_t i = 0; i < model_->node_count(); ++i) set_velocity(i, v_.get(i));
     if (params_.spring_damping != old.spring_damping) refill_springs();  // builds the partitions again
     else if (params_.integrator != old.integrator) choose_gather_state();
     update_speed_bound();

@@ -42,9 +42,10 @@ void Simulation::Impl::watch_sleep(double seconds) {
         if (track.keys.size() > 1 && (track.loop || time_ < double(track.keys.back().time))) return;
     }
     double energy = 0.0, mass = 0.0;
-    for (std::size_t i = 0; i < velocities_.size(); ++i) {
+    for (std::size_t i = 0; i < node_count(); ++i) {
         const double m = b_->mass_of(i);
-        energy += 0.5 * m * dot(velocities_[i], velocities_[i]);
+        const Vec3 v = v_.get(i);
+        energy += 0.5 * m * dot(v, v);
         mass += m;
     }
     if (energy > static_cast<double>(sleep_.energy_per_kg) * mass) {
@@ -57,11 +58,11 @@ void Simulation::Impl::watch_sleep(double seconds) {
 
 void Simulation::Impl::fall_asleep() {
     asleep_ = true;
-    for (std::size_t i = 0; i < velocities_.size(); ++i) {
-        velocities_[i] = {};
+    for (std::size_t i = 0; i < node_count(); ++i) {
         v_.set(i, {});
         set_previous(i, x_.get(i));
     }
+    publish();
 }
 
 void Simulation::Impl::wake() {

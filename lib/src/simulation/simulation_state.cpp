@@ -349,10 +349,7 @@ void Simulation::Impl::restore_state(std::span<const std::byte> bytes) {
     previous_ = std::move(previous);
     if (params_.integrator != Integrator::verlet) detail::release(previous_);  // read by Verlet only
     external_ = std::move(external);
-    for (std::size_t i = 0; i < n; ++i) {
-        positions_[i] = x_.get(i);
-        velocities_[i] = v_.get(i);
-    }
+    publish();
     anchor_state_ = std::move(anchors);
     anchor_velocity_ = std::move(anchor_velocity);
     tether_point_ = std::move(tether_points);

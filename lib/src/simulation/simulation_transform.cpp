@@ -43,24 +43,22 @@ void Simulation::Impl::teleport(const Transform& to, bool keep_velocity) {
 
 void Simulation::Impl::move_rigidly(const Quat& q, Vec3 shift, bool keep_velocity) {
     const auto place = [&](Vec3 p) { return rotate(q, p) + shift; };
-    const std::size_t n = positions_.size();
+    const std::size_t n = node_count();
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3 p = place(x_.get(i));
         x_.set(i, p);
-        positions_[i] = p;
         if (keep_velocity) {
             // Verlet's previous position moves with the body, so the velocity it
             // implies turns as v does.
             if (!previous_.x.empty()) previous_.set(i, place(previous_.get(i)));
             const Vec3 v = rotate(q, v_.get(i));
             v_.set(i, v);
-            velocities_[i] = v;
         } else {
             set_previous(i, p);
             v_.set(i, {});
-            velocities_[i] = {};
         }
     }
+    publish();
     // The drives turn with the body: a place (and the circle's start) is a point,
     // a centre a point, an axis and a drive velocity directions. A circle's angle
     // from its start is unchanged: turning start, centre and axis together turns
@@ -79,8 +77,9 @@ void Simulation::Impl::move_rigidly(const Quat& q, Vec3 shift, bool keep_velocit
 }
 
 Bounds Simulation::Impl::bounds() const {
-    Bounds box{positions_[0], positions_[0]};
-    for (const Vec3& p : positions_) {
+    Bounds box{x_.get(0), x_.get(0)};
+    for (std::size_t i = 0; i < node_count(); ++i) {
+        const Vec3 p = x_.get(i);
         box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
         box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
     }
@@ -89,15 +88,15 @@ Bounds Simulation::Impl::bounds() const {
 
 double Simulation::Impl::total_mass() const {
     double sum = 0.0;
-    for (std::size_t i = 0; i < positions_.size(); ++i) sum += model_->node_mass(i);
+    for (std::size_t i = 0; i < node_count(); ++i) sum += model_->node_mass(i);
     return sum;
 }
 
 Vec3 Simulation::Impl::center_of_mass() const {
     double mass = 0.0, x = 0.0, y = 0.0, z = 0.0;
-    for (std::size_t i = 0; i < positions_.size(); ++i) {
+    for (std::size_t i = 0; i < node_count(); ++i) {
         const double m = model_->node_mass(i);
-        const Vec3& p = positions_[i];
+        const Vec3 p = x_.get(i);
         mass += m;
         x += m * p.x;
         y += m * p.y;
@@ -108,9 +107,9 @@ Vec3 Simulation::Impl::center_of_mass() const {
 
 Vec3 Simulation::Impl::linear_momentum() const {
     double x = 0.0, y = 0.0, z = 0.0;
-    for (std::size_t i = 0; i < velocities_.size(); ++i) {
+    for (std::size_t i = 0; i < node_count(); ++i) {
         const double m = model_->node_mass(i);
-        const Vec3& v = velocities_[i];
+        const Vec3 v = v_.get(i);
         x += m * v.x;
         y += m * v.y;
         z += m * v.z;
@@ -123,11 +122,12 @@ Vec3 Simulation::Impl::angular_momentum() const {
     // translating body has none.
     const Vec3 c = center_of_mass();
     double x = 0.0, y = 0.0, z = 0.0;
-    for (std::size_t i = 0; i < positions_.size(); ++i) {
+    for (std::size_t i = 0; i < node_count(); ++i) {
         const double m = model_->node_mass(i);
-        const double rx = static_cast<double>(positions_[i].x) - c.x, ry = static_cast<double>(positions_[i].y) - c.y,
-                     rz = static_cast<double>(positions_[i].z) - c.z;
-        const Vec3& v = velocities_[i];
+        const Vec3 p = x_.get(i);
+        const double rx = static_cast<double>(p.x) - c.x, ry = static_cast<double>(p.y) - c.y,
+                     rz = static_cast<double>(p.z) - c.z;
+        const Vec3 v = v_.get(i);
         x += m * (ry * v.z - rz * v.y);
         y += m * (rz * v.x - rx * v.z);
         z += m * (rx * v.y - ry * v.x);
@@ -138,7 +138,7 @@ Vec3 Simulation::Impl::angular_momentum() const {
 void Simulation::Impl::add_impulse(Vec3 impulse) {
     if (!is_finite(impulse)) throw Error("Simulation::add_impulse: the impulse is not finite");
     double free_mass = 0.0;
-    for (std::size_t i = 0; i < positions_.size(); ++i)
+    for (std::size_t i = 0; i < node_count(); ++i)
         if (b_->inverse_mass[i] != 0.0f) free_mass += model_->node_mass(i);
     if (free_mass == 0.0) return;  // every node is anchored: nothing can take it
     add_velocity(impulse * static_cast<float>(1.0 / free_mass));
@@ -151,13 +151,12 @@ void Simulation::Impl::add_velocity(Vec3 dv) {
     // the substep (the convention set_velocity() follows): shifted back by
     // dv times it, it keeps the velocity it held and gains dv.
     const Vec3 back = dv * params_.max_substep;
-    for (std::size_t i = 0; i < positions_.size(); ++i) {
+    for (std::size_t i = 0; i < node_count(); ++i) {
         if (b_->inverse_mass[i] == 0.0f) continue;  // anchors follow their drives
-        const Vec3 v = velocities_[i] + dv;
-        velocities_[i] = v;
-        v_.set(i, v);
+        v_.set(i, v_.get(i) + dv);
         if (!previous_.x.empty()) previous_.set(i, previous_.get(i) - back);
     }
+    publish();
 }
 
 }  // namespace springkit
