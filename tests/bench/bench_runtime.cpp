@@ -223,7 +223,7 @@ BENCHMARK_CAPTURE(BM_Converted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(b
 BENCHMARK_CAPTURE(BM_ClothLikeConverted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 #endif
 BENCHMARK(BM_ClothExactRest<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Cloth<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Cloth<1024>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ClothExactRest<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<64>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<256>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
