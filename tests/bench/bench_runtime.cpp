@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "springkit/springkit.hpp"
 #if defined(SPRINGKIT_BENCH_IMPORT)
@@ -222,10 +223,14 @@ BENCHMARK_CAPTURE(BM_Converted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(b
 BENCHMARK_CAPTURE(BM_ClothLikeConverted, duck, kDuck, 0.0)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 #endif
 BENCHMARK(BM_ClothExactRest<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_Cloth<1024>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Cloth<1024>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ClothExactRest<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<64>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Cloth<256>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
+// Between the L3-resident 512 x 512 and the 1024 x 1024 (docs/PERFORMANCE.md).
+BENCHMARK(BM_Cloth<640>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Cloth<720>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Cloth<832>)->Arg(1)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Cloth<512>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_Jelly<32>)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_JellyDamped<32>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
@@ -233,6 +238,34 @@ BENCHMARK(BM_JellyDampedGroup<32>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicr
 BENCHMARK(BM_ClothScattered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReordered<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_ClothReference<256>)->Arg(1)->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// The memory bandwidth one thread reaches, as McCalpin's STREAM measures it
+// ("triad": a[i] = b[i] + s * c[i]), to set a large model's step against
+// (docs/PERFORMANCE.md, "The 1024 x 1024 cloth against the memory bandwidth").
+// Three float arrays of 128 MB each, far beyond the caches, touched before the
+// timing. bytes_per_second counts 3 arrays per element as STREAM does (b and c
+// read, a written); the store also reads a's line first (write-allocate), so
+// the bus carries 4: bytes_per_second_with_allocate counts those. The loop is
+// vectorised as STREAM's is; ClobberMemory keeps each pass.
+void BM_Triad(benchmark::State& state) {
+    constexpr std::size_t kElements = std::size_t{128} << 20 >> 2;  // 128 MB of floats
+    std::vector<float> a(kElements, 0.0f), b(kElements, 1.0f), c(kElements, 2.0f);
+    float s = 3.0f;
+    benchmark::DoNotOptimize(s);
+    float* __restrict pa = a.data();
+    const float* __restrict pb = b.data();
+    const float* __restrict pc = c.data();
+    for (auto _ : state) {
+        for (std::size_t i = 0; i < kElements; ++i) pa[i] = pb[i] + s * pc[i];
+        benchmark::DoNotOptimize(pa);
+        benchmark::ClobberMemory();
+    }
+    const double elements = static_cast<double>(kElements) * static_cast<double>(state.iterations());
+    state.counters["bytes_per_second"] = benchmark::Counter(3.0 * sizeof(float) * elements, benchmark::Counter::kIsRate);
+    state.counters["bytes_per_second_with_allocate"] =
+        benchmark::Counter(4.0 * sizeof(float) * elements, benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Triad)->UseRealTime()->Unit(benchmark::kMillisecond);
 
 // One more instance of a model already prepared (a game spawning another
 // flag): a copy of the body's node state, the thread partition, the rest
