@@ -64,10 +64,8 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
         case ParameterType::count: w.control = ParameterControl::drag_int; break;
         case ParameterType::integrator: w.control = ParameterControl::combo; break;
     }
-    w.group = row.topic;
-
     w.label = row.label;
-    if (w.group == ParameterTopic::ground && w.label.starts_with("ground ")) w.label.erase(0, 7);
+    if (row.topic == ParameterTopic::ground && w.label.starts_with("ground ")) w.label.erase(0, 7);
 
     const bool has_min = std::isfinite(row.min.value), has_max = std::isfinite(row.max.value);
     if (has_min || has_max) {
@@ -119,10 +117,8 @@ ParameterWidget parameter_widget(const ParameterInfo& row) {
 
 std::vector<ParameterWidget> physics_widgets(ParameterTopic group) {
     std::vector<ParameterWidget> widgets;
-    for (const ParameterInfo& row : parameter_table()) {
-        ParameterWidget w = parameter_widget(row);
-        if (w.group == group) widgets.push_back(std::move(w));
-    }
+    for (const ParameterInfo& row : parameter_table())
+        if (row.topic == group) widgets.push_back(parameter_widget(row));
     return widgets;
 }
 

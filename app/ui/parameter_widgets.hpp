@@ -20,7 +20,7 @@ enum class ParameterControl : std::uint8_t {
     combo,        ///< the integrator
 };
 
-/// Where the Physics panel shows a row is its ParameterTopic (the table's
+/// Where the Physics panel shows a row is its topic (row->topic, the table's
 /// column): main, the main list; ground, under the "ground" checkbox; wind, the
 /// collapsed "Wind and gusts" group (they only matter with air friction);
 /// implicit and self_collision, their own tree nodes (so that the panels stay
@@ -31,7 +31,6 @@ struct ParameterWidget {
     /// The row's label, less "ground " for the rows under the "ground" checkbox.
     std::string label;
     ParameterControl control = ParameterControl::drag_float;
-    ParameterTopic group = ParameterTopic::main;  ///< the row's topic
     /// The clamp: the row's finite bounds (an open bound moved just inside it),
     /// an infinite side as +-FLT_MAX; min == max == 0 when the row has no bound.
     float min = 0.0f, max = 0.0f;

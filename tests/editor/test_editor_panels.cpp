@@ -50,7 +50,7 @@ TEST(PhysicsWidgets, everyRowOfTheTableHasExactlyOneWidget) {
     for (ParameterTopic group : kGroups)
         for (const ParameterWidget& w : physics_widgets(group)) {
             ++widgets;
-            EXPECT_EQ(w.group, group);
+            EXPECT_EQ(w.row->topic, group);
             EXPECT_TRUE(shown.insert(w.row).second) << w.row->label << " is shown twice";
             EXPECT_FALSE(w.label.empty());
             EXPECT_TRUE(labels.insert(w.label).second) << w.label << " labels two widgets";
@@ -64,20 +64,20 @@ TEST(PhysicsWidgets, groupsFollowTheTableSections) {
     for (const ParameterInfo& row : parameter_table()) {
         const ParameterWidget w = parameter_widget(row);
         if (row.section == ParameterSection::ground) {
-            EXPECT_EQ(w.group, ParameterTopic::ground) << row.label;
+            EXPECT_EQ(w.row->topic, ParameterTopic::ground) << row.label;
         }
         if (row.section == ParameterSection::gust) {
-            EXPECT_EQ(w.group, ParameterTopic::wind) << row.label;
+            EXPECT_EQ(w.row->topic, ParameterTopic::wind) << row.label;
         }
     }
-    EXPECT_EQ(parameter_widget(*find_parameter("wind")).group, ParameterTopic::wind);
-    EXPECT_EQ(parameter_widget(*find_parameter("k")).group, ParameterTopic::main);
-    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).group, ParameterTopic::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).group, ParameterTopic::self_collision);
-    EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).group, ParameterTopic::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).group, ParameterTopic::implicit);
-    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).group, ParameterTopic::material);
-    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).group, ParameterTopic::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("wind")).row->topic, ParameterTopic::wind);
+    EXPECT_EQ(parameter_widget(*find_parameter("k")).row->topic, ParameterTopic::main);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit")).row->topic, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("self_friction")).row->topic, ParameterTopic::self_collision);
+    EXPECT_EQ(parameter_widget(*find_parameter("long_range_attachments")).row->topic, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("strain_limit_passes")).row->topic, ParameterTopic::implicit);
+    EXPECT_EQ(parameter_widget(*find_parameter("total_mass")).row->topic, ParameterTopic::material);
+    EXPECT_EQ(parameter_widget(*find_parameter("stretch_stiffness")).row->topic, ParameterTopic::material);
     // Under the "ground" checkbox the rows need not say "ground" again.
     EXPECT_EQ(parameter_widget(*find_parameter("ground/repulsion")).label, "repulsion");
     EXPECT_EQ(parameter_widget(*find_parameter("gust/period")).label, "gust period");
@@ -305,10 +305,10 @@ ImGuiID dialog_id(const char* label) { return ImHashStr(label, 0, import_window(
 
 ImGuiID set_checkbox_id(const ParameterInfo& row) {
     ImGuiID seed = import_window()->ID;
-    if (parameter_widget(row).group == ParameterTopic::wind) seed = ImHashStr("Wind and gusts", 0, seed);
-    if (parameter_widget(row).group == ParameterTopic::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
-    if (parameter_widget(row).group == ParameterTopic::self_collision) seed = ImHashStr("Self-collision", 0, seed);
-    if (parameter_widget(row).group == ParameterTopic::material) seed = ImHashStr("Material", 0, seed);
+    if (parameter_widget(row).row->topic == ParameterTopic::wind) seed = ImHashStr("Wind and gusts", 0, seed);
+    if (parameter_widget(row).row->topic == ParameterTopic::implicit) seed = ImHashStr("Implicit integrator", 0, seed);
+    if (parameter_widget(row).row->topic == ParameterTopic::self_collision) seed = ImHashStr("Self-collision", 0, seed);
+    if (parameter_widget(row).row->topic == ParameterTopic::material) seed = ImHashStr("Material", 0, seed);
     const ParameterInfo* pushed = &row;
     return ImHashStr("##set", 0, ImHashData(&pushed, sizeof pushed, seed));
 }
