@@ -168,8 +168,8 @@ void main() {
 
 constexpr float kBackground[3] = {0.16f, 0.17f, 0.19f};
 // With more springs than this (and springs shown), render() flushes the scene
-// to llvmpipe's threads three times more (after the shadow, and halfway
-// through the springs).
+// to llvmpipe's threads twice more: after the shadow, and halfway through the
+// springs (every frame with springs shown flushes before their upload).
 constexpr std::size_t kSplitSprings = 20000;
 // Surfaces with more triangles than this cast an ellipse (draw_blob_shadow).
 constexpr std::size_t kFlatShadowTriangles = 20000;
