@@ -771,11 +771,7 @@ namespace {
 Bounds bounds_of(const Model& model, const std::vector<std::uint32_t>* nodes) {
     if (nodes == nullptr) return bounds(model);
     Bounds box{model.positions[nodes->front()], model.positions[nodes->front()]};
-    for (std::uint32_t i : *nodes) {
-        const Vec3 p = model.positions[i];
-        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
-        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
-    }
+    for (std::uint32_t i : *nodes) box.include(model.positions[i]);
     return box;
 }
 
@@ -854,16 +850,17 @@ constexpr double kVolumeElementStiffness = 0.1;
 /// The most volume elements one node is a corner of.
 constexpr int kMaxElementsPerNode = 8;
 
-/// Whether the tetrahedron p, p + d1, p + d2, p + d3 is wide for its length:
+/// Whether the tetrahedron a, b, c, d is wide for its length:
 /// sqrt(sum_i |g_i|^2) >= 0.2 l^2, with g_i twice its faces' area vectors and
 /// l its longest edge (1.7 l^2 for a regular one, about l^2 for four nodes
 /// spread on a plane, small when they lie near one line). Its stiffness is
 /// k / sum |g_i|^2 at rest times sum |g_i|^2 now (VolumeElement), and pulled
 /// off its line a narrow one's faces grow from nearly nothing: hundreds of
 /// times k, which the explicit step cannot follow.
-bool wide_enough(const Vec3& d1, const Vec3& d2, const Vec3& d3) {
-    const Vec3 g1 = cross(d2, d3), g2 = cross(d3, d1), g3 = cross(d1, d2), g0 = -(g1 + g2 + g3);
+bool wide_enough(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+    const auto [g0, g1, g2, g3] = signed_volume_gradients(a, b, c, d);
     const double g = double(dot(g0, g0)) + double(dot(g1, g1)) + double(dot(g2, g2)) + double(dot(g3, g3));
+    const Vec3 d1 = b - a, d2 = c - a, d3 = d - a;
     double longest = std::max({dot(d1, d1), dot(d2, d2), dot(d3, d3)});
     for (const Vec3& e : {d2 - d1, d3 - d1, d3 - d2}) longest = std::max(longest, double(dot(e, e)));
     return std::sqrt(g) >= 0.2 * longest;
@@ -925,7 +922,9 @@ std::size_t add_volume_elements_among(Model& model, const std::vector<std::uint3
                 for (int z = y + 1; z < partners; ++z) {
                     const Vec3 d1 = model.positions[partner[x]] - p, d2 = model.positions[partner[y]] - p,
                                d3 = model.positions[partner[z]] - p;
-                    if (!wide_enough(d1, d2, d3)) continue;
+                    if (!wide_enough(p, model.positions[partner[x]], model.positions[partner[y]],
+                                     model.positions[partner[z]]))
+                        continue;
                     const double lengths = double(length(d1)) * length(d2) * length(d3);
                     const double sine = std::abs(6.0 * signed_volume(p, model.positions[partner[x]],
                                                                      model.positions[partner[y]],
@@ -1172,10 +1171,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
 
     // Weld, relative to the bounding box of everything that was read.
     Bounds box{soup.positions[0], soup.positions[0]};
-    for (const Vec3& p : soup.positions) {
-        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
-        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
-    }
+    for (const Vec3& p : soup.positions) box.include(p);
     const double tolerance = options.weld < 0 ? -1.0 : options.weld * box.diagonal();
     std::future<DistinctUvs> uv_job;
     if (!soup.uvs.empty()) uv_job = start_job([&soup] { return distinct_uvs(soup.uvs); });
@@ -1376,8 +1372,9 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
             report.warnings.push_back("--extra-k has no effect with a stretch stiffness: springs that are no face "
                                       "edge get k = stretch stiffness");
     }
-    // The volume elements are as stiff as the volume springs (their mean k, after
-    // the material), unless a stiffness was given.
+    // The volume elements are kVolumeElementStiffness times as stiff as the
+    // volume springs (their mean k, after the material), unless a stiffness was
+    // given.
     const ParameterInfo* volume_row = find_parameter("volume_stiffness");
     if (!model.volume_elements.empty() && volume_row != nullptr && options.parameters.find(*volume_row) == nullptr) {
         double sum = 0.0;

@@ -9,6 +9,8 @@
 // Units are SI throughout: metres, kilograms, seconds, newtons.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -247,6 +249,12 @@ struct VolumeElement {
 /// The signed volume of the tetrahedron a, b, c, d: (b - a) . ((c - a) x (d - a)) / 6.
 double signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
 
+/// 6 dV/dx at the corners a, b, c, d of that tetrahedron, in float: with
+/// d1 = b - a, d2 = c - a, d3 = d - a, g_b = d2 x d3, g_c = d3 x d1,
+/// g_d = d1 x d2 and g_a = -(g_b + g_c + g_d) (V does not change when all
+/// four move alike). Twice the area vectors of the faces opposite each corner.
+std::array<Vec3, 4> signed_volume_gradients(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
+
 /// A force that always acts on one node, N: the lift of a gas-filled balloon, a
 /// steady push. Added to the node's forces every substep.
 struct ConstantForce {
@@ -417,6 +425,11 @@ struct Bounds {
     Vec3 min{};
     Vec3 max{};
     float diagonal() const { return length(max - min); }
+    /// Grows the box to hold p.
+    void include(const Vec3& p) {
+        min = {std::min(min.x, p.x), std::min(min.y, p.y), std::min(min.z, p.z)};
+        max = {std::max(max.x, p.x), std::max(max.y, p.y), std::max(max.z, p.z)};
+    }
 };
 Bounds bounds(const Model& model);
 

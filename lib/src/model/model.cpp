@@ -260,6 +260,12 @@ void validate_volume_elements(const Model& model, const std::string& context) {
 
 }  // namespace
 
+std::array<Vec3, 4> signed_volume_gradients(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+    const Vec3 d1 = b - a, d2 = c - a, d3 = d - a;
+    const Vec3 g1 = cross(d2, d3), g2 = cross(d3, d1), g3 = cross(d1, d2);
+    return {-(g1 + g2 + g3), g1, g2, g3};
+}
+
 double signed_volume(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     const double ab[3] = {double(b.x) - a.x, double(b.y) - a.y, double(b.z) - a.z};
     const double ac[3] = {double(c.x) - a.x, double(c.y) - a.y, double(c.z) - a.z};
@@ -706,11 +712,9 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     if (p.volume_stiffness > 0.0f) {
         elements.reserve(model.volume_elements.size());
         for (const VolumeElement& e : model.volume_elements) {
-            const Vec3 a = model.positions[e.node[0]];
-            const Vec3 d1 = model.positions[e.node[1]] - a, d2 = model.positions[e.node[2]] - a,
-                       d3 = model.positions[e.node[3]] - a;
-            const Vec3 g[4] = {-(cross(d2, d3) + cross(d3, d1) + cross(d1, d2)), cross(d2, d3), cross(d3, d1),
-                               cross(d1, d2)};
+            const std::array<Vec3, 4> g = signed_volume_gradients(
+                model.positions[e.node[0]], model.positions[e.node[1]], model.positions[e.node[2]],
+                model.positions[e.node[3]]);
             double sum = 0.0;
             for (const Vec3& gi : g) sum += double(gi.x) * gi.x + double(gi.y) * gi.y + double(gi.z) * gi.z;
             if (!(sum > 0.0)) continue;
@@ -834,10 +838,7 @@ std::string stability_warning(const Model& model) {
 Bounds bounds(const Model& model) {
     if (model.positions.empty()) return {};
     Bounds b{model.positions[0], model.positions[0]};
-    for (const Vec3& p : model.positions) {
-        b.min = {std::min(b.min.x, p.x), std::min(b.min.y, p.y), std::min(b.min.z, p.z)};
-        b.max = {std::max(b.max.x, p.x), std::max(b.max.y, p.y), std::max(b.max.z, p.z)};
-    }
+    for (const Vec3& p : model.positions) b.include(p);
     return b;
 }
 

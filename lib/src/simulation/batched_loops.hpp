@@ -30,7 +30,22 @@
 #define SPRINGKIT_STAGE_CLONES
 #endif
 
+// Loops GCC's vectoriser does not write well for a portable build (gathers,
+// register transposes) are written with AVX2 intrinsics in functions marked
+// __attribute__((target("avx2"))), chosen at run time by has_avx2().
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SPRINGKIT_AVX2_INTRINSICS 1
+#endif
+
 namespace springkit::detail {
+
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
+/// Whether this CPU runs the AVX2 functions (asked once).
+inline bool has_avx2() {
+    static const bool avx2 = __builtin_cpu_supports("avx2");
+    return avx2;
+}
+#endif
 
 // Items (springs, faces) are computed in blocks of kBlock, one vector register
 // of floats with AVX-512 (two with AVX2), so that no run ends in a slow scalar

@@ -74,6 +74,11 @@ void detail::Vec3Array::assign(const std::vector<Vec3>& v) {
     for (std::size_t i = 0; i < v.size(); ++i) set(i, v[i]);
 }
 
+void detail::Vec3Array::copy_to(std::vector<Vec3>& out, std::size_t n) const {
+    out.resize(n);
+    for (std::size_t i = 0; i < n; ++i) out[i] = get(i);
+}
+
 PreparedBody::PreparedBody(Model source) : model(std::move(source)) {
     validate(model);
     const std::size_t n = model.node_count();
@@ -683,8 +688,7 @@ void Simulation::Impl::stage_rope_constraints(const StageArgs& args) {
     // Constraint corrections become velocity too, so a rope pulled tight loses
     // its outward speed (the same idea as Builderboy's velocity constraint).
     std::vector<Vec3>& before = unconstrained_;
-    before.resize(node_count());
-    for (std::size_t i = 0; i < before.size(); ++i) before[i] = x_.get(i);
+    x_.copy_to(before, node_count());
     solve_rope_constraints();
     if (params_.integrator != Integrator::verlet) {
         const float inv_dt = 1.0f / args.dt;
@@ -960,8 +964,7 @@ constexpr std::size_t kPackedTail = 2;
 using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_t* __restrict a,
                                    const std::uint32_t* __restrict b, std::size_t count, float* __restrict d);
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SPRINGKIT_PACKED_AVX2 1
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
 // out[c] lane j = r[j] lane c: the eight-lane transpose (unpack, shuffle, swap
 // halves) of Intel's optimisation manual.
 __attribute__((target("avx2"))) inline void transpose8(const __m256 (&r)[8], __m256 (&out)[8]) {
@@ -1004,9 +1007,8 @@ __attribute__((target("avx2"))) void packed_differences_avx2(const float* __rest
 // from the packed state is slower than from the six arrays, so without AVX2
 // the packed state is not kept.
 PackedDifferences packed_differences() {
-#if defined(SPRINGKIT_PACKED_AVX2)
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? &packed_differences_avx2 : nullptr;
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
+    return detail::has_avx2() ? &packed_differences_avx2 : nullptr;
 #else
     return nullptr;
 #endif
@@ -1052,7 +1054,7 @@ void loose_forces_packed(const float* __restrict d, const float* __restrict k, c
 // record overwrites), the rest one by one. The eighth record's last two floats
 // land on node i + 8, which must then be this range's too (another thread
 // packs the next range): the loop stops short of the range's last node.
-#if defined(SPRINGKIT_PACKED_AVX2)
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
 __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, const float* __restrict y,
                                                      const float* __restrict z, const float* __restrict vx,
                                                      const float* __restrict vy, const float* __restrict vz,
@@ -1188,7 +1190,7 @@ void Simulation::Impl::pack_gather_state() {
     // Every thread's loose springs may reach any node: the whole state is
     // packed before any thread sums (one fork-join more per substep, only for
     // models that keep the packed state).
-#if defined(SPRINGKIT_PACKED_AVX2)
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
     if (gather_state_.empty()) return;
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
@@ -1584,26 +1586,18 @@ bool publish_sound(const float* __restrict x, const float* __restrict y, const f
 
 
 std::span<const Vec3> Simulation::Impl::shown_positions() const {
-    if (shown_positions_.empty() && node_count() > 0) {
-        shown_positions_.resize(node_count());
-        for (std::size_t i = 0; i < node_count(); ++i) shown_positions_[i] = x_.get(i);
-    }
+    if (shown_positions_.empty()) x_.copy_to(shown_positions_, node_count());
     return shown_positions_;
 }
 
 std::span<const Vec3> Simulation::Impl::shown_velocities() const {
-    if (shown_velocities_.empty() && node_count() > 0) {
-        shown_velocities_.resize(node_count());
-        for (std::size_t i = 0; i < node_count(); ++i) shown_velocities_[i] = v_.get(i);
-    }
+    if (shown_velocities_.empty()) v_.copy_to(shown_velocities_, node_count());
     return shown_velocities_;
 }
 
 void Simulation::Impl::publish() {
-    if (!shown_positions_.empty())
-        for (std::size_t i = 0; i < node_count(); ++i) shown_positions_[i] = x_.get(i);
-    if (!shown_velocities_.empty())
-        for (std::size_t i = 0; i < node_count(); ++i) shown_velocities_[i] = v_.get(i);
+    if (!shown_positions_.empty()) x_.copy_to(shown_positions_, node_count());
+    if (!shown_velocities_.empty()) v_.copy_to(shown_velocities_, node_count());
 }
 
 void Simulation::Impl::publish(std::size_t node) {

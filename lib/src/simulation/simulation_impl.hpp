@@ -32,6 +32,8 @@ struct Vec3Array {
     std::vector<float> x, y, z;
     void assign(std::size_t n, Vec3 v);
     void assign(const std::vector<Vec3>& v);
+    /// The first n entries as Vec3s into `out` (resized to n).
+    void copy_to(std::vector<Vec3>& out, std::size_t n) const;
     Vec3 get(std::size_t i) const { return {x[i], y[i], z[i]}; }
     void set(std::size_t i, Vec3 v) { x[i] = v.x; y[i] = v.y; z[i] = v.z; }
 };

@@ -78,11 +78,7 @@ void Simulation::Impl::move_rigidly(const Quat& q, Vec3 shift, bool keep_velocit
 
 Bounds Simulation::Impl::bounds() const {
     Bounds box{x_.get(0), x_.get(0)};
-    for (std::size_t i = 0; i < node_count(); ++i) {
-        const Vec3 p = x_.get(i);
-        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
-        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
-    }
+    for (std::size_t i = 0; i < node_count(); ++i) box.include(x_.get(i));
     return box;
 }
 

@@ -65,10 +65,8 @@ VolumeElementArrays volume_element_arrays(const Model& model) {
         const VolumeElement& e = model.volume_elements[i];
         for (std::size_t c = 0; c < 4; ++c) out.node[c][i] = e.node[c];
         out.rest6[i] = 6.0f * e.rest;
-        const Vec3 a = model.positions[e.node[0]];
-        const Vec3 d1 = model.positions[e.node[1]] - a, d2 = model.positions[e.node[2]] - a,
-                   d3 = model.positions[e.node[3]] - a;
-        const Vec3 g1 = cross(d2, d3), g2 = cross(d3, d1), g3 = cross(d1, d2), g0 = -(g1 + g2 + g3);
+        const auto [g0, g1, g2, g3] = signed_volume_gradients(model.positions[e.node[0]], model.positions[e.node[1]],
+                                                              model.positions[e.node[2]], model.positions[e.node[3]]);
         // 36 G = sum |g_i|^2 (validate() refuses four nodes on a line, where it is 0).
         const double sum = double(dot(g0, g0)) + double(dot(g1, g1)) + double(dot(g2, g2)) + double(dot(g3, g3));
         // (Held within float: an element a few nanometres across would overflow it.)
@@ -99,8 +97,7 @@ void gather_corners(const std::uint32_t* const* n, const float* __restrict x, co
     }
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define SPRINGKIT_GATHER_AVX2 1
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
 // gather_corners() by AVX2's gather instruction, eight elements at a time
 // (GCC's vectoriser, tuned for any x86-64, loads lanes one by one instead):
 // the same floats, moved. Node indices are below 2^31 (a float array of that
@@ -133,9 +130,8 @@ __attribute__((target("avx2"))) void gather_corners_avx2(const std::uint32_t* co
 using GatherCorners = void (*)(const std::uint32_t* const*, const float*, const float*, const float*, std::size_t,
                                float*);
 GatherCorners corner_gatherer() {
-#if defined(SPRINGKIT_GATHER_AVX2)
-    static const bool avx2 = __builtin_cpu_supports("avx2");
-    return avx2 ? &gather_corners_avx2 : &gather_corners;
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
+    return has_avx2() ? &gather_corners_avx2 : &gather_corners;
 #else
     return &gather_corners;
 #endif
