@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -242,6 +243,133 @@ TEST(Kernels, PoolRunsEveryTaskOnceBeforeItReturns) {
             }
         }
     }
+}
+
+// Feeds a ThreadChoice runs of 1 ms, `blocks` blocks' worth: with the threads
+// each saves `gain` of its time. Returns the blocks run with the threads.
+int blocks_with_threads(detail::ThreadChoice& choice, double gain, int blocks) {
+    constexpr double kRun = 0.001;
+    const int runs_per_block = static_cast<int>(std::ceil(detail::ThreadChoice::kBlockSeconds / kRun - 1e-9));
+    int with_threads = 0;
+    for (int b = 0; b < blocks; ++b) {
+        const bool solo = choice.solo();
+        if (!solo) ++with_threads;
+        for (int r = 0; r < runs_per_block; ++r) {
+            EXPECT_EQ(choice.solo(), solo) << "the choice changed inside a block";
+            if (solo) choice.record_solo(kRun);
+            else choice.record_threads(kRun, gain * kRun);
+        }
+    }
+    return with_threads;
+}
+
+TEST(Kernels, ThreadChoiceKeepsThreadsThatSaveTime) {
+    detail::ThreadChoice choice;
+    EXPECT_FALSE(choice.solo());
+    EXPECT_EQ(blocks_with_threads(choice, 0.5, 1000), 1000);  // 2 threads at full speed
+    EXPECT_EQ(blocks_with_threads(choice, 0.05, 1000), 1000);
+}
+
+TEST(Kernels, ThreadChoiceRunsSoloWhileThreadsLose) {
+    using detail::ThreadChoice;
+    ThreadChoice choice;
+    // Threads that lose 20% (a worker that loses its core mid-task): solo after
+    // the first block; tries after 4, 8, ..., 64 solo blocks, then every 129th.
+    EXPECT_EQ(blocks_with_threads(choice, -0.2, 1), 1);
+    EXPECT_TRUE(choice.solo());
+    const int tries = blocks_with_threads(choice, -0.2, 4 + 8 + 16 + 32 + 64 + 5 + 10 * (128 + 1));
+    EXPECT_EQ(tries, 5 + 10);
+    // A tie (a worker that is never there: the wake-up is all it costs, or it
+    // saves less than kMinGain) leaves the second core to other programs.
+    ThreadChoice tie;
+    EXPECT_EQ(blocks_with_threads(tie, ThreadChoice::kMinGain / 2, 100), 5);  // the first, tries at 5, 14, 31, 64
+    EXPECT_TRUE(tie.solo());
+}
+
+TEST(Kernels, ThreadChoiceFollowsTheMachine) {
+    using detail::ThreadChoice;
+    ThreadChoice choice;
+    // The other core busy for a while: the gap grows to kMaxGap...
+    blocks_with_threads(choice, -0.5, 2000);
+    EXPECT_TRUE(choice.solo());
+    // ... then free: the threads are back within kMaxGap + 1 blocks, and stay.
+    const int back = blocks_with_threads(choice, 0.6, ThreadChoice::kMaxGap + 1);
+    EXPECT_GE(back, 1);
+    EXPECT_FALSE(choice.solo());
+    EXPECT_EQ(blocks_with_threads(choice, 0.6, 500), 500);
+    // One bad block among good ones (a running mean of the gains) keeps them.
+    EXPECT_EQ(blocks_with_threads(choice, -0.3, 1), 1);
+    EXPECT_FALSE(choice.solo());
+    // Busy again: solo after the next block, tried again after kMinGap blocks.
+    blocks_with_threads(choice, -0.3, 1);
+    EXPECT_TRUE(choice.solo());
+    EXPECT_EQ(blocks_with_threads(choice, -0.3, ThreadChoice::kMinGap + 1), 1);
+}
+
+TEST(Kernels, PoolWhoseWorkersStallRunsSoloOnTheCaller) {
+    // Tasks that a worker runs take 2 ms, as when its core is taken from it
+    // mid-task: the caller, whose own tasks take no time, waits for it. The
+    // pool must find that the threads lose and then run solo: body(0) only,
+    // on the caller, and no other task at all.
+    detail::WorkerPool pool(3);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::vector<int> calls(3, 0);
+    std::vector<std::thread::id> ran_on(3);
+    auto stalling = [&](int t) {
+        ++calls[static_cast<std::size_t>(t)];
+        if (std::this_thread::get_id() != caller) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int runs = 0;
+    while (!pool.follow_choice() && std::chrono::steady_clock::now() < deadline) {
+        pool.run(stalling);
+        ++runs;
+        for (int t = 0; t < 3; ++t) ASSERT_EQ(calls[static_cast<std::size_t>(t)], runs) << "task " << t;
+    }
+    ASSERT_TRUE(pool.solo()) << "after " << runs << " runs";
+    std::fill(calls.begin(), calls.end(), 0);
+    auto recording = [&](int t) {
+        ++calls[static_cast<std::size_t>(t)];
+        ran_on[static_cast<std::size_t>(t)] = std::this_thread::get_id();
+    };
+    pool.run(recording);
+    EXPECT_EQ(calls, (std::vector<int>{1, 0, 0}));
+    EXPECT_EQ(ran_on[0], caller);
+}
+
+// Every pool switches between solo and its threads at every step while alive.
+struct AlternatingPools {
+    AlternatingPools() { detail::ThreadChoice::set_rule(detail::ThreadChoice::Rule::alternate); }
+    ~AlternatingPools() { detail::ThreadChoice::set_rule(detail::ThreadChoice::Rule::measured); }
+    AlternatingPools(const AlternatingPools&) = delete;
+    AlternatingPools& operator=(const AlternatingPools&) = delete;
+};
+
+TEST(Kernels, SwitchingBetweenSoloAndThreadsKeepsTheResult) {
+    // Solo, the step runs one task over the whole body (its split for one
+    // thread); with the threads, one per thread: the same bits, also across
+    // switches, copies and a change of thread count.
+    const Model models[] = {busy_cloth(), shuffled_cloth(), make_jelly({.nx = 9, .ny = 7, .nz = 6}), make_balloon()};
+    for (const Model& m : models) {
+        const std::uint64_t one = run_hash(m, 1, 40);
+        AlternatingPools alternating;
+        for (int threads : {2, 3}) EXPECT_EQ(one, run_hash(m, threads, 40)) << m.name << " with " << threads << " threads";
+    }
+    AlternatingPools alternating;
+    const Model m = busy_cloth();
+    Simulation a(m), b(m, {.threads = 2});
+    for (int i = 0; i < 41; ++i) {
+        if (i == 20) b.set_threads(3);
+        a.step(1.0f / 60.0f);
+        b.step(1.0f / 60.0f);
+    }
+    EXPECT_EQ(state_hash(a), state_hash(b));
+    Simulation c = b;  // its pool runs solo or not as b's does
+    for (int i = 0; i < 3; ++i) {
+        a.step(1.0f / 60.0f);
+        c.step(1.0f / 60.0f);
+    }
+    EXPECT_EQ(state_hash(a), state_hash(c));
 }
 
 TEST(Kernels, ZeroThreadsChoosesOneForASmallModel) {

@@ -1,6 +1,7 @@
 // springkit — fork-join pool for the step's stages (see worker_pool.hpp).
 #include "simulation/worker_pool.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -40,6 +41,9 @@ bool spin_until(Done done) {
 
 constexpr std::uint64_t kTaskMask = 0xffffffffu;
 
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
+
 }  // namespace
 
 WorkerPool::WorkerPool(int count) : count_(count < 1 ? 1 : count) {
@@ -54,19 +58,32 @@ WorkerPool::~WorkerPool() {
     for (std::thread& thread : threads_) thread.join();
 }
 
-void WorkerPool::run_claimed(std::uint64_t state) {
+int WorkerPool::run_claimed(std::uint64_t state) {
     const std::uint64_t generation = state >> 32;
+    int ran = 0;
     for (;;) {
-        if ((state >> 32) != generation || (state & kTaskMask) >= static_cast<std::uint64_t>(count_)) return;
+        if ((state >> 32) != generation || (state & kTaskMask) >= static_cast<std::uint64_t>(count_)) return ran;
         if (state_.compare_exchange_weak(state, state + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
             task_(context_, static_cast<int>(state & kTaskMask));
             done_.fetch_add(1, std::memory_order_release);
+            ++ran;
             state = state_.load(std::memory_order_acquire);
         }
     }
 }
 
+void WorkerPool::dispatch_solo(Task task, void* context) {
+    const auto start = Clock::now();
+    task(context, 0);
+    choice_.record_solo(seconds(Clock::now() - start));
+}
+
 void WorkerPool::dispatch(Task task, void* context) {
+    if (solo_) {
+        dispatch_solo(task, context);
+        return;
+    }
+    const auto start = Clock::now();
     // Every task of the previous run is done, so no thread reads these now.
     task_ = task;
     context_ = context;
@@ -76,14 +93,24 @@ void WorkerPool::dispatch(Task task, void* context) {
     state_.store((std::uint64_t{generation} << 32) | 1u, std::memory_order_release);
     generation_.store(generation, std::memory_order_release);
     generation_.notify_all();
+    const auto woken = Clock::now();
     task(context, 0);
     done_.fetch_add(1, std::memory_order_relaxed);
-    run_claimed(state_.load(std::memory_order_acquire));
+    const auto first_done = Clock::now();
+    const int ran = 1 + run_claimed(state_.load(std::memory_order_acquire));
+    const auto claimed = Clock::now();
     // What is left runs on workers that have claimed it.
     if (!spin_until([&] { return done_.load(std::memory_order_acquire) == count_; })) {
         for (int d = done_.load(std::memory_order_acquire); d != count_; d = done_.load(std::memory_order_acquire))
             done_.wait(d, std::memory_order_acquire);
     }
+    const auto end = Clock::now();
+    // The workers' tasks would have taken the caller about as long as its
+    // first (the partitions are of one size); waking them and waiting for
+    // them is what they cost.
+    const double saved =
+        (count_ - ran) * seconds(first_done - woken) - seconds(woken - start) - seconds(end - claimed);
+    choice_.record_threads(seconds(end - start), saved);
 }
 
 void WorkerPool::work() {
@@ -101,11 +128,60 @@ void WorkerPool::work() {
     }
 }
 
+namespace {
+
+std::atomic<ThreadChoice::Rule> rule{ThreadChoice::Rule::measured};
+
+}  // namespace
+
+void ThreadChoice::set_rule(Rule r) { rule.store(r, std::memory_order_relaxed); }
+
+void ThreadChoice::record_solo(double wall) {
+    if (rule.load(std::memory_order_relaxed) == Rule::alternate) {
+        solo_ = false;
+        return;
+    }
+    block_seconds_ += wall;
+    if (block_seconds_ < kBlockSeconds) return;
+    block_seconds_ = 0.0;
+    if (--solo_left_ > 0) return;
+    solo_ = false;
+    trying_ = true;
+}
+
+void ThreadChoice::record_threads(double wall, double saved) {
+    if (rule.load(std::memory_order_relaxed) == Rule::alternate) {
+        solo_ = true;
+        return;
+    }
+    block_seconds_ += wall;
+    block_saved_ += saved;
+    if (block_seconds_ < kBlockSeconds) return;
+    const double gain = block_saved_ / block_seconds_;
+    block_seconds_ = block_saved_ = 0.0;
+    gain_ = trying_ ? gain : 0.5 * (gain_ + gain);
+    const bool tried = trying_;
+    trying_ = false;
+    if (gain_ > kMinGain) {
+        if (tried) gap_ = kMinGap;
+        return;
+    }
+    solo_ = true;
+    solo_left_ = gap_;
+    gap_ = std::min(2 * gap_, kMaxGap);
+}
+
 Team::Team() = default;
 Team::~Team() = default;
-Team::Team(const Team& other) { resize(other.size()); }
+Team::Team(const Team& other) {
+    resize(other.size());
+    if (pool_) pool_->adopt_choice(*other.pool_);
+}
 Team& Team::operator=(const Team& other) {
-    if (this != &other) resize(other.size());
+    if (this != &other) {
+        resize(other.size());
+        if (pool_) pool_->adopt_choice(*other.pool_);
+    }
     return *this;
 }
 Team::Team(Team&&) noexcept = default;

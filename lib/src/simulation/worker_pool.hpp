@@ -10,6 +10,18 @@
 // substep is tens of microseconds), pausing the core rather than yielding it,
 // and then sleep on an atomic wait, so an idle simulation costs nothing. No
 // allocation per run.
+//
+// Claiming cannot help once a worker has begun a task and then lost its core
+// to another program: the caller waits until the scheduler gives it back, a
+// time slice of milliseconds against tasks of microseconds. So the pool keeps
+// account: in every run the caller measures the time its own first task took
+// and how long it then waited for the workers; the tasks the workers ran saved
+// it about that task's time each, the waiting and the wake-up cost it. While
+// the threads lose time (ThreadChoice), the pool runs solo: one task, on the
+// caller, over the whole of what the tasks share (the owner splits its work
+// in one part), the workers left asleep, now and then trying the threads
+// again. The owner switches at a point of its choosing (follow_choice(),
+// between two steps), since it must split its work anew.
 #pragma once
 
 #include <atomic>
@@ -21,6 +33,44 @@
 
 namespace springkit::detail {
 
+/// Whether a pool should run solo, from its runs' accounts. Runs are counted
+/// in blocks of at least kBlockSeconds of wall time. With the threads, a
+/// block's gain is the time the workers saved the caller less its waiting,
+/// as a share of the block's time; the threads stay while the recent blocks'
+/// gain (a running mean, half its weight on the newest block) exceeds
+/// kMinGain (on a tie the second core is left to others), and otherwise the
+/// pool runs solo for `gap` blocks and then tries the threads for one block.
+/// A try that gains resets the gap to kMinGap; a loss doubles it up to
+/// kMaxGap, so a pool beside a core that stays busy spends at most one block
+/// in 1 + kMaxGap trying. Depends on the figures given only.
+class ThreadChoice {
+public:
+    static constexpr double kBlockSeconds = 0.003;
+    static constexpr int kMinGap = 4;
+    static constexpr int kMaxGap = 128;
+    static constexpr double kMinGain = 0.02;
+
+    bool solo() const { return solo_; }
+    /// For tests, every pool of the process: `measured` (the default) chooses
+    /// as above; `alternate` switches at the end of every run, so that every
+    /// step runs the other way from the one before.
+    enum class Rule : int { measured, alternate };
+    static void set_rule(Rule rule);
+    /// A solo run that took `wall` seconds.
+    void record_solo(double wall);
+    /// A run with the threads that took `wall` seconds and saved the caller
+    /// `saved` seconds (negative: it lost).
+    void record_threads(double wall, double saved);
+
+private:
+    bool solo_ = false;
+    bool trying_ = true;  ///< the current block with the threads is a try
+    int gap_ = kMinGap;
+    int solo_left_ = 0;   ///< solo blocks before the next try
+    double block_seconds_ = 0.0, block_saved_ = 0.0;
+    double gain_ = 0.0;  ///< running mean of the blocks' gains
+};
+
 class WorkerPool {
 public:
     /// A pool for `count` tasks per run (the caller plus count - 1 threads); count >= 1.
@@ -30,9 +80,24 @@ public:
     WorkerPool& operator=(const WorkerPool&) = delete;
 
     int size() const { return count_; }
+    /// Solo: run() calls body(0) only, on the calling thread.
+    bool solo() const { return solo_; }
+    /// Sets solo() as the ThreadChoice says; true if it changed. Between runs,
+    /// by the thread that calls run().
+    bool follow_choice() {
+        const bool changed = solo_ != choice_.solo();
+        solo_ = choice_.solo();
+        return changed;
+    }
+    /// The solo() and the choice of `other` (a copy of its owner).
+    void adopt_choice(const WorkerPool& other) {
+        solo_ = other.solo_;
+        choice_ = other.choice_;
+    }
 
-    /// Runs body(t) for t in [0, size()) on the calling thread and the workers;
-    /// returns when every call has returned. Not reentrant.
+    /// Runs body(t) for t in [0, size()) on the calling thread and the workers
+    /// (solo: body(0) on the calling thread); returns when every call has
+    /// returned. Not reentrant.
     template <class Body>
     void run(Body& body) {
         if (count_ == 1) {
@@ -46,10 +111,14 @@ private:
     using Task = void (*)(void*, int);
     void dispatch(Task task, void* context);
     void work();
-    /// Claims and runs tasks of generation `generation` until none is left.
-    void run_claimed(std::uint64_t state);
+    void dispatch_solo(Task task, void* context);
+    /// Claims and runs tasks of generation `generation` until none is left;
+    /// returns how many it ran.
+    int run_claimed(std::uint64_t state);
 
     int count_;
+    bool solo_ = false;
+    ThreadChoice choice_;  ///< read and updated by the calling thread only
     Task task_ = nullptr;
     void* context_ = nullptr;
     /// The current run's generation (high 32 bits) and its next unclaimed task
@@ -72,6 +141,10 @@ public:
     Team(Team&&) noexcept;
     Team& operator=(Team&&) noexcept;
     int size() const;
+    /// Tasks of a run: size(), or 1 while the pool runs solo.
+    int tasks() const { return pool_ && !pool_->solo() ? pool_->size() : 1; }
+    /// WorkerPool::follow_choice(); true if tasks() changed.
+    bool follow_choice() { return pool_ && pool_->follow_choice(); }
     void resize(int count);
     WorkerPool* pool() const { return pool_.get(); }
 
@@ -79,8 +152,8 @@ private:
     std::unique_ptr<WorkerPool> pool_;
 };
 
-/// Runs body(t) for every task of `team`: on the calling thread alone when the
-/// team has one member.
+/// Runs body(t) for every task of `team` (t < team.tasks()): on the calling
+/// thread alone when the team has one member or runs solo.
 template <class Body>
 void run_on(const Team& team, Body&& body) {
     if (WorkerPool* pool = team.pool()) pool->run(body);
