@@ -245,19 +245,17 @@ TEST(Kernels, PoolRunsEveryTaskOnceBeforeItReturns) {
     }
 }
 
-// Feeds a ThreadChoice runs of 1 ms, `blocks` blocks' worth: with the threads
-// each saves `gain` of its time. Returns the blocks run with the threads.
-int blocks_with_threads(detail::ThreadChoice& choice, double gain, int blocks) {
+// Feeds a ThreadChoice `runs` runs of 1 ms; with the threads each saves
+// `gain` of its time. Returns how many ran with the threads.
+int runs_with_threads(detail::ThreadChoice& choice, double gain, int runs) {
     constexpr double kRun = 0.001;
-    const int runs_per_block = static_cast<int>(std::ceil(detail::ThreadChoice::kBlockSeconds / kRun - 1e-9));
     int with_threads = 0;
-    for (int b = 0; b < blocks; ++b) {
-        const bool solo = choice.solo();
-        if (!solo) ++with_threads;
-        for (int r = 0; r < runs_per_block; ++r) {
-            EXPECT_EQ(choice.solo(), solo) << "the choice changed inside a block";
-            if (solo) choice.record_solo(kRun);
-            else choice.record_threads(kRun, gain * kRun);
+    for (int r = 0; r < runs; ++r) {
+        if (choice.solo()) {
+            choice.record_solo(kRun);
+        } else {
+            ++with_threads;
+            choice.record_threads(kRun, gain * kRun);
         }
     }
     return with_threads;
@@ -266,23 +264,27 @@ int blocks_with_threads(detail::ThreadChoice& choice, double gain, int blocks) {
 TEST(Kernels, ThreadChoiceKeepsThreadsThatSaveTime) {
     detail::ThreadChoice choice;
     EXPECT_FALSE(choice.solo());
-    EXPECT_EQ(blocks_with_threads(choice, 0.5, 1000), 1000);  // 2 threads at full speed
-    EXPECT_EQ(blocks_with_threads(choice, 0.05, 1000), 1000);
+    EXPECT_EQ(runs_with_threads(choice, 0.5, 3000), 3000);  // 2 threads at full speed
+    EXPECT_EQ(runs_with_threads(choice, 0.05, 3000), 3000);
 }
 
 TEST(Kernels, ThreadChoiceRunsSoloWhileThreadsLose) {
     using detail::ThreadChoice;
+    // Runs of 1 ms: a try is 1 run, a block 3.
+    static_assert(ThreadChoice::kTrySeconds == 0.001 && ThreadChoice::kBlockSeconds == 0.003);
     ThreadChoice choice;
     // Threads that lose 20% (a worker that loses its core mid-task): solo after
-    // the first block; tries after 4, 8, ..., 64 solo blocks, then every 129th.
-    EXPECT_EQ(blocks_with_threads(choice, -0.2, 1), 1);
+    // the first try; tried again after 4, 8, ..., 64 solo blocks, then every
+    // 128 blocks.
+    EXPECT_EQ(runs_with_threads(choice, -0.2, 1), 1);
     EXPECT_TRUE(choice.solo());
-    const int tries = blocks_with_threads(choice, -0.2, 4 + 8 + 16 + 32 + 64 + 5 + 10 * (128 + 1));
+    const int tries = runs_with_threads(choice, -0.2, 3 * (4 + 8 + 16 + 32 + 64) + 5 + 10 * (3 * 128 + 1));
     EXPECT_EQ(tries, 5 + 10);
+    EXPECT_TRUE(choice.solo());
     // A tie (a worker that is never there: the wake-up is all it costs, or it
     // saves less than kMinGain) leaves the second core to other programs.
     ThreadChoice tie;
-    EXPECT_EQ(blocks_with_threads(tie, ThreadChoice::kMinGain / 2, 100), 5);  // the first, tries at 5, 14, 31, 64
+    EXPECT_EQ(runs_with_threads(tie, ThreadChoice::kMinGain / 2, 3 * (4 + 8 + 16) + 4), 4);
     EXPECT_TRUE(tie.solo());
 }
 
@@ -290,20 +292,20 @@ TEST(Kernels, ThreadChoiceFollowsTheMachine) {
     using detail::ThreadChoice;
     ThreadChoice choice;
     // The other core busy for a while: the gap grows to kMaxGap...
-    blocks_with_threads(choice, -0.5, 2000);
+    runs_with_threads(choice, -0.5, 6000);
     EXPECT_TRUE(choice.solo());
-    // ... then free: the threads are back within kMaxGap + 1 blocks, and stay.
-    const int back = blocks_with_threads(choice, 0.6, ThreadChoice::kMaxGap + 1);
-    EXPECT_GE(back, 1);
+    // ... then free: the threads are back within kMaxGap blocks and a try, and stay.
+    EXPECT_GE(runs_with_threads(choice, 0.6, 3 * ThreadChoice::kMaxGap + 1), 1);
     EXPECT_FALSE(choice.solo());
-    EXPECT_EQ(blocks_with_threads(choice, 0.6, 500), 500);
+    EXPECT_EQ(runs_with_threads(choice, 0.6, 1500), 1500);
     // One bad block among good ones (a running mean of the gains) keeps them.
-    EXPECT_EQ(blocks_with_threads(choice, -0.3, 1), 1);
+    EXPECT_EQ(runs_with_threads(choice, -0.3, 3), 3);
     EXPECT_FALSE(choice.solo());
     // Busy again: solo after the next block, tried again after kMinGap blocks.
-    blocks_with_threads(choice, -0.3, 1);
+    runs_with_threads(choice, -0.3, 3);
     EXPECT_TRUE(choice.solo());
-    EXPECT_EQ(blocks_with_threads(choice, -0.3, ThreadChoice::kMinGap + 1), 1);
+    EXPECT_EQ(runs_with_threads(choice, -0.3, 3 * ThreadChoice::kMinGap + 1), 1);
+    EXPECT_TRUE(choice.solo());
 }
 
 TEST(Kernels, PoolWhoseWorkersStallRunsSoloOnTheCaller) {

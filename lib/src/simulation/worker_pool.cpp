@@ -156,7 +156,7 @@ void ThreadChoice::record_threads(double wall, double saved) {
     }
     block_seconds_ += wall;
     block_saved_ += saved;
-    if (block_seconds_ < kBlockSeconds) return;
+    if (block_seconds_ < (trying_ ? kTrySeconds : kBlockSeconds)) return;
     const double gain = block_saved_ / block_seconds_;
     block_seconds_ = block_saved_ = 0.0;
     gain_ = trying_ ? gain : 0.5 * (gain_ + gain);

@@ -39,13 +39,15 @@ namespace springkit::detail {
 /// as a share of the block's time; the threads stay while the recent blocks'
 /// gain (a running mean, half its weight on the newest block) exceeds
 /// kMinGain (on a tie the second core is left to others), and otherwise the
-/// pool runs solo for `gap` blocks and then tries the threads for one block.
-/// A try that gains resets the gap to kMinGap; a loss doubles it up to
-/// kMaxGap, so a pool beside a core that stays busy spends at most one block
-/// in 1 + kMaxGap trying. Depends on the figures given only.
+/// pool runs solo for `gap` blocks and then tries the threads for a short
+/// block (kTrySeconds; the first block of a pool is such a try too). A try
+/// that gains resets the gap to kMinGap; a loss doubles it up to kMaxGap, so
+/// a pool beside a core that stays busy spends one try in kMaxGap blocks.
+/// Depends on the figures given only.
 class ThreadChoice {
 public:
     static constexpr double kBlockSeconds = 0.003;
+    static constexpr double kTrySeconds = 0.001;
     static constexpr int kMinGap = 4;
     static constexpr int kMaxGap = 128;
     static constexpr double kMinGain = 0.02;
