@@ -108,9 +108,8 @@ void WorkerPool::dispatch(Task task, void* context) {
     // The workers' tasks would have taken the caller about as long as its
     // first (the partitions are of one size); waking them and waiting for
     // them is what they cost.
-    const double saved =
-        (count_ - ran) * seconds(first_done - woken) - seconds(woken - start) - seconds(end - claimed);
-    choice_.record_threads(seconds(end - start), saved);
+    choice_.record_threads(seconds(end - start), task, seconds(first_done - woken),
+                           count_ - ran, seconds(woken - start) + seconds(end - claimed));
 }
 
 void WorkerPool::work() {
@@ -149,16 +148,27 @@ void ThreadChoice::record_solo(double wall) {
     trying_ = true;
 }
 
-void ThreadChoice::record_threads(double wall, double saved) {
+void ThreadChoice::record_threads(double wall, RunKind kind, double first, int worker_tasks, double lost) {
     if (rule.load(std::memory_order_relaxed) == Rule::alternate) {
         solo_ = true;
         return;
     }
     block_seconds_ += wall;
-    block_saved_ += saved;
+    block_lost_ += lost;
+    Kind* k = std::find_if(kinds_, kinds_ + kind_count_, [&](const Kind& x) { return x.kind == kind; });
+    if (k == kinds_ + kind_count_ && kind_count_ < kKinds) kinds_[kind_count_++] = {kind, first, 0};
+    if (k != kinds_ + kKinds) {
+        k->first = std::min(k->first, first);
+        k->worker_tasks += worker_tasks;
+    } else {
+        other_saved_ += worker_tasks * first;
+    }
     if (block_seconds_ < (trying_ ? kTrySeconds : kBlockSeconds)) return;
-    const double gain = block_saved_ / block_seconds_;
-    block_seconds_ = block_saved_ = 0.0;
+    double saved = other_saved_ - block_lost_;
+    for (int i = 0; i < kind_count_; ++i) saved += kinds_[i].first * kinds_[i].worker_tasks;
+    const double gain = saved / block_seconds_;
+    block_seconds_ = block_lost_ = other_saved_ = 0.0;
+    kind_count_ = 0;
     gain_ = trying_ ? gain : 0.5 * (gain_ + gain);
     const bool tried = trying_;
     trying_ = false;

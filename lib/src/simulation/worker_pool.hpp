@@ -36,7 +36,11 @@ namespace springkit::detail {
 /// Whether a pool should run solo, from its runs' accounts. Runs are counted
 /// in blocks of at least kBlockSeconds of wall time. With the threads, a
 /// block's gain is the time the workers saved the caller less its waiting,
-/// as a share of the block's time; the threads stay while the recent blocks'
+/// as a share of the block's time. A task the workers ran counts as the
+/// shortest first task the caller took in the block in a run of the same
+/// kind (a stage of the step): when the caller itself loses its core in the
+/// middle of its task, that task's time says nothing of the work, and would
+/// make the threads look better. The threads stay while the recent blocks'
 /// gain (a running mean, half its weight on the newest block) exceeds
 /// kMinGain (on a tie the second core is left to others), and otherwise the
 /// pool runs solo for `gap` blocks and then tries the threads for a short
@@ -60,16 +64,28 @@ public:
     static void set_rule(Rule rule);
     /// A solo run that took `wall` seconds.
     void record_solo(double wall);
-    /// A run with the threads that took `wall` seconds and saved the caller
-    /// `saved` seconds (negative: it lost).
-    void record_threads(double wall, double saved);
+    /// A run with the threads that took `wall` seconds: of kind `kind`, its
+    /// first task took the caller `first` seconds, the workers ran
+    /// `worker_tasks` tasks, and waking and waiting for them took `lost`.
+    using RunKind = void (*)(void*, int);
+    void record_threads(double wall, RunKind kind, double first, int worker_tasks, double lost);
 
 private:
     bool solo_ = false;
     bool trying_ = true;  ///< the current block with the threads is a try
     int gap_ = kMinGap;
     int solo_left_ = 0;   ///< solo blocks before the next try
-    double block_seconds_ = 0.0, block_saved_ = 0.0;
+    double block_seconds_ = 0.0, block_lost_ = 0.0;
+    /// The block's runs by kind: the shortest first task, the workers' tasks.
+    struct Kind {
+        RunKind kind = nullptr;
+        double first = 0.0;
+        int worker_tasks = 0;
+    };
+    static constexpr int kKinds = 8;
+    Kind kinds_[kKinds];
+    int kind_count_ = 0;
+    double other_saved_ = 0.0;  ///< runs of kinds beyond kKinds, counted one by one
     double gain_ = 0.0;  ///< running mean of the blocks' gains
 };
 
