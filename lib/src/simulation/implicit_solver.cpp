@@ -300,6 +300,18 @@ namespace {
 // while the first local steps still turn the springs a lot).
 constexpr int kChebyshevDelay = 2;
 
+// The local step's forces on node i (force: 3 per spring, the force on its a
+// end), summed over its springs in a fixed order, into sum.
+void spring_forces_on(const detail::ImplicitLayout& l, const std::vector<double>& force, std::uint32_t i,
+                      double sum[3]) {
+    sum[0] = sum[1] = sum[2] = 0.0;
+    for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
+        const std::uint32_t entry = l.node_entry[e];
+        const double sign = (entry & 1) ? -1.0 : 1.0;
+        for (int c = 0; c < 3; ++c) sum[c] += sign * force[3 * (entry / 2) + c];
+    }
+}
+
 }  // namespace
 
 std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
@@ -397,12 +409,8 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         // (M' + h^2 L) x = M' y' + h^2 J d (+ the anchors' pull) directly.
         for (std::size_t row = 0; row < rows; ++row) {
             const std::uint32_t i = l.node_of[row];
-            double sum[3] = {0.0, 0.0, 0.0};
-            for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
-                const std::uint32_t entry = l.node_entry[e];
-                const double sign = (entry & 1) ? -1.0 : 1.0;
-                for (int c = 0; c < 3; ++c) sum[c] += sign * st.force[3 * (entry / 2) + c];
-            }
+            double sum[3];
+            spring_forces_on(l, st.force, i, sum);
             const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
             for (std::size_t c = 0; c < 3; ++c)
                 st.work[place + c] = static_cast<float>(l.mass[i] * (st.target[3 * row + c] - st.current[3 * i + c]) +
@@ -516,12 +524,8 @@ void Simulation::Impl::strain_limit_global_step(float stretch) {
     }
     for (std::size_t row = 0; row < rows; ++row) {
         const std::uint32_t i = l.node_of[row];
-        double sum[3] = {0.0, 0.0, 0.0};
-        for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
-            const std::uint32_t entry = l.node_entry[e];
-            const double sign = (entry & 1) ? -1.0 : 1.0;
-            for (int c = 0; c < 3; ++c) sum[c] += sign * st.force[3 * (entry / 2) + c];
-        }
+        double sum[3];
+        spring_forces_on(l, st.force, i, sum);
         const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
         for (std::size_t c = 0; c < 3; ++c) st.work[place + c] = static_cast<float>(h2 * sum[c]);
     }
