@@ -349,6 +349,7 @@ public:
     // Integrator::implicit in place of forces and integration (implicit_solver.cpp).
     std::size_t implicit_pass(const StageArgs& args);
     void limit_strain(float limit, bool attachments);
+    void strain_limit_global_step(float stretch);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);

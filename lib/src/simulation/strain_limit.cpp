@@ -32,11 +32,14 @@ namespace springkit {
 
 namespace detail {
 
-std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l) {
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l, bool every_spring) {
     // Spring s (a, c) is implied when some node b has springs (a, b) and
     // (b, c) with rest_ab + rest_bc <= rest_ac: |x_a - x_c| <= |x_a - x_b| +
     // |x_b - x_c| <= (1 + limit) (rest_ab + rest_bc). A cloth's bend springs
-    // are, over the two structural springs they skip.
+    // are, over the two structural springs they skip. Implied at the fixed
+    // point of the passes only: within a few passes a bend spring's own
+    // projection moves a correction two springs along its line at once, so
+    // every_spring keeps them.
     const auto other = [&](std::uint32_t entry) { return (entry & 1) ? l.a[entry / 2] : l.b[entry / 2]; };
     std::vector<std::uint32_t> kept_a, kept_b;
     std::vector<float> kept_rest;
@@ -53,7 +56,7 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
                     break;
                 }
         }
-        if (implied) continue;
+        if (implied && !every_spring) continue;
         kept_a.push_back(a);
         kept_b.push_back(c);
         kept_rest.push_back(l.rest[s]);
@@ -130,6 +133,7 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
     // Per colour: its runs in order, then its single springs as one piece
     // gathered by index.
     auto out = std::make_shared<StrainLimitSprings>();
+    out->every_spring = every_spring;
     const auto put = [&](std::uint32_t s) {
         out->a.push_back(kept_a[s]);
         out->b.push_back(kept_b[s]);
@@ -368,10 +372,13 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
     // projection: a Hooke spring longer than (1 + limit) rest is shortened to
     // that length, the correction split by inverse mass (none on an anchor),
     // Gauss-Seidel colour by colour, over the springs the limit of two others
-    // does not already imply (StrainLimitSprings).
+    // does not already imply (StrainLimitSprings). Then the global steps
+    // (strain_limit_global_step()).
     detail::ImplicitState& st = implicit_;
     const detail::ImplicitLayout& l = *st.layout;
-    if (limit > 0.0f && !st.limited) st.limited = detail::build_strain_limit_springs(l);
+    const bool every_spring = params_.strain_limit_every_spring != 0;
+    if (limit > 0.0f && (!st.limited || st.limited->every_spring != every_spring))
+        st.limited = detail::build_strain_limit_springs(l, every_spring);
     const detail::LongRangeAttachments* tied = attachments ? st.attachments.get() : nullptr;
     float* px = x_.x.data();
     float* py = x_.y.data();
@@ -440,6 +447,8 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
             }
         }
     }
+    if (limit > 0.0f)
+        for (int step = 0; step < params_.strain_limit_global_steps; ++step) strain_limit_global_step(stretch);
 }
 
 }  // namespace springkit
