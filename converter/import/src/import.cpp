@@ -689,7 +689,11 @@ class PairSet {
 public:
     explicit PairSet(Model& model) : model_(model) {
         grow(std::bit_ceil(std::max<std::size_t>(64, 4 * model.springs.size())));
-        for (const Spring& s : model.springs) insert(s.a, s.b);
+        const std::vector<Spring>& springs = model.springs;
+        for (std::size_t i = 0; i < springs.size(); ++i) {
+            if (const std::size_t j = i + kPrefetchAhead; j < springs.size()) prefetch(springs[j].a, springs[j].b);
+            insert(springs[i].a, springs[i].b);
+        }
     }
 
     /// Adds a Hooke spring a-b at its current length; false if a == b or the pair has one.
