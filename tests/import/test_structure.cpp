@@ -437,3 +437,14 @@ TEST(Structure, FacesOnOneLineGetNone) {
     EXPECT_NEAR(surface_shape(t).straightness, (2.0 * h / 3.0) / std::sqrt(4.0 + double(h) * h), 1e-6);
     EXPECT_FALSE(surface_shape(t).straight());
 }
+
+// A two-sided triangle is closed (each edge joins two faces): volume springs,
+// but three nodes span no tetrahedron, and the summary says why there is none.
+TEST(Structure, ThreeNodesGetNoVolumeElementAndTheSummarySaysWhy) {
+    ImportReport report;
+    const Model m = import_mesh(write("two-sided.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\nf 1 3 2\n"), {}, report);
+    EXPECT_EQ(report.structure.rfind("volume (a closed surface", 0), 0u) << report.structure;
+    EXPECT_TRUE(m.volume_elements.empty());
+    EXPECT_EQ(report.volume_elements_why,
+              "no four nodes far enough apart span a tetrahedron wide enough: a thin or tiny mesh");
+}
