@@ -162,6 +162,9 @@ const std::optional<Model>& converted(const std::string& relative, double units)
         ImportOptions options;
         options.units = units;
         options.ground_at_bottom = true;
+        // The springs against a cloth of as many (BM_ClothLikeConverted): the
+        // volume elements, measured apart (docs/PERFORMANCE.md), are left out.
+        options.volume_elements = false;
         it->second = import_mesh(path, options);
     }
     return it->second;

@@ -539,16 +539,11 @@ TEST(ConvertStructure, TheSummarySaysWhatWasChosenAndWhy) {
     EXPECT_EQ(r.exit_code, 2);
 }
 
-// Where the converter chooses volume springs it adds volume elements when
-// asked, and the summary counts them and says why, or why none.
-TEST(ConvertStructure, VolumeElementsWhenAskedAndTheSummarySaysWhy) {
+// Where the converter chooses volume springs it adds volume elements unless
+// told not to, and the summary counts them and says why, or why none.
+TEST(ConvertStructure, VolumeElementsByDefaultAndTheSummarySaysWhy) {
     const fs::path out = work_dir() / "elements-cube.json";
     auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(load_model(out).volume_elements.empty());
-    EXPECT_NE(r.out.find("; no volume elements (off by default: --volume-elements adds them)"), std::string::npos)
-        << r.out;
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Model with = load_model(out);
     ASSERT_FALSE(with.volume_elements.empty());
@@ -558,24 +553,29 @@ TEST(ConvertStructure, VolumeElementsWhenAskedAndTheSummarySaysWhy) {
                          "image)"),
               std::string::npos)
         << r.out;
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements --integrator implicit -o " +
-                    q(out));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --no-volume-elements -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_NE(r.out.find("; no volume elements (left out: --no-volume-elements)"), std::string::npos) << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --integrator implicit -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(load_model(out).volume_elements.empty());
     EXPECT_NE(r.out.find("; no volume elements (their force is explicit, too stiff for the implicit integrator's "
                          "substeps)"),
               std::string::npos)
         << r.out;
-    // A flat sheet (the cloth: bend, shear and volume springs) has no tetrahedron wide enough.
-    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " --volume-elements -o " + q(out));
+    // A flat sheet (the cloth: bend, shear and volume springs) gets flat ones.
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(load_model(out).volume_elements.empty());
-    EXPECT_NE(r.out.find("; no volume elements (no four nodes far enough apart span a tetrahedron wide enough: a "
-                         "flat, thin or tiny mesh)"),
+    const Model cloth = load_model(out);
+    ASSERT_FALSE(cloth.volume_elements.empty());
+    EXPECT_NE(r.out.find("; " + std::to_string(cloth.volume_elements.size()) +
+                         " volume elements (of rest volume 0: they keep the sheet flat, which springs in its plane do "
+                         "only at second order)"),
               std::string::npos)
         << r.out;
     // --volume adds exactly the volume springs, and the summary says nothing of elements.
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume --volume-elements -o " + q(out));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(load_model(out).volume_elements.empty());
     EXPECT_EQ(r.out.find("volume elements"), std::string::npos) << r.out;

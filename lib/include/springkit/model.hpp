@@ -250,7 +250,10 @@ struct TexCoord {
 /// stays as stable as at rest) at the price of an exact energy there.
 struct VolumeElement {
     std::uint32_t node[4] = {0, 0, 0, 0};
-    float rest = 0.0f;  ///< m^3, signed rest volume (b - a) . ((c - a) x (d - a)) / 6; nonzero
+    /// m^3, signed rest volume (b - a) . ((c - a) x (d - a)) / 6; 0 keeps the
+    /// four nodes in one plane (a flat sheet's: a node moved off it changes V
+    /// to first order).
+    float rest = 0.0f;
     friend bool operator==(const VolumeElement&, const VolumeElement&) = default;
 };
 

@@ -248,7 +248,6 @@ void validate_volume_elements(const Model& model, const std::string& context) {
         }
         const std::string at = "/volume_elements/rest/" + std::to_string(i);
         check_finite(e.rest, context, at);
-        if (e.rest == 0.0f) fail(context, at, "the rest volume of volume element " + std::to_string(i) + " must not be 0");
         const Vec3 a = model.positions[e.node[0]];
         const Vec3 ab = model.positions[e.node[1]] - a, ac = model.positions[e.node[2]] - a,
                    ad = model.positions[e.node[3]] - a;
