@@ -167,7 +167,9 @@ TEST(VolumeElements, EnergyIsKeptWithoutDampingAndLostWithIt) {
 }
 
 // The stage sums into the forces on one thread in element order: the same
-// bits on any number of threads.
+// bits on any number of threads. With more than one, the forces stage's
+// threads compute the elements' blocks (343 elements: two blocks of 256), and
+// the stage only adds them.
 TEST(VolumeElements, ResultsDoNotDependOnTheThreads) {
     Model m = make_jelly({.nx = 8, .ny = 8, .nz = 8});
     m.params.gravity = {};
