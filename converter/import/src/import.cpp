@@ -530,8 +530,12 @@ EdgeGroups group_face_edges(const Model& model) {
     return groups;
 }
 
-/// Eigenvector of the smallest eigenvalue of a symmetric 3x3 matrix (cyclic Jacobi).
-Vec3 least_eigenvector(double a[3][3]) {
+/// The eigenvectors of the smallest and the largest eigenvalue of a symmetric
+/// 3x3 matrix (cyclic Jacobi).
+struct ExtremeEigenvectors {
+    Vec3 least, most;
+};
+ExtremeEigenvectors extreme_eigenvectors(double a[3][3]) {
     double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (int sweep = 0; sweep < 50; ++sweep) {
         const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
@@ -559,10 +563,13 @@ Vec3 least_eigenvector(double a[3][3]) {
                 }
             }
     }
-    int least = 0;
-    for (int i = 1; i < 3; ++i)
+    int least = 0, most = 0;
+    for (int i = 1; i < 3; ++i) {
         if (a[i][i] < a[least][least]) least = i;
-    return {float(v[0][least]), float(v[1][least]), float(v[2][least])};
+        if (a[i][i] > a[most][most]) most = i;
+    }
+    return {{float(v[0][least]), float(v[1][least]), float(v[2][least])},
+            {float(v[0][most]), float(v[1][most]), float(v[2][most])}};
 }
 
 }  // namespace
@@ -588,11 +595,8 @@ SurfaceShape surface_shape(const Model& model) {
         for (int r = 0; r < 3; ++r)
             for (int k = 0; k < 3; ++k) cov[r][k] += d[r] * d[k];
     }
-    double negated[3][3];  // the direction of most spread: least of -cov
-    for (int r = 0; r < 3; ++r)
-        for (int k = 0; k < 3; ++k) negated[r][k] = -cov[r][k];
-    const Vec3 normal = least_eigenvector(cov);
-    const Vec3 axis = least_eigenvector(negated);
+    // The directions of least spread (the plane's normal) and of most (the line's axis).
+    const auto [normal, axis] = extreme_eigenvectors(cov);
     double farthest = 0.0, off_line = 0.0;
     for (const Vec3& p : model.positions) {
         const double d[3] = {p.x - c[0], p.y - c[1], p.z - c[2]};
