@@ -45,8 +45,8 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
     std::vector<float> kept_rest;
     for (std::size_t s = 0; s < l.a.size(); ++s) {
         const std::uint32_t a = l.a[s], c = l.b[s];
-        bool implied = false;
-        for (std::uint32_t e = l.node_first[a]; e < l.node_first[a + 1] && !implied; ++e) {
+        bool implied = false;  // (not looked for when every spring is kept)
+        for (std::uint32_t e = l.node_first[a]; !every_spring && e < l.node_first[a + 1] && !implied; ++e) {
             const std::uint32_t b = other(l.node_entry[e]);
             const float ab = l.rest[l.node_entry[e] / 2];
             if (b == c || ab >= l.rest[s]) continue;
@@ -56,7 +56,7 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
                     break;
                 }
         }
-        if (implied && !every_spring) continue;
+        if (implied) continue;
         kept_a.push_back(a);
         kept_b.push_back(c);
         kept_rest.push_back(l.rest[s]);
