@@ -673,12 +673,7 @@ void Simulation::Impl::stage_forces(const StageArgs& args) {
         accumulate_springs_reference();
     } else {
         pack_gather_state();
-        const bool elements = element_forces_in_forces_stage();
-        if (elements) {
-            const std::size_t blocks = (b_->volume_elements.size() + detail::kVolumeElementBlock - 1) /
-                                       detail::kVolumeElementBlock;
-            element_forces_.resize(blocks * detail::kVolumeForceArrays * detail::kVolumeElementBlock);
-        }
+        const bool elements = prepare_element_forces_ahead();
         run_on(team_, [&](int t) {
             window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
             if (elements) compute_element_blocks(t, team_.size());

@@ -329,8 +329,9 @@ public:
     /// volume elements' forces (positions do not move until "integrate"), each
     /// thread every size()-th block, into element_forces_; the stage then only
     /// adds them, in the elements' order. The same bits as one thread, in no
-    /// extra fork-join. Whether this substep does so:
-    bool element_forces_in_forces_stage() const;
+    /// extra fork-join. Whether this substep does so (then element_forces_ is
+    /// sized for it):
+    bool prepare_element_forces_ahead();
     void compute_element_blocks(int task, int tasks);
     /// True when a stage between "forces" and "integrate" adds forces this
     /// substep: bead loads, the gas's pressure, volume elements.

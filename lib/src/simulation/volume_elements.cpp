@@ -47,6 +47,7 @@
 #endif
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "simulation/batched_loops.hpp"
 #include "simulation/simulation_impl.hpp"
@@ -250,52 +251,41 @@ void add_volume_element_forces(const VolumeElementArrays& e, const float* in, st
 
 }  // namespace detail
 
-namespace {
-constexpr std::size_t kBlockFloats = detail::kVolumeForceArrays * detail::kVolumeElementBlock;
-}  // namespace
-
-bool Simulation::Impl::element_forces_in_forces_stage() const {
+bool Simulation::Impl::prepare_element_forces_ahead() {
     // Two blocks at least, so that a second thread has one.
-    return team_.size() > 1 && params_.volume_stiffness * stiffness_scale_ > 0.0f &&
-           b_->volume_elements.size() > detail::kVolumeElementBlock;
+    const detail::VolumeElementArrays& elements = b_->volume_elements;
+    const bool ahead = team_.size() > 1 && params_.volume_stiffness * stiffness_scale_ > 0.0f && elements.blocks() > 1;
+    if (ahead) element_forces_.resize(elements.blocks() * detail::kVolumeBlockFloats);
+    return ahead;
 }
 
 void Simulation::Impl::compute_element_blocks(int task, int tasks) {
     const detail::VolumeElementArrays& elements = b_->volume_elements;
-    const std::size_t blocks = (elements.size() + detail::kVolumeElementBlock - 1) / detail::kVolumeElementBlock;
     const float k = params_.volume_stiffness * stiffness_scale_;
     // Every tasks-th block, so that each thread gets blocks of all parts of
-    // the model; the buffer was sized before the fork (see stage_forces).
-    for (std::size_t block = static_cast<std::size_t>(task); block < blocks; block += static_cast<std::size_t>(tasks)) {
-        const std::size_t begin = block * detail::kVolumeElementBlock;
-        const std::size_t end = std::min(elements.size(), begin + detail::kVolumeElementBlock);
-        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end,
-                                      element_forces_.data() + block * kBlockFloats);
-    }
+    // the model, into the buffer prepare_element_forces_ahead() sized.
+    for (std::size_t block = static_cast<std::size_t>(task); block < elements.blocks();
+         block += static_cast<std::size_t>(tasks))
+        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, elements.begin(block),
+                                      elements.end(block), element_forces_.data() + block * detail::kVolumeBlockFloats);
 }
 
 void Simulation::Impl::stage_volume_elements(const StageArgs&) {
     const float k = params_.volume_stiffness * stiffness_scale_;
     if (!(k > 0.0f)) return;
     const detail::VolumeElementArrays& elements = b_->volume_elements;
-    constexpr std::size_t kBlockElements = detail::kVolumeElementBlock;
-    if (element_forces_ready_) {  // computed by the forces stage's threads: only the sums are left
-        element_forces_ready_ = false;
-        for (std::size_t begin = 0; begin < elements.size(); begin += kBlockElements) {
-            const std::size_t end = std::min(elements.size(), begin + kBlockElements);
-            detail::add_volume_element_forces(elements, element_forces_.data() + begin / kBlockElements * kBlockFloats,
-                                              begin, end, f_.x.data(), f_.y.data(), f_.z.data());
-        }
-        return;
-    }
-    // One thread, in blocks of elements small enough for their forces to stay
-    // in L1 between the two passes; the sums into f_ in the elements' order do
-    // not depend on the threads.
-    alignas(64) float buffer[kBlockFloats];
-    for (std::size_t begin = 0; begin < elements.size(); begin += kBlockElements) {
-        const std::size_t end = std::min(elements.size(), begin + kBlockElements);
-        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end, buffer);
-        detail::add_volume_element_forces(elements, buffer, begin, end, f_.x.data(), f_.y.data(), f_.z.data());
+    // Computed by the forces stage's threads, or else here on one thread, a
+    // block at a time small enough for its forces to stay in L1 between the
+    // two passes; either way the sums into f_ go in the elements' order, which
+    // does not depend on the threads.
+    const bool ahead = std::exchange(element_forces_ready_, false);
+    alignas(64) float buffer[detail::kVolumeBlockFloats];
+    for (std::size_t block = 0; block < elements.blocks(); ++block) {
+        const std::size_t begin = elements.begin(block), end = elements.end(block);
+        float* forces = buffer;
+        if (ahead) forces = element_forces_.data() + block * detail::kVolumeBlockFloats;
+        else detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end, buffer);
+        detail::add_volume_element_forces(elements, forces, begin, end, f_.x.data(), f_.y.data(), f_.z.data());
     }
 }
 
