@@ -148,7 +148,7 @@ void EditorApp::start_preview(const fs::path& path, const ImportOptions& options
     preview.path = path;
     preview.options = options;
     preview.camera_before = camera_;
-    camera_.frame(framing_bounds(preview.model));
+    frame_camera(framing_bounds(preview.model));
     renderer_.set_model(preview.model, path.parent_path());
     preview_ = std::move(preview);
     set_status("Preview of " + path.string() + ": nothing is converted until Convert");
@@ -284,7 +284,7 @@ void EditorApp::adopt(Document doc) {
     // it is open (status_bar), and stderr gets one line.
     if (!renderer_.texture_error().empty())
         std::fprintf(stderr, "warning: %s (drawn without it)\n", renderer_.texture_error().c_str());
-    camera_.frame(framing_bounds(doc_.model()));
+    frame_camera(framing_bounds(doc_.model()));
 
     // Dense models hide their springs and nodes until asked (they would cover the
     // surface); --hide wins over everything.
@@ -528,13 +528,25 @@ void EditorApp::select_all() {
     selection_.select_nodes(all, SelectMode::replace);
 }
 
+void EditorApp::frame_camera(const Bounds& box) {
+    // Before the first frame Dear ImGui has no font, so the bars' height (and the
+    // viewport's shape) is not known yet: frame() frames it then.
+    if (ImGui::GetFrameCount() == 0) {
+        framing_before_first_frame_ = box;
+        camera_.frame(box);
+        return;
+    }
+    const Viewport vp = viewport();
+    camera_.frame(box, vp.width / std::max(vp.height, 1.0f));
+}
+
 void EditorApp::frame_view() {
     if (!live_.running()) return;
     if (!selection_.nodes().empty()) {
-        camera_.frame(bounds_of(live_.simulation().positions(), selection_.nodes()));
+        frame_camera(bounds_of(live_.simulation().positions(), selection_.nodes()));
         return;
     }
-    camera_.frame(merged(framing_bounds(doc_.model()), live_.motion_bounds()));
+    frame_camera(merged(framing_bounds(doc_.model()), live_.motion_bounds()));
 }
 
 void EditorApp::show_frame(std::uint64_t frame) {
@@ -581,8 +593,9 @@ Viewport EditorApp::viewport() const {
     const int w = size.width, h = size.height;
     if (!show_ui_) return scene_viewport(static_cast<float>(w), static_cast<float>(h), 0.0f, 0.0f, 0.0f);
     // The menu bar above, the status bar below, one frame high each.
-    return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), kToolsWidth,
-                          kInsightWidth);
+    const SidePanels panels = side_panels(static_cast<float>(w), kToolsWidth, kInsightWidth);
+    return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), panels.left,
+                          panels.right);
 }
 
 void EditorApp::handle_shortcuts() {
@@ -876,7 +889,8 @@ void EditorApp::click(const std::optional<PickHit>& hit) {
 void EditorApp::draw_ui() {
     perform(menu_bar({doc_, recent_, playback_.playing, renderer_.has_texture()}, view_));
 
-    begin_side_panel("Tools", 0.0f, kToolsWidth);
+    const SidePanels panels = panel_widths();
+    begin_side_panel("Tools", 0.0f, panels.left);
     perform(simulation_controls(doc_, live_, playback_.playing));
     perform(selection_section(doc_, selection_, live_));
     physics_section(doc_);
@@ -891,7 +905,7 @@ void EditorApp::draw_ui() {
 
     perform(insight_panel(doc_, live_, frequency_));
     // The timeline goes on at the bottom of the insight panel (its window again).
-    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - kInsightWidth, kInsightWidth);
+    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - panels.right, panels.right);
     if (auto frame = timeline_section(live_, selection_, timeline_)) show_frame(*frame);
     end_side_panel();
     if (view_.springs && !view_.colour_by_class && !doc_.model().springs.empty())
@@ -1049,6 +1063,7 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;
+    if (framing_before_first_frame_) frame_camera(*std::exchange(framing_before_first_frame_, std::nullopt));
 
     if (show_ui_) draw_ui();
     handle_shortcuts();

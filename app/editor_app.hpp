@@ -245,6 +245,8 @@ private:
     /// Home: frames the selected nodes where they are now, or else the box the
     /// model has swept since it started (and its floor).
     void frame_view();
+    /// Points the camera at the whole of `box` in the scene's viewport.
+    void frame_camera(const Bounds& box);
     void undo();
     void redo();
     /// The timeline: pauses and puts the simulation at a recorded frame.
@@ -267,6 +269,9 @@ private:
     LiveSimulation live_;
     SceneRenderer renderer_;
     OrbitCamera camera_;
+    /// What frame_camera() was asked to frame before the first frame, framed again
+    /// at its start.
+    std::optional<Bounds> framing_before_first_frame_;
     ViewOptions view_;
     std::array<std::size_t, kSpringClasses> class_counts_{};  ///< springs per class, for the legend
     std::uint64_t class_counts_revision_ = ~std::uint64_t{0};  ///< of the document they were counted at

@@ -27,7 +27,8 @@ ImVec4 alarm_color(Alarm alarm) {
 
 Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyCache& frequency) {
     Action action;
-    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - kInsightWidth, kInsightWidth);
+    const float width = panel_widths().right;
+    begin_side_panel("Insight", ImGui::GetMainViewport()->Size.x - width, width);
     const Model& m = doc.model();
     ImGui::TextUnformatted("Kinetic energy");
     const auto& energy = live.energy_history();

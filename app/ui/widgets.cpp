@@ -31,6 +31,10 @@ void help_marker(const char* text) {
     }
 }
 
+SidePanels panel_widths() {
+    return side_panels(ImGui::GetMainViewport()->Size.x, kToolsWidth, kInsightWidth);
+}
+
 void begin_side_panel(const char* name, float x, float width) {
     const ImGuiViewport* main = ImGui::GetMainViewport();
     const float top = ImGui::GetFrameHeight();

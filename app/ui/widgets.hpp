@@ -9,11 +9,16 @@
 #include <string>
 
 #include "editing/document.hpp"
+#include "view/camera.hpp"
 
 namespace springkit::editor {
 
-inline constexpr float kToolsWidth = 330.0f;    ///< px, the fixed left panel
-inline constexpr float kInsightWidth = 300.0f;  ///< px, the fixed right panel
+inline constexpr float kToolsWidth = 330.0f;    ///< px, the left panel at full width
+inline constexpr float kInsightWidth = 300.0f;  ///< px, the right panel at full width
+
+/// The tools panel's (left) and the insight panel's (right) widths in this
+/// window: side_panels() of the main viewport's width.
+SidePanels panel_widths();
 
 inline const ImVec4 kGood{0.45f, 0.85f, 0.45f, 1.0f};
 inline const ImVec4 kWarn{1.0f, 0.75f, 0.25f, 1.0f};

@@ -61,9 +61,16 @@ void transform(const Mat4& m, Vec3 p, float out[4]) {
         out[row] = m.m[row] * p.x + m.m[4 + row] * p.y + m.m[8 + row] * p.z + m.m[12 + row];
 }
 
+SidePanels side_panels(float window_width, float left, float right) {
+    const float full = left + right;
+    if (full <= 0.0f) return {left, right};
+    const float share = std::clamp((window_width - kMinSceneWidth) / full, kMinPanelShare, 1.0f);
+    return {left * share, right * share};
+}
+
 Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right) {
     Viewport vp{0, bar, std::max(window_width, 1.0f), std::max(window_height - 2.0f * bar, 1.0f)};
-    if (vp.width >= left + right + 300.0f) {
+    if (vp.width >= left + right + kMinSceneWidth) {
         vp.x = left;
         vp.width -= left + right;
     }
@@ -123,10 +130,13 @@ void OrbitCamera::pan(float dx, float dy, const Viewport& viewport) {
 
 void OrbitCamera::zoom(float steps) { distance = std::clamp(distance * std::pow(0.85f, steps), 1e-3f, 1e5f); }
 
-void OrbitCamera::frame(const Bounds& box) {
+void OrbitCamera::frame(const Bounds& box, float aspect) {
     target = (box.min + box.max) * 0.5f;
     const float radius = std::max(box.diagonal() * 0.5f, 0.05f);
-    distance = radius / std::sin(fov_y * 0.5f) * 1.1f;
+    // The box's bounding sphere fits in the narrower of the two half-angles of the
+    // view: fov_y / 2 upright, atan(tan(fov_y / 2) * aspect) across.
+    const float half_angle = std::atan(std::tan(fov_y * 0.5f) * std::clamp(aspect, 0.05f, 1.0f));
+    distance = radius / std::sin(half_angle) * 1.1f;
 }
 
 float floor_height(const Model& model) {

@@ -31,10 +31,28 @@ struct Viewport {
     float x = 0, y = 0, width = 1, height = 1;
 };
 
+/// The narrowest scene drawn between the side panels, px.
+inline constexpr float kMinSceneWidth = 240.0f;
+/// How far the side panels narrow, as a share of their full widths, to keep the
+/// scene beside them on a small window.
+inline constexpr float kMinPanelShare = 0.55f;
+
+/// The widths of the two side panels, px.
+struct SidePanels {
+    float left = 0, right = 0;
+};
+/// The side panels' widths in a window `window_width` px wide, for panels `left`
+/// and `right` px wide at full size: full size while the scene keeps
+/// kMinSceneWidth between them; on a narrower window both narrow by the same
+/// share, down to kMinPanelShare, so that the scene stays in view beside them
+/// (a 640 px window keeps 240 px of scene between panels of 63% of their width).
+SidePanels side_panels(float window_width, float left, float right);
+
 /// The part of a window the scene is drawn in, window pixels: below the menu bar
 /// and above the status bar (each `bar` px high, 0 without panels), and between
-/// the side panels (`left` and `right` px wide) when that leaves at least 300 px;
-/// a narrower window draws the scene under the panels, across its whole width.
+/// the side panels (`left` and `right` px wide) when that leaves at least
+/// kMinSceneWidth; a narrower window draws the scene under the panels, across its
+/// whole width.
 Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right);
 
 /// Where a point lands in the window: pixel x, y and depth in [0, 1]; nullopt
@@ -81,8 +99,10 @@ public:
     void pan(float dx, float dy, const Viewport& viewport);
     /// Wheel steps; positive moves closer.
     void zoom(float steps);
-    /// Looks at the whole box from the current direction.
-    void frame(const Bounds& box);
+    /// Looks at the whole box from the current direction, in a view `aspect`
+    /// (width / height) wide: a view narrower than it is high fits the box in its
+    /// width.
+    void frame(const Bounds& box, float aspect = 1.0f);
 };
 
 /// The height of the floor drawn under a model: its ground plane when it has one,

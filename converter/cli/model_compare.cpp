@@ -117,8 +117,10 @@ std::vector<std::uint32_t> renumbering(const Model& a, const Model& b) {
     return map;
 }
 
-/// `a` with its nodes renumbered by `map` (springs, anchors, faces, masses and
-/// the node lists of attachments follow), so it can be compared with `b` item by item.
+/// `a` with its nodes renumbered by `map` (springs, anchors, faces, volume
+/// elements, masses and the node references of attachments follow), so it can
+/// be compared with `b` item by item. Not renumber_nodes(): a bead's chain need
+/// not stay consecutive for a comparison.
 Model renumbered(const Model& a, const std::vector<std::uint32_t>& map) {
     Model r = a;
     for (std::size_t i = 0; i < map.size(); ++i) {
@@ -129,6 +131,13 @@ Model renumbered(const Model& a, const std::vector<std::uint32_t>& map) {
     for (Anchor& x : r.anchors) x.node = map[x.node];
     for (Face& f : r.faces)
         for (std::uint32_t& n : f.node) n = map[n];
+    for (VolumeElement& e : r.volume_elements)
+        for (std::uint32_t& n : e.node) n = map[n];
+    for (ConstantForce& c : r.constant_forces) c.node = map[c.node];
+    for (Tether& t : r.tethers) t.node = map[t.node];
+    for (Bead& x : r.beads) x.first = map[x.first], x.last = map[x.last];
+    for (Tube& t : r.tubes)
+        for (std::uint32_t& n : t.nodes) n = map[n];
     return r;
 }
 
@@ -311,6 +320,22 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     }
     if (uv_changed > limit) lines.push_back("  ... " + std::to_string(uv_changed - limit) + " more texcoords changed");
 
+    // Volume elements, item by item.
+    count("volume elements", a.volume_elements.size(), b.volume_elements.size());
+    std::size_t elements_changed = 0;
+    for (std::size_t i = 0; i < std::min(a.volume_elements.size(), b.volume_elements.size()); ++i) {
+        const VolumeElement& e = a.volume_elements[i];
+        const VolumeElement& g = b.volume_elements[i];
+        if (e == g || elements_changed++ >= limit) continue;
+        auto corners = [](const VolumeElement& x) {
+            return std::to_string(x.node[0]) + " " + std::to_string(x.node[1]) + " " + std::to_string(x.node[2]) +
+                   " " + std::to_string(x.node[3]) + " (rest " + num(x.rest) + " m^3)";
+        };
+        lines.push_back("volume element " + std::to_string(i) + ": nodes " + corners(e) + " -> " + corners(g));
+    }
+    if (elements_changed > limit)
+        lines.push_back("  ... " + std::to_string(elements_changed - limit) + " more volume elements changed");
+
     // Spring groups, matched by name.
     auto group_named = [](const Model& m, const std::string& name) -> const SpringGroup* {
         for (const SpringGroup& g : m.spring_groups)
@@ -346,7 +371,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     // Anything else in the file (attachments), compared as a whole.
     static const std::set<std::string> handled = {"format", "version", "name", "parameters", "positions",
                                                   "masses", "springs", "anchors", "faces", "texcoords", "texture",
-                                                  "spring_groups"};
+                                                  "spring_groups", "volume_elements"};
     for (const auto& [k, v] : ja.items())
         if (!handled.count(k) && (!jb.contains(k) || jb.at(k) != v)) lines.push_back(k + ": changed");
     for (const auto& [k, v] : jb.items())

@@ -145,8 +145,8 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::Range(1, 64));
     sub->add_flag("--volume-elements,!--no-volume-elements", o->import.volume_elements,
                   "With the volume springs the converter chooses, also add volume elements (signed-volume tetrahedra "
-                  "that keep a violently shaken shape from settling as its mirror image; about a third more time "
-                  "a step on a converted engine); default off");
+                  "that keep a violently shaken shape from settling as its mirror image; default on, "
+                  "--no-volume-elements leaves them out for a cheaper step)");
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,
                     "Stiffness of bend, shear and volume springs relative to --k (default 1)")
         ->check(CLI::PositiveNumber);

@@ -245,6 +245,27 @@ TEST(CliCore, InfoStatesTheCostPerFrameAndWarnsBeyondRealTime) {
     EXPECT_EQ(j["cost_per_frame"]["real_time"], false);
 }
 
+// Self-collision costs far more a node than the springs do (each node searches for
+// its neighbours every substep): info counts it and says so.
+TEST(CliCore, InfoCountsSelfCollisionInTheCostPerFrame) {
+    springkit::ClothSpec spec;
+    spec.columns = spec.rows = 10;
+    springkit::Model m = springkit::make_cloth(spec);
+    m.params.self_collision_distance = 0.01f;
+    const fs::path file = work_dir() / "self-colliding-cloth.json";
+    springkit::save_model(m, file);
+    const auto text = run_command(kCli + " info " + file.string());
+    ASSERT_EQ(text.exit_code, 0) << text.err;
+    EXPECT_NE(text.out.find("              counted in it: 900 self-collision node searches\n"), std::string::npos)
+        << text.out;
+    const auto j = nlohmann::json::parse(run_command(kCli + " info --json " + file.string()).out);
+    EXPECT_EQ(j["cost_per_frame"]["self_collision_node_visits"], 900);
+    EXPECT_EQ(j["cost_per_frame"]["element_visits"], 0);
+    const double springs = 9.0 * static_cast<double>(m.springs.size()) * springkit::kSecondsPerSpringVisit;
+    EXPECT_DOUBLE_EQ(j["cost_per_frame"]["seconds_one_thread"].get<double>(),
+                     springs + 900 * springkit::kSecondsPerSelfCollisionNodeVisit);
+}
+
 // ------------------------------------------------------------------ conventions
 
 TEST(CliConventions, VersionNamesTheBuildKindTypeAndImporter) {

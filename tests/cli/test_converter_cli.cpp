@@ -539,16 +539,11 @@ TEST(ConvertStructure, TheSummarySaysWhatWasChosenAndWhy) {
     EXPECT_EQ(r.exit_code, 2);
 }
 
-// Where the converter chooses volume springs it adds volume elements when
-// asked, and the summary counts them and says why, or why none.
-TEST(ConvertStructure, VolumeElementsWhenAskedAndTheSummarySaysWhy) {
+// Where the converter chooses volume springs it adds volume elements unless
+// told not to, and the summary counts them and says why, or why none.
+TEST(ConvertStructure, VolumeElementsByDefaultAndTheSummarySaysWhy) {
     const fs::path out = work_dir() / "elements-cube.json";
     auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
-    ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(load_model(out).volume_elements.empty());
-    EXPECT_NE(r.out.find("; no volume elements (off by default: --volume-elements adds them)"), std::string::npos)
-        << r.out;
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     const Model with = load_model(out);
     ASSERT_FALSE(with.volume_elements.empty());
@@ -558,24 +553,29 @@ TEST(ConvertStructure, VolumeElementsWhenAskedAndTheSummarySaysWhy) {
                          "image)"),
               std::string::npos)
         << r.out;
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume-elements --integrator implicit -o " +
-                    q(out));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --no-volume-elements -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(load_model(out).volume_elements.empty());
+    EXPECT_NE(r.out.find("; no volume elements (left out: --no-volume-elements)"), std::string::npos) << r.out;
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --integrator implicit -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(load_model(out).volume_elements.empty());
     EXPECT_NE(r.out.find("; no volume elements (their force is explicit, too stiff for the implicit integrator's "
                          "substeps)"),
               std::string::npos)
         << r.out;
-    // A flat sheet (the cloth: bend, shear and volume springs) has no tetrahedron wide enough.
-    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " --volume-elements -o " + q(out));
+    // A flat sheet (the cloth: bend, shear and volume springs) gets flat ones.
+    r = run_command(kCli + " convert " + q(sample_mesh("cloth.obj")) + " -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_TRUE(load_model(out).volume_elements.empty());
-    EXPECT_NE(r.out.find("; no volume elements (no four nodes far enough apart span a tetrahedron wide enough: a "
-                         "flat, thin or tiny mesh)"),
+    const Model cloth = load_model(out);
+    ASSERT_FALSE(cloth.volume_elements.empty());
+    EXPECT_NE(r.out.find("; " + std::to_string(cloth.volume_elements.size()) +
+                         " volume elements (of rest volume 0: they keep the sheet flat, which springs in its plane do "
+                         "only at second order)"),
               std::string::npos)
         << r.out;
     // --volume adds exactly the volume springs, and the summary says nothing of elements.
-    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume --volume-elements -o " + q(out));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --volume -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(load_model(out).volume_elements.empty());
     EXPECT_EQ(r.out.find("volume elements"), std::string::npos) << r.out;
@@ -808,6 +808,7 @@ TEST(Diff, RenumberedNodesAreRecognised) {
     ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) + " --keep-order -o " + q(a)).exit_code,
               0);
     Model m = load_model(a);
+    ASSERT_FALSE(m.volume_elements.empty()) << "a closed mesh gets volume elements by default";
     std::vector<std::uint32_t> reversed(m.node_count());
     for (std::size_t i = 0; i < reversed.size(); ++i) reversed[i] = static_cast<std::uint32_t>(reversed.size() - 1 - i);
     renumber_nodes(m, reversed);
@@ -815,13 +816,39 @@ TEST(Diff, RenumberedNodesAreRecognised) {
     auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("\nnodes: the same 146 positions in another order ("), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find("moved"), std::string::npos) << r.out;
-    EXPECT_EQ(r.out.find("springs added"), std::string::npos) << r.out;
+    // Nothing else: springs, faces and volume elements all follow the renumbering.
+    EXPECT_EQ(line_count(r.out), 3) << r.out;
     // A real change on top of the renumbering is still named.
     m.params.mass = 0.5f;
     save_model(m, b);
     r = run_command(kCli + " diff " + q(a) + " " + q(b));
     EXPECT_NE(r.out.find("\nparameter mass: "), std::string::npos) << r.out;
+}
+
+// A volume element with two corners swapped (its handedness turned) is named
+// with its corners before and after.
+TEST(Diff, AChangedVolumeElementIsNamed) {
+    const fs::path a = work_dir() / "ve-a.json", b = work_dir() / "ve-b.json";
+    ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(a)).exit_code, 0);
+    Model m = load_model(a);
+    ASSERT_GT(m.volume_elements.size(), 3u);
+    VolumeElement& e = m.volume_elements[2];
+    const VolumeElement before = e;
+    std::swap(e.node[1], e.node[2]);
+    e.rest = -e.rest;
+    save_model(m, b);
+    const auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto n = [](std::uint32_t x) { return std::to_string(x); };
+    EXPECT_NE(r.out.find("\nvolume element 2: nodes " + n(before.node[0]) + " " + n(before.node[1]) + " " +
+                         n(before.node[2]) + " " + n(before.node[3]) + " (rest "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(" -> " + n(before.node[0]) + " " + n(before.node[2]) + " " + n(before.node[1]) + " " +
+                         n(before.node[3]) + " (rest " + (e.rest < 0.0f ? "-" : "")),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(line_count(r.out), 3) << r.out;
 }
 
 TEST(SampleMeshes, CommittedMeshesAreWhatTheScriptWrites) {

@@ -79,3 +79,33 @@ TEST(FrameCost, ImplicitIterationsAreCountedPerNode) {
     m.params.integrator = Integrator::symplectic_euler;
     EXPECT_EQ(frame_cost(m).implicit_node_iterations, 0u);
 }
+
+// Volume elements, self-collision and the implicit strain limit cost per item
+// and substep on top of the springs: a jelly's 27 elements, a cloth's nodes each
+// searching for neighbours, and strain-limit passes over the implicit cloth's
+// springs are counted, each at its own measured price.
+TEST(FrameCost, ElementsSelfCollisionAndStrainLimitAreCounted) {
+    Model m = chain(3, 0);
+    m.params.max_substep = 1.0f / 600.0f;  // 10 substeps
+    m.volume_elements.resize(27);
+    FrameCost c = frame_cost(m);
+    EXPECT_EQ(c.element_visits, 270u);
+    EXPECT_EQ(c.self_collision_node_visits, 0u);
+    EXPECT_DOUBLE_EQ(c.seconds, 30 * kSecondsPerSpringVisit + 270 * kSecondsPerElementVisit);
+
+    m.volume_elements.clear();
+    m.params.self_collision_distance = 0.01f;
+    c = frame_cost(m);
+    EXPECT_EQ(c.self_collision_node_visits, 40u);  // 4 nodes x 10 substeps
+    EXPECT_DOUBLE_EQ(c.seconds, 30 * kSecondsPerSpringVisit + 40 * kSecondsPerSelfCollisionNodeVisit);
+
+    m.params.self_collision_distance = 0.0f;
+    m.params.integrator = Integrator::implicit;
+    m.params.implicit_iterations = 2;
+    m.params.strain_limit_passes = 5;
+    EXPECT_EQ(frame_cost(m).strain_limit_visits, 0u) << "no strain limit asked";
+    m.params.strain_limit = 0.01f;
+    c = frame_cost(m);
+    EXPECT_EQ(c.strain_limit_visits, 150u);  // 10 substeps x 5 passes x 3 springs
+    EXPECT_DOUBLE_EQ(c.seconds, 80 * kSecondsPerImplicitNodeIteration + 150 * kSecondsPerStrainLimitVisit);
+}

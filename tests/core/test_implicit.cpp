@@ -424,6 +424,8 @@ TEST(Implicit, SameBitsForAnyThreadCount) {
     Parameters p = implicit_params(5);
     p.k = 20000.0f;
     p.strain_limit = 0.05f;
+    p.strain_limit_every_spring = 1;
+    p.strain_limit_global_steps = 1;
     p.long_range_attachments = 2;
     p.air_friction = 0.01f;
     p.wind = {1.0f, 0.0f, 0.5f};
@@ -526,26 +528,33 @@ TEST(Implicit, StrainLimitPassesHoldAHangingClothAtItsLimit) {
 TEST(Implicit, StrainLimitAndAttachmentsKeepAFreeBodysMomentum) {
     // Without anchors there is nothing to attach to, and each strain-limit
     // projection moves its two ends by opposite impulses (split by inverse
-    // mass): a stretched, spinning free cloth keeps its linear momentum.
-    Parameters p = implicit_params(3);
-    p.gravity = {0, 0, 0};
-    p.k = 200.0f;
-    p.strain_limit = 0.01f;
-    p.long_range_attachments = 2;
-    Model m = make_cloth({.columns = 8, .rows = 8, .anchors = ClothAnchors::none}, p);
-    for (Vec3& x : m.positions) x = x * 1.3f;  // every spring 30% long
-    Simulation sim(m);
-    for (std::uint32_t i = 0; i < m.node_count(); ++i)
-        sim.set_velocity(i, Vec3{0.4f, 0.3f, -0.2f} + cross(Vec3{0, 2, 0}, m.positions[i]));
-    const Vec3 before = sim.linear_momentum();
-    sim.step(kFrame);
-    const double strain_after_one = max_strain(m, sim);
-    for (int frame = 0; frame < 30; ++frame) sim.step(kFrame);
-    const Vec3 after = sim.linear_momentum();
-    EXPECT_NEAR(after.x, before.x, 1e-5);
-    EXPECT_NEAR(after.y, before.y, 1e-5);
-    EXPECT_NEAR(after.z, before.z, 1e-5);
-    EXPECT_LT(strain_after_one, 0.3);  // the projection did act
+    // mass): a stretched, spinning free cloth keeps its linear momentum. So
+    // it does with every spring projected and with global steps, whose
+    // forces come in equal and opposite pairs through a matrix whose rows
+    // sum to the masses (M dx sums to zero).
+    for (const bool global : {false, true}) {
+        Parameters p = implicit_params(3);
+        p.gravity = {0, 0, 0};
+        p.k = 200.0f;
+        p.strain_limit = 0.01f;
+        p.long_range_attachments = 2;
+        p.strain_limit_every_spring = global ? 1 : 0;
+        p.strain_limit_global_steps = global ? 2 : 0;
+        Model m = make_cloth({.columns = 8, .rows = 8, .anchors = ClothAnchors::none}, p);
+        for (Vec3& x : m.positions) x = x * 1.3f;  // every spring 30% long
+        Simulation sim(m);
+        for (std::uint32_t i = 0; i < m.node_count(); ++i)
+            sim.set_velocity(i, Vec3{0.4f, 0.3f, -0.2f} + cross(Vec3{0, 2, 0}, m.positions[i]));
+        const Vec3 before = sim.linear_momentum();
+        sim.step(kFrame);
+        const double strain_after_one = max_strain(m, sim);
+        for (int frame = 0; frame < 30; ++frame) sim.step(kFrame);
+        const Vec3 after = sim.linear_momentum();
+        EXPECT_NEAR(after.x, before.x, 1e-5) << "global steps " << global;
+        EXPECT_NEAR(after.y, before.y, 1e-5) << "global steps " << global;
+        EXPECT_NEAR(after.z, before.z, 1e-5) << "global steps " << global;
+        EXPECT_LT(strain_after_one, 0.3);  // the projection did act
+    }
 }
 
 TEST(Implicit, StrainLimitColoursShareNoNode) {
@@ -554,7 +563,8 @@ TEST(Implicit, StrainLimitColoursShareNoNode) {
     // exactly one colour, and a run's springs are what it says (first nodes
     // a stride apart, one shape). A 12 x 12 cloth: its 4 structural and shear
     // shapes, each in rows, take 2 colours each; the bend springs, implied
-    // by two structural ones, are not projected.
+    // by two structural ones, are not projected unless every spring is
+    // asked for (strain_limit_every_spring), when all of them are.
     const Model m = make_cloth({.columns = 12, .rows = 12, .anchors = ClothAnchors::top_corners}, Parameters{});
     detail::ImplicitLayout l;
     const std::size_t n = m.node_count();
@@ -573,30 +583,92 @@ TEST(Implicit, StrainLimitColoursShareNoNode) {
         l.node_entry[fill[l.a[s]]++] = 2 * s;
         l.node_entry[fill[l.b[s]]++] = 2 * s + 1;
     }
-    const auto limited = detail::build_strain_limit_springs(l);
-    const detail::StrainLimitSprings& sl = *limited;
-    const std::size_t structural_and_shear = 2 * 12 * 11 + 2 * 11 * 11;
-    EXPECT_EQ(sl.a.size(), structural_and_shear);
-    EXPECT_EQ(sl.colour_first.size(), 9u);
-    std::set<std::pair<std::uint32_t, std::uint32_t>> springs;  // (a, b), a < b
-    for (std::size_t c = 0; c + 1 < sl.colour_first.size(); ++c) {
-        std::set<std::uint32_t> nodes;
-        for (std::uint32_t p = sl.colour_first[c]; p < sl.colour_first[c + 1]; ++p) {
-            const detail::StrainLimitSprings::Piece& piece = sl.pieces[p];
-            for (std::uint32_t e = piece.begin; e < piece.end; ++e) {
-                EXPECT_TRUE(nodes.insert(sl.a[e]).second) << "colour " << c << " spring " << e;
-                EXPECT_TRUE(nodes.insert(sl.b[e]).second) << "colour " << c << " spring " << e;
-                EXPECT_TRUE(springs.insert({sl.a[e], sl.b[e]}).second) << "spring " << e;
-                if (piece.stride == 0) continue;
-                EXPECT_EQ(sl.a[e], sl.a[piece.begin] + piece.stride * (e - piece.begin)) << "spring " << e;
-                EXPECT_EQ(sl.b[e] - sl.a[e], sl.b[piece.begin] - sl.a[piece.begin]) << "spring " << e;
+    for (const bool every : {false, true}) {
+        const auto limited = detail::build_strain_limit_springs(l, every);
+        const detail::StrainLimitSprings& sl = *limited;
+        EXPECT_EQ(sl.every_spring, every);
+        const std::size_t structural_and_shear = 2 * 12 * 11 + 2 * 11 * 11;
+        const std::size_t bend = 2 * 12 * 10;
+        EXPECT_EQ(sl.a.size(), every ? structural_and_shear + bend : structural_and_shear);
+        ASSERT_EQ(m.springs.size(), structural_and_shear + bend);
+        if (!every) {
+            EXPECT_EQ(sl.colour_first.size(), 9u);
+        }
+        std::set<std::pair<std::uint32_t, std::uint32_t>> springs;  // (a, b), a < b
+        for (std::size_t c = 0; c + 1 < sl.colour_first.size(); ++c) {
+            std::set<std::uint32_t> nodes;
+            for (std::uint32_t p = sl.colour_first[c]; p < sl.colour_first[c + 1]; ++p) {
+                const detail::StrainLimitSprings::Piece& piece = sl.pieces[p];
+                for (std::uint32_t e = piece.begin; e < piece.end; ++e) {
+                    EXPECT_TRUE(nodes.insert(sl.a[e]).second) << "colour " << c << " spring " << e;
+                    EXPECT_TRUE(nodes.insert(sl.b[e]).second) << "colour " << c << " spring " << e;
+                    EXPECT_TRUE(springs.insert({sl.a[e], sl.b[e]}).second) << "spring " << e;
+                    if (piece.stride == 0) continue;
+                    EXPECT_EQ(sl.a[e], sl.a[piece.begin] + piece.stride * (e - piece.begin)) << "spring " << e;
+                    EXPECT_EQ(sl.b[e] - sl.a[e], sl.b[piece.begin] - sl.a[piece.begin]) << "spring " << e;
+                }
             }
         }
+        for (const Spring& s : m.springs) {
+            const bool is_bend = length(m.positions[s.a] - m.positions[s.b]) > 1.5f * (2.0f / 11.0f);
+            EXPECT_EQ(springs.count(std::minmax(s.a, s.b)), is_bend && !every ? 0u : 1u) << s.a << " " << s.b;
+        }
     }
-    for (const Spring& s : m.springs) {
-        const bool bend = length(m.positions[s.a] - m.positions[s.b]) > 1.5f * (2.0f / 11.0f);
-        EXPECT_EQ(springs.count(std::minmax(s.a, s.b)), bend ? 0u : 1u) << s.a << " " << s.b;
-    }
+}
+
+TEST(Implicit, StrainLimitGlobalStepMatchesTheHandSolvedChain) {
+    // Anchor 0 and free nodes 1 and 2 on the x axis, two springs of rest r,
+    // both stretched, at rest (v = 0), no gravity: along one line the
+    // local/global step is linear, and each stage of the step is solved here
+    // by hand. With c = h^2 k and M = m I:
+    // 1. the implicit Euler step (one iteration is exact on a line):
+    //    (m + 2c) x1 - c x2 = m x1(0), -c x1 + (m + c) x2 = m x2(0) + c r;
+    // 2. one strain-limit pass, spring (0, 1) first (its colour): node 1 goes
+    //    to the cap; then spring (1, 2) splits its excess between its ends;
+    // 3. the global step: spring (0, 1) capped (spring (1, 2) is at its cap),
+    //    [m + 2c, -c; -c, m + c] dx = (c (cap - x1), 0).
+    const double r = 0.1, k = 50.0, m = 0.01, limit = 0.05, h = 1.0 / 60.0, c = h * h * k;
+    const double x1_0 = 0.16, x2_0 = 0.34;
+    Model model;
+    model.params = implicit_params(1);
+    model.params.gravity = {0, 0, 0};
+    model.params.k = static_cast<float>(k);
+    model.params.mass = static_cast<float>(m);
+    model.params.strain_limit = static_cast<float>(limit);
+    model.params.strain_limit_passes = 1;
+    model.positions = {{0, 0, 0}, {static_cast<float>(x1_0), 0, 0}, {static_cast<float>(x2_0), 0, 0}};
+    model.springs = {{0, 1, static_cast<float>(r)}, {1, 2, static_cast<float>(r)}};
+    model.anchors = {{.node = 0}};
+    const auto solve = [&](double b1, double b2, double& y1, double& y2) {
+        const double det = (m + 2 * c) * (m + c) - c * c;
+        y1 = (b1 * (m + c) + c * b2) / det;
+        y2 = ((m + 2 * c) * b2 + c * b1) / det;
+    };
+    double x1, x2;
+    solve(m * x1_0, m * x2_0 + c * r, x1, x2);
+    const double cap = static_cast<double>(static_cast<float>(r) * (1.0f + static_cast<float>(limit)));
+    ASSERT_GT(x1, cap);
+    x1 = cap;
+    ASSERT_GT(x2 - x1, cap);
+    const double excess = x2 - x1 - cap;
+    x1 += excess / 2;
+    x2 -= excess / 2;
+    Simulation passes_only(model);
+    passes_only.step(kFrame);
+    EXPECT_NEAR(passes_only.positions()[1].x, x1, 1e-6);
+    EXPECT_NEAR(passes_only.positions()[2].x, x2, 1e-6);
+    double dx1, dx2;
+    solve(c * (cap - x1), 0.0, dx1, dx2);
+    ASSERT_GT(std::abs(dx1), 1e-3);  // the step moves the nodes by millimetres
+    model.params.strain_limit_global_steps = 1;
+    Simulation global(model);
+    global.step(kFrame);
+    EXPECT_NEAR(global.positions()[1].x, x1 + dx1, 1e-6);
+    EXPECT_NEAR(global.positions()[2].x, x2 + dx2, 1e-6);
+    EXPECT_EQ(global.positions()[2].y, 0.0f);
+    // The velocities are the whole step's motion over h, the global step's
+    // correction included.
+    EXPECT_NEAR(global.velocities()[1].x, (x1 + dx1 - x1_0) / h, 1e-4);
 }
 
 TEST(Implicit, ColouredStrainLimitPassesLeaveNoSpringPastTheLimit) {

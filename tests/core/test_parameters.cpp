@@ -51,8 +51,8 @@ TEST(ParameterTable, RowsNameDistinctFieldsKeysAndOptions) {
         EXPECT_FALSE(row.doc.empty()) << row.pointer();
         EXPECT_FALSE(row.label.empty()) << row.pointer();
     }
-    // Parameters holds 27 fields (4 of them the material), a Ground 4 and a Gust 4.
-    EXPECT_EQ(fields.size(), 35u);
+    // Parameters holds 29 fields (4 of them the material), a Ground 4 and a Gust 4.
+    EXPECT_EQ(fields.size(), 37u);
 }
 
 TEST(ParameterTable, GroundRowsHaveNoFieldWithoutAGround) {

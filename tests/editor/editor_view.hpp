@@ -22,14 +22,20 @@ inline constexpr float kBarHeight = 19.0f;
 struct OpeningView {
     springkit::editor::Viewport viewport;
     springkit::editor::Mat4 matrix;
+    springkit::editor::OrbitCamera camera;
 
     OpeningView(const Model& model, int width, int height)
-        : viewport(springkit::editor::scene_viewport(
-              static_cast<float>(width), static_cast<float>(height), kBarHeight,
-              springkit::editor::kToolsWidth, springkit::editor::kInsightWidth)) {
-        springkit::editor::OrbitCamera camera;
-        camera.frame(springkit::editor::framing_bounds(model));
+        : viewport(scene(width, height)) {
+        camera.frame(springkit::editor::framing_bounds(model), viewport.width / viewport.height);
         matrix = camera.view_projection(viewport);
+    }
+    /// The scene's rectangle in a window `width` x `height`, between the side
+    /// panels as wide as the editor makes them there.
+    static springkit::editor::Viewport scene(int width, int height) {
+        const auto panels = springkit::editor::side_panels(static_cast<float>(width), springkit::editor::kToolsWidth,
+                                                           springkit::editor::kInsightWidth);
+        return springkit::editor::scene_viewport(static_cast<float>(width), static_cast<float>(height), kBarHeight,
+                                                 panels.left, panels.right);
     }
     /// Where `p` is drawn, window pixels.
     springkit::editor::ScreenPoint at(Vec3 p) const {

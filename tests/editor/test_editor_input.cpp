@@ -254,8 +254,7 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     const ScreenPoint end{start.x + 150.0f, start.y, 0};
 
     // The target's path: from the corner across the plane through it facing the camera.
-    OrbitCamera camera;
-    camera.frame(framing_bounds(cloth));
+    const OrbitCamera& camera = view.camera;
     const Vec3 facing = normalized(camera.eye() - camera.target);
     const auto far_end = intersect_plane(camera.ray(view.viewport, end.x, end.y), cloth.positions[corner], facing);
     ASSERT_TRUE(far_end);
@@ -580,10 +579,9 @@ TEST(EditorInput, theConversionDialogPreviewsTheGroundAndAnchorsThenConverts) {
 
     // The preview drew the mesh with the anchors the selector picked (orange, at
     // the top); the spring view after converting hides the surface.
-    OrbitCamera camera;
-    camera.frame(framing_bounds(model));
-    const Viewport viewport = scene_viewport(1280, 720, kBarHeight, kToolsWidth, kInsightWidth);
-    const Mat4 matrix = camera.view_projection(viewport);
+    const OpeningView view(model, 1280, 720);  // the editor's default window
+    const Viewport& viewport = view.viewport;
+    const Mat4& matrix = view.matrix;
     const auto centre = project(matrix, viewport, (bounds(model).min + bounds(model).max) * 0.5f);
     ASSERT_TRUE(centre);
     const Image shown = load_png(preview), after = load_png(springs);
@@ -611,8 +609,7 @@ TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
     save_scene(world, scene_file);
 
     const OpeningView view = opening_view(cloth);
-    OrbitCamera camera;
-    camera.frame(framing_bounds(cloth));
+    const OrbitCamera& camera = view.camera;
     const ScreenPoint from = view.at(ball.pose.position);
     ASSERT_TRUE(from.x > view.viewport.x && from.x < view.viewport.x + view.viewport.width) << "in the viewport";
     ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, from.x, from.y))

@@ -225,3 +225,56 @@ TEST(EditorViews, scrubbingBackAndOnShowsTheRecordedFramesExactly) {
     EXPECT_TRUE(load_png(png("scrubbed51")).rgb == live51.rgb) << "on to frame 51";
     EXPECT_TRUE(load_png(png("resumed51")).rgb == live51.rgb) << "played on from 41 for 10 frames";
 }
+
+// A small window keeps the scene between the side panels: both narrow by one share
+// (to 63% at 640 px) so that the scene keeps kMinSceneWidth, where the editor frames
+// the model whole. Narrower than the panels at their least, the scene goes under them.
+TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
+    const SidePanels full = side_panels(1280, kToolsWidth, kInsightWidth);
+    EXPECT_EQ(full.left, kToolsWidth);
+    EXPECT_EQ(full.right, kInsightWidth);
+    constexpr int kSmallWidth = 640, kSmallHeight = 400;
+    const SidePanels small = side_panels(kSmallWidth, kToolsWidth, kInsightWidth);
+    EXPECT_NEAR(small.left + small.right + kMinSceneWidth, kSmallWidth, 1e-3);
+    EXPECT_NEAR(small.left / kToolsWidth, small.right / kInsightWidth, 1e-6);
+    const SidePanels least = side_panels(400, kToolsWidth, kInsightWidth);
+    EXPECT_NEAR(least.left, kToolsWidth * kMinPanelShare, 1e-3);
+    EXPECT_EQ(scene_viewport(400, 300, kBarHeight, least.left, least.right).width, 400.0f);
+
+    TempDir dir;
+    const Model model = cloth_with_kinds();
+    const fs::path file = dir.path() / "cloth.json", shot = dir.path() / "small.png";
+    save_model(model, file);
+    std::ofstream(dir.path() / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
+                                         (dir.path() / "script.txt").string() + "'" +
+                                         springkit::test::editor::size_args(kSmallWidth, kSmallHeight),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Image image = load_png(shot);
+    ASSERT_EQ(image.width, kSmallWidth);
+    const Viewport vp = OpeningView::scene(kSmallWidth, kSmallHeight);
+    EXPECT_NEAR(vp.x, small.left, 1e-3);
+    // The tools panel ends where the scene begins, the insight panel starts where it ends.
+    EXPECT_FALSE(image.background(static_cast<int>(vp.x) - 3, static_cast<int>(vp.y) + 3));
+    EXPECT_TRUE(image.background(static_cast<int>(vp.x) + 3, static_cast<int>(vp.y) + 3));
+    EXPECT_TRUE(image.background(static_cast<int>(vp.x + vp.width) - 3, static_cast<int>(vp.y) + 3));
+    EXPECT_FALSE(image.background(static_cast<int>(vp.x + vp.width) + 3, static_cast<int>(vp.y) + 3));
+    // The cloth is drawn inside the scene, clear of its sides, where the editor's
+    // camera for that scene puts its nodes.
+    int drawn = 0;
+    for (int y = static_cast<int>(vp.y); y < static_cast<int>(vp.y + vp.height); ++y) {
+        EXPECT_TRUE(image.background(static_cast<int>(vp.x) + 1, y)) << "left edge, y " << y;
+        EXPECT_TRUE(image.background(static_cast<int>(vp.x + vp.width) - 2, y)) << "right edge, y " << y;
+        for (int x = static_cast<int>(vp.x); x < static_cast<int>(vp.x + vp.width); ++x)
+            drawn += image.background(x, y) ? 0 : 1;
+    }
+    EXPECT_GT(drawn, 2000);
+    const OpeningView view(model, kSmallWidth, kSmallHeight);
+    for (std::uint32_t node : {0u, 5u, 30u, 35u, 14u}) {  // the corners and one in the middle
+        const ScreenPoint p = view.at(model.positions[node]);
+        EXPECT_GT(p.x, vp.x + 5) << node;
+        EXPECT_LT(p.x, vp.x + vp.width - 5) << node;
+        EXPECT_GT(non_background_near(image, p, 2), 3) << node;
+    }
+}

@@ -530,8 +530,12 @@ EdgeGroups group_face_edges(const Model& model) {
     return groups;
 }
 
-/// Eigenvector of the smallest eigenvalue of a symmetric 3x3 matrix (cyclic Jacobi).
-Vec3 least_eigenvector(double a[3][3]) {
+/// The eigenvectors of the smallest and the largest eigenvalue of a symmetric
+/// 3x3 matrix (cyclic Jacobi).
+struct ExtremeEigenvectors {
+    Vec3 least, most;
+};
+ExtremeEigenvectors extreme_eigenvectors(double a[3][3]) {
     double v[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (int sweep = 0; sweep < 50; ++sweep) {
         const double off = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
@@ -559,10 +563,13 @@ Vec3 least_eigenvector(double a[3][3]) {
                 }
             }
     }
-    int least = 0;
-    for (int i = 1; i < 3; ++i)
+    int least = 0, most = 0;
+    for (int i = 1; i < 3; ++i) {
         if (a[i][i] < a[least][least]) least = i;
-    return {float(v[0][least]), float(v[1][least]), float(v[2][least])};
+        if (a[i][i] > a[most][most]) most = i;
+    }
+    return {{float(v[0][least]), float(v[1][least]), float(v[2][least])},
+            {float(v[0][most]), float(v[1][most]), float(v[2][most])}};
 }
 
 }  // namespace
@@ -588,12 +595,18 @@ SurfaceShape surface_shape(const Model& model) {
         for (int r = 0; r < 3; ++r)
             for (int k = 0; k < 3; ++k) cov[r][k] += d[r] * d[k];
     }
-    const Vec3 normal = least_eigenvector(cov);
-    double farthest = 0.0;
-    for (const Vec3& p : model.positions)
-        farthest = std::max(farthest, std::abs((p.x - c[0]) * normal.x + (p.y - c[1]) * normal.y +
-                                               (p.z - c[2]) * normal.z));
+    // The directions of least spread (the plane's normal) and of most (the line's axis).
+    const auto [normal, axis] = extreme_eigenvectors(cov);
+    double farthest = 0.0, off_line = 0.0;
+    for (const Vec3& p : model.positions) {
+        const double d[3] = {p.x - c[0], p.y - c[1], p.z - c[2]};
+        farthest = std::max(farthest, std::abs(d[0] * normal.x + d[1] * normal.y + d[2] * normal.z));
+        const double along = d[0] * axis.x + d[1] * axis.y + d[2] * axis.z;
+        const double across[3] = {d[0] - along * axis.x, d[1] - along * axis.y, d[2] - along * axis.z};
+        off_line = std::max(off_line, std::sqrt(across[0] * across[0] + across[1] * across[1] + across[2] * across[2]));
+    }
     shape.flatness = farthest / diagonal;
+    shape.straightness = off_line / diagonal;
     return shape;
 }
 
@@ -602,13 +615,18 @@ StructureChoice choose_structure(const Model& model, const SurfaceShape& shape) 
     char why[256];
     if (model.faces.empty()) {
         choice.why = "none (no faces: lines keep their own springs and bend as strings do, no shape to keep)";
+    } else if (shape.straight()) {
+        std::snprintf(why, sizeof why, "none (faces without area: every node within %.2g%% of the diagonal of one "
+                      "line, which its springs hold straight only at third order: it bends as a string does, no "
+                      "shape to keep)", 100.0 * shape.straightness);
+        choice.why = why;
     } else if (shape.closed()) {
         choice.volume = true;
         std::snprintf(why, sizeof why, "volume (a closed surface: each of its %zu edges joins two faces or more)",
                       shape.edges);
         choice.why = why;
     } else if (shape.flat()) {
-        choice.bend = choice.shear = choice.volume = true;
+        choice.bend = choice.shear = choice.volume = choice.flat_sheet = true;
         std::snprintf(why, sizeof why, "bend + shear + volume (an open flat sheet: %zu edges on its rim, every node "
                       "within %.2g%% of the diagonal of one plane)", shape.boundary_edges, 100.0 * shape.flatness);
         choice.why = why;
@@ -689,7 +707,11 @@ class PairSet {
 public:
     explicit PairSet(Model& model) : model_(model) {
         grow(std::bit_ceil(std::max<std::size_t>(64, 4 * model.springs.size())));
-        for (const Spring& s : model.springs) insert(s.a, s.b);
+        const std::vector<Spring>& springs = model.springs;
+        for (std::size_t i = 0; i < springs.size(); ++i) {
+            if (const std::size_t j = i + kPrefetchAhead; j < springs.size()) prefetch(springs[j].a, springs[j].b);
+            insert(springs[i].a, springs[i].b);
+        }
     }
 
     /// Adds a Hooke spring a-b at its current length; false if a == b or the pair has one.
@@ -845,8 +867,10 @@ std::size_t add_volume_springs(Model& model, PairSet& springs, int per_node, flo
     return add_volume_springs_among(model, springs, nullptr, per_node, k, degree);
 }
 
-/// The volume elements' stiffness relative to the mean k of the volume springs.
-constexpr double kVolumeElementStiffness = 0.1;
+/// The volume elements' stiffness relative to the mean k of the volume springs:
+/// as stiff, so that parts folded against each other are pushed back as hard
+/// as a dent is (a tenth of it left the parts of a folded body half restored).
+constexpr double kVolumeElementStiffness = 1.0;
 /// The most volume elements one node is a corner of.
 constexpr int kMaxElementsPerNode = 8;
 
@@ -856,14 +880,19 @@ constexpr int kMaxElementsPerNode = 8;
 /// spread on a plane, small when they lie near one line). Its stiffness is
 /// k / sum |g_i|^2 at rest times sum |g_i|^2 now (VolumeElement), and pulled
 /// off its line a narrow one's faces grow from nearly nothing: hundreds of
-/// times k, which the explicit step cannot follow.
-bool wide_enough(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+/// times k, which the explicit step cannot follow. width() is
+/// sqrt(sum_i |g_i|^2) / l^2; `share` (at most 1) lowers the bound for a thin
+/// body, across which no tetrahedron is wide (add_volume_elements_among).
+double width(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
     const auto [g0, g1, g2, g3] = signed_volume_gradients(a, b, c, d);
     const double g = double(dot(g0, g0)) + double(dot(g1, g1)) + double(dot(g2, g2)) + double(dot(g3, g3));
     const Vec3 d1 = b - a, d2 = c - a, d3 = d - a;
     double longest = std::max({dot(d1, d1), dot(d2, d2), dot(d3, d3)});
     for (const Vec3& e : {d2 - d1, d3 - d1, d3 - d2}) longest = std::max(longest, double(dot(e, e)));
-    return std::sqrt(g) >= 0.2 * longest;
+    return longest > 0.0 ? std::sqrt(g) / longest : 0.0;
+}
+bool wide_enough(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d, double share) {
+    return width(a, b, c, d) >= 0.2 * share;
 }
 
 /// The four nodes of an element in increasing order: the key that keeps the
@@ -881,49 +910,89 @@ struct ElementKeyHash {
 using ElementSet = std::unordered_set<ElementKey, ElementKeyHash>;
 
 /// Volume elements (signed-volume tetrahedra, VolumeElement) among `nodes`
-/// (all of the model's when null): one per node i, i and three partners
-/// picked by a fixed hash among the nodes at least 40% of the farthest
-/// bounding-box corner away (as its volume springs are, so that the
-/// tetrahedron spans the body). Of the triples of up to 6 such partners, the
-/// one whose corner at i is least flat is kept: the largest 6|V| / (|d1| |d2|
-/// |d3|) (sin of the corner's solid angle, in the sense of the triple product;
-/// 0.71 in a regular tetrahedron), if at least 0.001. Springs keep lengths,
-/// which a mirror image keeps too; these keep the signed volume, which it
-/// turns over. The element must also be wide (wide_enough()). The least flat corners reach for the body's extremes, so a node
-/// is in at most kMaxElementsPerNode elements (`degree`), as volume springs are
-/// capped: each adds up to the element's k to the stiffness on its node.
+/// (all of the model's when null), so that every node is a corner of at least
+/// one: in node order, each node not yet a corner roots one element (every
+/// node, in a set of at most kEveryNodeUpTo nodes: cheap, and a small body
+/// has few elements to hold its thin directions), with three partners picked
+/// by a fixed hash among the nodes at least 40% of the farthest bounding-box
+/// corner away (as its volume springs are, so that the
+/// tetrahedron spans the body), preferring for the first kFreshAttempts tries
+/// nodes that are no corner yet. A mirror image turns every element over, so
+/// one element a node suffices to tell it apart; each element is a pass of
+/// cache misses (its corners lie across the body), so fewer elements are a
+/// cheaper step: about 0.4 a node instead of one. Of the triples of up to 6
+/// partners, the one whose corner at i is least flat is kept: the largest
+/// 6|V| / (|d1| |d2| |d3|) (sin of the corner's solid angle, in the sense of
+/// the triple product; 0.71 in a regular tetrahedron), if at least 0.001.
+/// Springs keep lengths, which a mirror image keeps too; these keep the signed
+/// volume, which it turns over. The element must also be wide (wide_enough()).
+/// The least flat corners reach for the body's extremes, so a node is in at
+/// most kMaxElementsPerNode elements (`degree`), as volume springs are capped:
+/// each adds up to the element's k to the stiffness on its node.
+/// With `flat_sheet` (the nodes of a flat sheet, whose tetrahedra have no
+/// volume) the widest triple is kept instead (width(), at least 0.2) with a
+/// rest volume of 0: such an element keeps its four nodes in one plane, and a
+/// node moved off the sheet changes its volume to first order (by its
+/// gradient, the normal times twice the opposite face's area), where springs
+/// in the plane resist only at second order (see choose_structure).
 std::size_t add_volume_elements_among(Model& model, const std::vector<std::uint32_t>* nodes, ElementSet& seen,
-                                      std::vector<int>& degree) {
+                                      std::vector<int>& degree, bool flat_sheet) {
     const std::size_t n = nodes != nullptr ? nodes->size() : model.node_count();
     if (n < 4) return 0;
     auto node = [nodes](std::size_t a) { return nodes != nullptr ? (*nodes)[a] : static_cast<std::uint32_t>(a); };
     const Bounds box = bounds_of(model, nodes);
     constexpr int kPartners = 6;
+    constexpr std::uint64_t kFreshAttempts = 32;
+    constexpr std::size_t kEveryNodeUpTo = 64;
     constexpr double kMinSine = 1e-3;
+    // A thin body (a rod, a plank: sides s0 <= s1 <= s2 of its box) has no
+    // wide tetrahedron: one spanning it has faces of about s1 s2 and a volume
+    // of about s0 s1 s2, so width and sine are asked in those shares
+    // (s1 / s2 and s0 s1 / s2^2, times 4 and 16 so that a body of sides within
+    // 1:4 of each other is asked the full bounds). Without elements such a
+    // body's bends are held only by springs nearly along it. A flat one
+    // (s0 < 0.1% of s2) is not: its tetrahedra have no volume to keep.
+    double side[3] = {box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z};
+    std::sort(side, side + 3);
+    const bool thin = side[0] >= 1e-3 * side[2] && side[2] > 0.0;  // and not flat
+    const double width_share = thin ? std::min(1.0, 4.0 * side[1] / side[2]) : 1.0;
+    const double min_sine = kMinSine * (thin ? std::min(1.0, 16.0 * side[0] * side[1] / (side[2] * side[2])) : 1.0);
     std::size_t added = 0;
     for (std::size_t a = 0; a < n; ++a) {
         const std::uint32_t i = node(a);
-        if (degree[i] >= kMaxElementsPerNode) continue;
+        if (degree[i] >= kMaxElementsPerNode || (n > kEveryNodeUpTo && degree[i] > 0)) continue;
         const Vec3 p = model.positions[i];
         const float min_distance = 0.4f * farthest_corner(box, p);
         std::uint32_t partner[kPartners];
         int partners = 0;
         for (std::uint64_t attempt = 0; attempt < 64 && partners < kPartners; ++attempt) {
             const std::uint32_t j = node(mix((std::uint64_t{i} << 20) ^ attempt ^ 0x7e7a00000000ull) % n);
-            if (j == i || degree[j] >= kMaxElementsPerNode || length(model.positions[j] - p) < min_distance ||
+            if (j == i || degree[j] >= kMaxElementsPerNode || (attempt < kFreshAttempts && degree[j] > 0) ||
+                length(model.positions[j] - p) < min_distance ||
                 std::find(partner, partner + partners, j) != partner + partners)
                 continue;
             partner[partners++] = j;
         }
-        double best = kMinSine;
+        double best = flat_sheet ? 0.2 : min_sine;
+        bool found = false;
         std::array<std::uint32_t, 3> chosen{};
         for (int x = 0; x < partners; ++x)
             for (int y = x + 1; y < partners; ++y)
                 for (int z = y + 1; z < partners; ++z) {
+                    if (flat_sheet) {
+                        const double w = width(p, model.positions[partner[x]], model.positions[partner[y]],
+                                               model.positions[partner[z]]);
+                        if (w > best) {
+                            best = w;
+                            found = true;
+                            chosen = {partner[x], partner[y], partner[z]};
+                        }
+                        continue;
+                    }
                     const Vec3 d1 = model.positions[partner[x]] - p, d2 = model.positions[partner[y]] - p,
                                d3 = model.positions[partner[z]] - p;
                     if (!wide_enough(p, model.positions[partner[x]], model.positions[partner[y]],
-                                     model.positions[partner[z]]))
+                                     model.positions[partner[z]], width_share))
                         continue;
                     const double lengths = double(length(d1)) * length(d2) * length(d3);
                     const double sine = std::abs(6.0 * signed_volume(p, model.positions[partner[x]],
@@ -932,18 +1001,20 @@ std::size_t add_volume_elements_among(Model& model, const std::vector<std::uint3
                                         lengths;
                     if (lengths > 0.0 && sine > best) {
                         best = sine;
+                        found = true;
                         chosen = {partner[x], partner[y], partner[z]};
                     }
                 }
-        if (best == kMinSine) continue;
+        if (!found) continue;
         VolumeElement e;
         e.node[0] = i;
         for (int c = 0; c < 3; ++c) e.node[c + 1] = chosen[static_cast<std::size_t>(c)];
-        e.rest = static_cast<float>(signed_volume(p, model.positions[e.node[1]], model.positions[e.node[2]],
-                                                  model.positions[e.node[3]]));
+        e.rest = flat_sheet ? 0.0f
+                            : static_cast<float>(signed_volume(p, model.positions[e.node[1]],
+                                                               model.positions[e.node[2]], model.positions[e.node[3]]));
         ElementKey key{{e.node[0], e.node[1], e.node[2], e.node[3]}};
         std::sort(key.nodes.begin(), key.nodes.end());
-        if (e.rest == 0.0f || !seen.insert(key).second) continue;
+        if ((!flat_sheet && e.rest == 0.0f) || !seen.insert(key).second) continue;
         for (std::uint32_t v : e.node) ++degree[v];
         model.volume_elements.push_back(e);
         ++added;
@@ -953,17 +1024,17 @@ std::size_t add_volume_elements_among(Model& model, const std::vector<std::uint3
 
 /// Volume elements as add_part_volume_springs places volume springs: over the
 /// whole model, or within each part of 4 nodes or more.
-std::size_t add_volume_elements(Model& model, bool by_part) {
+std::size_t add_volume_elements(Model& model, bool by_part, bool flat_sheet) {
     ElementSet seen;
     std::vector<int> degree(model.node_count(), 0);
-    if (!by_part) return add_volume_elements_among(model, nullptr, seen, degree);
+    if (!by_part) return add_volume_elements_among(model, nullptr, seen, degree, flat_sheet);
     const detail::Islands islands = detail::find_islands(model);
-    if (islands.sizes.size() <= 1) return add_volume_elements_among(model, nullptr, seen, degree);
+    if (islands.sizes.size() <= 1) return add_volume_elements_among(model, nullptr, seen, degree, flat_sheet);
     std::vector<std::vector<std::uint32_t>> parts(islands.sizes.size());
     for (std::size_t i = 0; i < model.node_count(); ++i)
         parts[islands.of_node[i]].push_back(static_cast<std::uint32_t>(i));
     std::size_t added = 0;
-    for (const auto& part : parts) added += add_volume_elements_among(model, &part, seen, degree);
+    for (const auto& part : parts) added += add_volume_elements_among(model, &part, seen, degree, flat_sheet);
     return added;
 }
 
@@ -1256,7 +1327,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     // One spring per unique edge, then the lines of line sets (strings).
     report.edge_springs = add_edge_springs(model);
     // The structural springs: those asked for, or what the mesh needs.
-    StructureChoice structure{options.bend, options.shear, options.volume, {}};
+    StructureChoice structure{options.bend, options.shear, options.volume, false, {}};
     if (!given) switch (options.structure) {
             case ImportOptions::Structure::automatic:
                 structure = choose_structure(model, surface_shape(model));
@@ -1297,15 +1368,18 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     // implicit integrator, whose long substeps it would not follow: none there.
     if (structure.volume && !given) {
         if (!options.volume_elements) {
-            report.volume_elements_why = "off by default: --volume-elements adds them";
+            report.volume_elements_why = "left out: --no-volume-elements";
         } else if (model.params.integrator == Integrator::implicit) {
             report.volume_elements_why = "their force is explicit, too stiff for the implicit integrator's substeps";
         } else {
-            report.volume_elements = add_volume_elements(model, options.islands != ImportOptions::Islands::keep);
+            report.volume_elements = add_volume_elements(model, options.islands != ImportOptions::Islands::keep,
+                                                         structure.flat_sheet);
             report.volume_elements_why =
-                report.volume_elements > 0
-                    ? "signed volumes: springs alone cannot tell the shape from its mirror image"
-                    : "no four nodes far enough apart span a tetrahedron wide enough: a flat, thin or tiny mesh";
+                report.volume_elements == 0
+                    ? "no four nodes far enough apart span a tetrahedron wide enough: a thin or tiny mesh"
+                : structure.flat_sheet
+                    ? "of rest volume 0: they keep the sheet flat, which springs in its plane do only at second order"
+                    : "signed volumes: springs alone cannot tell the shape from its mirror image";
         }
     }
 

@@ -32,10 +32,15 @@ public:
         if (count_ == 0) return best;
         const std::array<long, 3> c = cell_of(p);
         for (long ring = 0;; ++ring) {
+            // The shell of cells at Chebyshev distance `ring`: every dz where dx or
+            // dy is on it, else only its top and bottom (the ring's 6 faces, not
+            // the whole cube: a far island's search would cost ring^4 cells).
+            // Which node wins does not depend on the order cells are visited.
             for (long dx = -ring; dx <= ring; ++dx)
-                for (long dy = -ring; dy <= ring; ++dy)
-                    for (long dz = -ring; dz <= ring; ++dz) {
-                        if (std::max({std::labs(dx), std::labs(dy), std::labs(dz)}) != ring) continue;
+                for (long dy = -ring; dy <= ring; ++dy) {
+                    const bool side = std::labs(dx) == ring || std::labs(dy) == ring;
+                    const long step = side || ring == 0 ? 1 : 2 * ring;
+                    for (long dz = -ring; dz <= ring; dz += step) {
                         const auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
                         if (it == cells_.end()) continue;
                         for (std::uint32_t n : it->second) {
@@ -44,6 +49,7 @@ public:
                             if (d < distance || (d == distance && n < best)) distance = d, best = n;
                         }
                     }
+                }
             // Every node outside the searched rings is at least ring x cell away.
             if (best != UINT32_MAX && distance <= static_cast<float>(ring) * cell_) return best;
             if (ring > 4096) return best;  // beyond the model's extent: what was found

@@ -18,9 +18,18 @@ struct FrameCost {
     /// over the nodes); 0 for the explicit integrators. Its time replaces the
     /// spring visits' when the integrator is implicit.
     std::uint64_t implicit_node_iterations = 0;
+    /// substeps x Model::volume_elements.
+    std::uint64_t element_visits = 0;
+    /// The implicit integrator's strain limit (Parameters::strain_limit > 0):
+    /// substeps x strain_limit_passes x Hooke springs; 0 otherwise.
+    std::uint64_t strain_limit_visits = 0;
+    /// substeps x nodes when Parameters::self_collision_distance > 0: every node
+    /// looks for the nodes near it each substep.
+    std::uint64_t self_collision_node_visits = 0;
     /// The frame's time on one thread of the machine docs/PERFORMANCE.md measured
-    /// ("Cost per frame"), from the two counts above: an order of magnitude, not
-    /// a promise (attachments, normals and other machines differ).
+    /// ("Cost per frame"), from the counts above: an order of magnitude, not a
+    /// promise (attachments, pressure, colliders, normals and other machines
+    /// differ).
     double seconds = 0.0;
     /// Whether `seconds` fits in the 1/60 s a frame has.
     bool real_time() const { return seconds <= 1.0 / 60.0; }
@@ -38,6 +47,14 @@ inline constexpr double kSecondsPerRopeVisit = 8e-9;
 /// BM_ImplicitCloth<128>/20/95/10/30000/0/4 per node and iteration, rounded up
 /// (the factor's fill per node grows with the model: 64 x 64 costs two thirds).
 inline constexpr double kSecondsPerImplicitNodeIteration = 1.4e-7;
+/// Seconds of one volume element in one substep (four corners gathered, the
+/// volume's gradient, four forces scattered), of one spring in one pass of the
+/// strain limit, and of one node's search for its neighbours in one substep of
+/// self-collision: the differences between a model's frame with and without the
+/// feature, per item, rounded up (docs/PERFORMANCE.md, "Cost per frame").
+inline constexpr double kSecondsPerElementVisit = 1.5e-8;
+inline constexpr double kSecondsPerStrainLimitVisit = 7e-10;
+inline constexpr double kSecondsPerSelfCollisionNodeVisit = 1e-7;
 
 FrameCost frame_cost(const Model& model);
 

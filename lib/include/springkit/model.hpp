@@ -92,6 +92,14 @@ struct Parameters {
     /// Integrator::implicit: passes of the strain limit and the long range
     /// attachments after the solve
     int strain_limit_passes = 4;
+    /// Integrator::implicit: 1 = the strain limit also projects the springs
+    /// whose cap two shorter springs imply (a cloth's bend springs), which
+    /// carry a correction two springs a pass along straight lines; 0 = not
+    int strain_limit_every_spring = 0;
+    /// Integrator::implicit: global steps of the strain limit after its
+    /// passes, each one solve through the implicit solve's factor that pulls
+    /// the springs longer than the cap towards it across the whole body; 0 = none
+    int strain_limit_global_steps = 0;
     /// Integrator::implicit: theta of the one-leg theta-method, the forces
     /// taken theta of the way through each substep; 1 = implicit Euler, which
     /// damps a swing; 0.5 = the implicit midpoint rule, which keeps the energy
@@ -242,7 +250,10 @@ struct TexCoord {
 /// stays as stable as at rest) at the price of an exact energy there.
 struct VolumeElement {
     std::uint32_t node[4] = {0, 0, 0, 0};
-    float rest = 0.0f;  ///< m^3, signed rest volume (b - a) . ((c - a) x (d - a)) / 6; nonzero
+    /// m^3, signed rest volume (b - a) . ((c - a) x (d - a)) / 6; 0 keeps the
+    /// four nodes in one plane (a flat sheet's: a node moved off it changes V
+    /// to first order).
+    float rest = 0.0f;
     friend bool operator==(const VolumeElement&, const VolumeElement&) = default;
 };
 

@@ -34,25 +34,47 @@ namespace {
 using Graph = detail::SpringGraph;
 using detail::spring_graph;
 
+// Sorts a short range in place (the fresh neighbours of a mesh's node: a dozen
+// or two), where std::sort's general machinery costs more than the
+// comparisons; longer ones (a fan around one node) go to std::sort.
+template <class T>
+void sort_short(T* first, T* last) {
+    if (last - first > 32) {
+        std::sort(first, last);
+        return;
+    }
+    for (T* i = first + (first != last); i < last; ++i) {
+        const T x = *i;
+        T* j = i;
+        for (; j > first && x < j[-1]; --j) *j = j[-1];
+        *j = x;
+    }
+}
+
 // Breadth-first walk from `from` over unvisited nodes, appending to `order`;
-// each node's new neighbours in order of increasing degree (then index).
+// each node's new neighbours in order of increasing degree (then index). The
+// queue's rows are met in no memory order: each is fetched kAhead nodes early.
 void walk(const Graph& g, std::uint32_t from, std::vector<char>& visited, std::vector<std::uint32_t>& order) {
+    constexpr std::size_t kAhead = 8;
     std::size_t head = order.size();
     visited[from] = 1;
     order.push_back(from);
-    std::vector<std::uint32_t> fresh;
+    std::vector<std::uint64_t> fresh;  // degree << 32 | node: the order of the comparison above
     for (; head < order.size(); ++head) {
+        if (head + kAhead < order.size()) {
+            const std::uint32_t ahead = order[head + kAhead];
+            __builtin_prefetch(g.next.data() + g.start[ahead]);
+        }
+        if (head + 2 * kAhead < order.size()) __builtin_prefetch(&g.start[order[head + 2 * kAhead]]);
         const std::uint32_t v = order[head];
         fresh.clear();
         for (std::uint32_t k = g.start[v]; k < g.start[v + 1]; ++k)
             if (!visited[g.next[k]]) {
                 visited[g.next[k]] = 1;
-                fresh.push_back(g.next[k]);
+                fresh.push_back(std::uint64_t{g.degree(g.next[k])} << 32 | g.next[k]);
             }
-        std::sort(fresh.begin(), fresh.end(), [&](std::uint32_t l, std::uint32_t r) {
-            return g.degree(l) != g.degree(r) ? g.degree(l) < g.degree(r) : l < r;
-        });
-        order.insert(order.end(), fresh.begin(), fresh.end());
+        sort_short(fresh.data(), fresh.data() + fresh.size());
+        for (const std::uint64_t f : fresh) order.push_back(static_cast<std::uint32_t>(f));
     }
 }
 
@@ -63,6 +85,7 @@ std::vector<std::uint32_t> reverse_cuthill_mckee(const Graph& g) {
     std::vector<char> visited(n, 0);
     std::vector<std::uint32_t> order, probe;
     order.reserve(n);
+    probe.reserve(n);
     for (std::uint32_t v = 0; v < n; ++v) {
         if (visited[v]) continue;
         probe.clear();
@@ -92,13 +115,6 @@ double mean_distance(const Model& model, const std::vector<std::uint32_t>* new_i
     return distance / static_cast<double>(model.springs.size());
 }
 
-// Each node's neighbours in increasing order.
-Graph sorted_rows(Graph g) {
-    for (std::size_t v = 0; v + 1 < g.start.size(); ++v)
-        std::sort(g.next.begin() + g.start[v], g.next.begin() + g.start[v + 1]);
-    return g;
-}
-
 // The graph in the numbering new_index gives: row new_index[v] holds the new
 // numbers of v's neighbours.
 Graph renumbered(const Graph& g, const std::vector<std::uint32_t>& new_index) {
@@ -115,26 +131,44 @@ Graph renumbered(const Graph& g, const std::vector<std::uint32_t>& new_index) {
     return out;
 }
 
-// The share of springs that continue a run, from the sorted graph `g` of an
-// order: a spring a-b (a < b) does when a + 1 shares a spring with b + 1, or
-// a - 1 with b - 1. Row a's upper neighbours are walked together with rows
-// a + 1 and a - 1 (both sorted, so each advances only forward): linear in the
-// springs, rows read in order, where a set of the pairs (or a search per spring)
-// takes a cache miss for each of millions of springs.
+// The share of springs that continue a run in the order of graph `g`: a spring
+// a-b (a < b) does when a + 1 shares a spring with b + 1, or a - 1 with b - 1.
+// Rows are visited in order, each node's row marked as it comes: mark[w]
+// remembers the last row that holds w and, in `rows`, which of the 31 before it
+// hold w too, so that once rows up to a + 1 are marked, "does row a + 1 (or
+// a - 1) hold w" is one lookup. Linear in the springs, no row sorted; a node
+// array of 8 bytes a node stays in cache where a set of the pairs (or a search
+// per spring) takes a cache miss for each of millions of springs.
 double run_share(const Graph& g, std::size_t springs) {
     const std::size_t n = g.start.size() - 1;
+    struct Mark {
+        std::uint32_t last = 0;  // the last row that holds the node, plus one (0: none yet)
+        std::uint32_t rows = 0;  // bit i: row last - 1 - i holds it
+    };
+    std::vector<Mark> mark(n + 1);  // b + 1 may be n: no row holds it
+    auto mark_row = [&](std::size_t r) {
+        const auto last = static_cast<std::uint32_t>(r + 1);
+        for (std::uint32_t k = g.start[r]; k < g.start[r + 1]; ++k) {
+            Mark& m = mark[g.next[k]];
+            const std::uint32_t shift = last - m.last;
+            m.rows = (shift >= 32 ? 0u : m.rows << shift) | 1u;
+            m.last = last;
+        }
+    };
+    auto holds = [&](std::size_t r, std::uint32_t w) {
+        const Mark& m = mark[w];
+        const std::size_t age = std::size_t{m.last} - (r + 1);  // wraps when the last row is before r
+        return m.last >= r + 1 && age < 32 && (m.rows >> age & 1u) != 0;
+    };
+    for (std::size_t r = 0; r < n && r < 2; ++r) mark_row(r);
     std::size_t continuing = 0;
     for (std::size_t a = 0; a < n; ++a) {
-        const std::uint32_t* row = g.next.data();
-        std::uint32_t after = a + 1 < n ? g.start[a + 1] : 0, after_end = a + 1 < n ? g.start[a + 2] : 0;
-        std::uint32_t before = a > 0 ? g.start[a - 1] : 0, before_end = a > 0 ? g.start[a] : 0;
         for (std::uint32_t k = g.start[a]; k < g.start[a + 1]; ++k) {
-            const std::uint32_t b = row[k];
+            const std::uint32_t b = g.next[k];
             if (b <= a) continue;  // counted from b's row (a spring never joins a node to itself)
-            while (after < after_end && row[after] < b + 1) ++after;
-            while (before < before_end && row[before] < b - 1) ++before;
-            continuing += (after < after_end && row[after] == b + 1) || (before < before_end && row[before] == b - 1);
+            continuing += (a + 1 < n && holds(a + 1, b + 1)) || (a > 0 && holds(a - 1, b - 1));
         }
+        if (a + 2 < n) mark_row(a + 2);
     }
     return static_cast<double>(continuing) / static_cast<double>(springs);
 }
@@ -205,14 +239,14 @@ std::vector<std::uint32_t> reorder_for_locality(Model& model) {
     // kernel streams without index arrays; no walk would do better.
     // One graph for the measures and the walk, which does not depend on the
     // order of a row (it sorts what it meets by degree, then index).
-    const Graph g = sorted_rows(spring_graph(model));
+    const Graph g = spring_graph(model);
     const double share_now = run_share(g, model.springs.size());
     if (share_now >= 0.5) return {};
     std::vector<std::uint32_t> new_index = reverse_cuthill_mckee(g);
     // Kept if it brings springs closer or puts more of them in runs (the
     // cheaper measure first).
     if (mean_distance(model, &new_index) >= distance_now &&
-        run_share(sorted_rows(renumbered(g, new_index)), model.springs.size()) <= share_now)
+        run_share(renumbered(g, new_index), model.springs.size()) <= share_now)
         return {};
     remap(model, new_index);
     return new_index;

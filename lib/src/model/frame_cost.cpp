@@ -16,15 +16,24 @@ FrameCost frame_cost(const Model& model) {
         1, static_cast<std::uint64_t>(std::ceil(frame / static_cast<double>(model.params.max_substep) - 1e-6)));
     cost.spring_visits = cost.substeps * hooke;
     cost.rope_visits = cost.substeps * static_cast<std::uint64_t>(std::max(0, model.params.rope_iterations)) * ropes;
-    const double ropes_seconds = static_cast<double>(cost.rope_visits) * kSecondsPerRopeVisit;
+    cost.element_visits = cost.substeps * model.volume_elements.size();
+    cost.self_collision_node_visits = model.params.self_collision_distance > 0.0f ? cost.substeps * model.node_count() : 0;
+    // Costs every integrator has: rope passes, elements (the implicit one takes
+    // them as loads each substep) and self-collision.
+    const double shared_seconds = static_cast<double>(cost.rope_visits) * kSecondsPerRopeVisit +
+                                  static_cast<double>(cost.element_visits) * kSecondsPerElementVisit +
+                                  static_cast<double>(cost.self_collision_node_visits) * kSecondsPerSelfCollisionNodeVisit;
     if (model.params.integrator == Integrator::implicit) {
         cost.implicit_node_iterations = cost.substeps *
                                         static_cast<std::uint64_t>(std::max(1, model.params.implicit_iterations)) *
                                         model.node_count();
+        if (model.params.strain_limit > 0.0f)
+            cost.strain_limit_visits =
+                cost.substeps * static_cast<std::uint64_t>(std::max(0, model.params.strain_limit_passes)) * hooke;
         cost.seconds = static_cast<double>(cost.implicit_node_iterations) * kSecondsPerImplicitNodeIteration +
-                       ropes_seconds;
+                       static_cast<double>(cost.strain_limit_visits) * kSecondsPerStrainLimitVisit + shared_seconds;
     } else {
-        cost.seconds = static_cast<double>(cost.spring_visits) * kSecondsPerSpringVisit + ropes_seconds;
+        cost.seconds = static_cast<double>(cost.spring_visits) * kSecondsPerSpringVisit + shared_seconds;
     }
     return cost;
 }

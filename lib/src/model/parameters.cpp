@@ -98,6 +98,16 @@ constexpr std::array kTable{
                   at_least(1), at_most(1000),
                   "implicit integrator: Gauss-Seidel passes of the strain limit and the long range attachments after "
                   "the solve", false},
+    ParameterInfo{"strain_limit_every_spring", S::main, G::implicit, "strain limit every spring",
+                  "--strain-limit-every-spring", "", T::count, at_least(0), at_most(1),
+                  "implicit integrator: 1 = the strain limit also projects the springs whose cap two shorter springs "
+                  "imply (a cloth's bend springs), which carry a correction two springs a pass along straight lines; "
+                  "0 = it skips them (fewer springs a pass)", false},
+    ParameterInfo{"strain_limit_global_steps", S::main, G::implicit, "strain limit global steps",
+                  "--strain-limit-global-steps", "", T::count, at_least(0), at_most(100),
+                  "implicit integrator: after the strain-limit passes, this many solves through the implicit "
+                  "solve's factor pulling the springs longer than the limit towards it, which carries a correction "
+                  "across the whole body at once; 0 = none", false},
     ParameterInfo{"implicit_theta", S::main, G::implicit, "implicit theta", "--implicit-theta", "", T::number, at_least(0.5),
                   at_most(1),
                   "implicit integrator: theta of the one-leg theta-method, the forces taken theta of the way through "
@@ -166,6 +176,8 @@ auto field(const ParameterInfo& row, P& p) {
             else if (k == "chebyshev_rho") f.number = &p.chebyshev_rho;
             else if (k == "long_range_attachments") f.count = &p.long_range_attachments;
             else if (k == "strain_limit_passes") f.count = &p.strain_limit_passes;
+            else if (k == "strain_limit_every_spring") f.count = &p.strain_limit_every_spring;
+            else if (k == "strain_limit_global_steps") f.count = &p.strain_limit_global_steps;
             else if (k == "implicit_theta") f.number = &p.implicit_theta;
             else if (k == "implicit_tolerance") f.number = &p.implicit_tolerance;
             else if (k == "node_radius") f.number = &p.node_radius;

@@ -300,6 +300,18 @@ namespace {
 // while the first local steps still turn the springs a lot).
 constexpr int kChebyshevDelay = 2;
 
+// The local step's forces on node i (force: 3 per spring, the force on its a
+// end), summed over its springs in a fixed order, into sum.
+void spring_forces_on(const detail::ImplicitLayout& l, const std::vector<double>& force, std::uint32_t i,
+                      double sum[3]) {
+    sum[0] = sum[1] = sum[2] = 0.0;
+    for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
+        const std::uint32_t entry = l.node_entry[e];
+        const double sign = (entry & 1) ? -1.0 : 1.0;
+        for (int c = 0; c < 3; ++c) sum[c] += sign * force[3 * (entry / 2) + c];
+    }
+}
+
 }  // namespace
 
 std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
@@ -397,12 +409,8 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         // (M' + h^2 L) x = M' y' + h^2 J d (+ the anchors' pull) directly.
         for (std::size_t row = 0; row < rows; ++row) {
             const std::uint32_t i = l.node_of[row];
-            double sum[3] = {0.0, 0.0, 0.0};
-            for (std::uint32_t e = l.node_first[i]; e < l.node_first[i + 1]; ++e) {
-                const std::uint32_t entry = l.node_entry[e];
-                const double sign = (entry & 1) ? -1.0 : 1.0;
-                for (int c = 0; c < 3; ++c) sum[c] += sign * st.force[3 * (entry / 2) + c];
-            }
+            double sum[3];
+            spring_forces_on(l, st.force, i, sum);
             const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
             for (std::size_t c = 0; c < 3; ++c)
                 st.work[place + c] = static_cast<float>(l.mass[i] * (st.target[3 * row + c] - st.current[3 * i + c]) +
@@ -482,6 +490,53 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     if (beads) bead_inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
+}
+
+void Simulation::Impl::strain_limit_global_step(float stretch) {
+    // One global step of the strain limit through the solve's factor: the
+    // local step caps each Hooke spring's vector at stretch rest (d_s =
+    // (x_a - x_b) min(1, stretch rest / len), a spring not that long keeps
+    // its own), and the global step moves the free nodes by the dx that
+    // minimises 1/(2h^2) |M'^1/2 dx|^2 + sum k/2 |d_s - (x_a + dx_a - x_b -
+    // dx_b)|^2, i.e. (M' + h^2 L) dx = h^2 J (d - J x): the local/global
+    // iteration of Liu et al. with the current positions as the inertia
+    // target. A Gauss-Seidel pass carries a spring's correction one spring
+    // along; this solve carries it across the body (the factor couples every
+    // node), the nearer nodes moving more, the anchors not at all. Its forces
+    // come in equal and opposite pairs, so a free body keeps its momentum.
+    detail::ImplicitState& st = implicit_;
+    const detail::ImplicitLayout& l = *st.layout;
+    const std::size_t rows = l.node_of.size();
+    const std::size_t springs = l.a.size();
+    const double h2 = static_cast<double>(l.h) * l.h;
+    const float* px = x_.x.data();
+    const float* py = x_.y.data();
+    const float* pz = x_.z.data();
+    for (std::size_t s = 0; s < springs; ++s) {
+        const std::uint32_t a = l.a[s], b = l.b[s];
+        const double d[3] = {static_cast<double>(px[a]) - px[b], static_cast<double>(py[a]) - py[b],
+                             static_cast<double>(pz[a]) - pz[b]};
+        const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        const double longest = static_cast<double>(stretch) * l.rest[s];
+        // k (d_s - (x_a - x_b)), the capped spring's pull on a.
+        const double scale = len > longest ? l.k[s] * (longest / len - 1.0) : 0.0;
+        for (int c = 0; c < 3; ++c) st.force[3 * s + c] = d[c] * scale;
+    }
+    for (std::size_t row = 0; row < rows; ++row) {
+        const std::uint32_t i = l.node_of[row];
+        double sum[3];
+        spring_forces_on(l, st.force, i, sum);
+        const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
+        for (std::size_t c = 0; c < 3; ++c) st.work[place + c] = static_cast<float>(h2 * sum[c]);
+    }
+    l.factor->solve_in_place(st.work);
+    for (std::size_t row = 0; row < rows; ++row) {
+        const std::uint32_t i = l.node_of[row];
+        const float* dx = &st.work[4 * static_cast<std::size_t>(l.factor->place[row])];
+        x_.x[i] += dx[0];
+        x_.y[i] += dx[1];
+        x_.z[i] += dx[2];
+    }
 }
 
 }  // namespace springkit

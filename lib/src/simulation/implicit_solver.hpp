@@ -73,7 +73,8 @@ struct LongRangeAttachments {
 std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const PreparedBody& body, int count);
 
 /// The Hooke springs the strain limit projects: those whose cap the caps of
-/// two others do not imply (a cloth's bend springs are implied), in colours:
+/// two others do not imply (a cloth's bend springs are implied), or all of
+/// them with Parameters::strain_limit_every_spring, in colours:
 /// no two springs of one colour share a node, so each colour's projections
 /// are independent of each other (data-parallel loops) and a pass, colour
 /// after colour, is a Gauss-Seidel sweep in that order. Built from a layout's
@@ -91,9 +92,12 @@ struct StrainLimitSprings {
     std::vector<Piece> pieces;
     std::vector<std::uint32_t> a, b;  ///< a < b
     std::vector<float> rest;
+    bool every_spring = false;  ///< built with the implied springs (Parameters::strain_limit_every_spring)
 };
 
-std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& layout);
+/// every_spring: keep the springs whose cap two shorter ones imply.
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& layout,
+                                                                   bool every_spring = false);
 
 /// Per-instance scratch of the implicit step (copied with its instance).
 struct ImplicitState {

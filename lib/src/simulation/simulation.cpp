@@ -687,9 +687,12 @@ void Simulation::Impl::stage_forces(const StageArgs& args) {
         accumulate_springs_reference();
     } else {
         pack_gather_state();
+        const bool elements = prepare_element_forces_ahead();
         run_on(team_, [&](int t) {
             window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
+            if (elements) compute_element_blocks(t, team_.size());
         });
+        element_forces_ready_ = elements;
     }
 }
 

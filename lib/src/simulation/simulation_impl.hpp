@@ -325,6 +325,14 @@ public:
     // Colliders and pressure (lib/src/collision/).
     void stage_pressure(const StageArgs& args);
     void stage_volume_elements(const StageArgs& args);
+    /// With more than one thread, the batched "forces" stage also computes the
+    /// volume elements' forces (positions do not move until "integrate"), each
+    /// thread every size()-th block, into element_forces_; the stage then only
+    /// adds them, in the elements' order. The same bits as one thread, in no
+    /// extra fork-join. Whether this substep does so (then element_forces_ is
+    /// sized for it):
+    bool prepare_element_forces_ahead();
+    void compute_element_blocks(int task, int tasks);
     /// True when a stage between "forces" and "integrate" adds forces this
     /// substep: bead loads, the gas's pressure, volume elements.
     bool has_loads() const {
@@ -349,6 +357,7 @@ public:
     // Integrator::implicit in place of forces and integration (implicit_solver.cpp).
     std::size_t implicit_pass(const StageArgs& args);
     void limit_strain(float limit, bool attachments);
+    void strain_limit_global_step(float stretch);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);
@@ -412,6 +421,11 @@ public:
     std::vector<float> gather_state_;
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
+    /// The volume elements' forces of this substep, block after block
+    /// (detail::kVolumeForceArrays x kVolumeElementBlock floats each), when the
+    /// forces stage computed them; element_forces_ready_ until added.
+    std::vector<float> element_forces_;
+    bool element_forces_ready_ = false;
     detail::ImplicitState implicit_;     ///< Integrator::implicit's layout and scratch
     // What positions() and velocities() show: x_ and v_ as Vec3 arrays, a
     // second copy of the node state (24 bytes a node). Each is empty until

@@ -32,18 +32,21 @@ namespace springkit {
 
 namespace detail {
 
-std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l) {
+std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const ImplicitLayout& l, bool every_spring) {
     // Spring s (a, c) is implied when some node b has springs (a, b) and
     // (b, c) with rest_ab + rest_bc <= rest_ac: |x_a - x_c| <= |x_a - x_b| +
     // |x_b - x_c| <= (1 + limit) (rest_ab + rest_bc). A cloth's bend springs
-    // are, over the two structural springs they skip.
+    // are, over the two structural springs they skip. Implied at the fixed
+    // point of the passes only: within a few passes a bend spring's own
+    // projection moves a correction two springs along its line at once, so
+    // every_spring keeps them.
     const auto other = [&](std::uint32_t entry) { return (entry & 1) ? l.a[entry / 2] : l.b[entry / 2]; };
     std::vector<std::uint32_t> kept_a, kept_b;
     std::vector<float> kept_rest;
     for (std::size_t s = 0; s < l.a.size(); ++s) {
         const std::uint32_t a = l.a[s], c = l.b[s];
-        bool implied = false;
-        for (std::uint32_t e = l.node_first[a]; e < l.node_first[a + 1] && !implied; ++e) {
+        bool implied = false;  // (not looked for when every spring is kept)
+        for (std::uint32_t e = l.node_first[a]; !every_spring && e < l.node_first[a + 1] && !implied; ++e) {
             const std::uint32_t b = other(l.node_entry[e]);
             const float ab = l.rest[l.node_entry[e] / 2];
             if (b == c || ab >= l.rest[s]) continue;
@@ -130,6 +133,7 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
     // Per colour: its runs in order, then its single springs as one piece
     // gathered by index.
     auto out = std::make_shared<StrainLimitSprings>();
+    out->every_spring = every_spring;
     const auto put = [&](std::uint32_t s) {
         out->a.push_back(kept_a[s]);
         out->b.push_back(kept_b[s]);
@@ -368,10 +372,13 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
     // projection: a Hooke spring longer than (1 + limit) rest is shortened to
     // that length, the correction split by inverse mass (none on an anchor),
     // Gauss-Seidel colour by colour, over the springs the limit of two others
-    // does not already imply (StrainLimitSprings).
+    // does not already imply (StrainLimitSprings). Then the global steps
+    // (strain_limit_global_step()).
     detail::ImplicitState& st = implicit_;
     const detail::ImplicitLayout& l = *st.layout;
-    if (limit > 0.0f && !st.limited) st.limited = detail::build_strain_limit_springs(l);
+    const bool every_spring = params_.strain_limit_every_spring != 0;
+    if (limit > 0.0f && (!st.limited || st.limited->every_spring != every_spring))
+        st.limited = detail::build_strain_limit_springs(l, every_spring);
     const detail::LongRangeAttachments* tied = attachments ? st.attachments.get() : nullptr;
     float* px = x_.x.data();
     float* py = x_.y.data();
@@ -440,6 +447,8 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
             }
         }
     }
+    if (limit > 0.0f)
+        for (int step = 0; step < params_.strain_limit_global_steps; ++step) strain_limit_global_step(stretch);
 }
 
 }  // namespace springkit

@@ -47,6 +47,7 @@
 #endif
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "simulation/batched_loops.hpp"
 #include "simulation/simulation_impl.hpp"
@@ -250,19 +251,41 @@ void add_volume_element_forces(const VolumeElementArrays& e, const float* in, st
 
 }  // namespace detail
 
+bool Simulation::Impl::prepare_element_forces_ahead() {
+    // Two blocks at least, so that a second thread has one.
+    const detail::VolumeElementArrays& elements = b_->volume_elements;
+    const bool ahead = team_.size() > 1 && params_.volume_stiffness * stiffness_scale_ > 0.0f && elements.blocks() > 1;
+    if (ahead) element_forces_.resize(elements.blocks() * detail::kVolumeBlockFloats);
+    return ahead;
+}
+
+void Simulation::Impl::compute_element_blocks(int task, int tasks) {
+    const detail::VolumeElementArrays& elements = b_->volume_elements;
+    const float k = params_.volume_stiffness * stiffness_scale_;
+    // Every tasks-th block, so that each thread gets blocks of all parts of
+    // the model, into the buffer prepare_element_forces_ahead() sized.
+    for (std::size_t block = static_cast<std::size_t>(task); block < elements.blocks();
+         block += static_cast<std::size_t>(tasks))
+        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, elements.begin(block),
+                                      elements.end(block), element_forces_.data() + block * detail::kVolumeBlockFloats);
+}
+
 void Simulation::Impl::stage_volume_elements(const StageArgs&) {
     const float k = params_.volume_stiffness * stiffness_scale_;
     if (!(k > 0.0f)) return;
-    // One thread, in blocks of elements small enough for their forces to stay
-    // in L1 between the two passes; the sums into f_ in the elements' order do
-    // not depend on the threads.
     const detail::VolumeElementArrays& elements = b_->volume_elements;
-    constexpr std::size_t kBlockElements = detail::kVolumeElementBlock;
-    alignas(64) float buffer[detail::kVolumeForceArrays * kBlockElements];
-    for (std::size_t begin = 0; begin < elements.size(); begin += kBlockElements) {
-        const std::size_t end = std::min(elements.size(), begin + kBlockElements);
-        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end, buffer);
-        detail::add_volume_element_forces(elements, buffer, begin, end, f_.x.data(), f_.y.data(), f_.z.data());
+    // Computed by the forces stage's threads, or else here on one thread, a
+    // block at a time small enough for its forces to stay in L1 between the
+    // two passes; either way the sums into f_ go in the elements' order, which
+    // does not depend on the threads.
+    const bool ahead = std::exchange(element_forces_ready_, false);
+    alignas(64) float buffer[detail::kVolumeBlockFloats];
+    for (std::size_t block = 0; block < elements.blocks(); ++block) {
+        const std::size_t begin = elements.begin(block), end = elements.end(block);
+        float* forces = buffer;
+        if (ahead) forces = element_forces_.data() + block * detail::kVolumeBlockFloats;
+        else detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end, buffer);
+        detail::add_volume_element_forces(elements, forces, begin, end, f_.x.data(), f_.y.data(), f_.z.data());
     }
 }
 

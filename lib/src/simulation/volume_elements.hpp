@@ -5,6 +5,7 @@
 // them into the nodes.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -18,14 +19,6 @@ namespace springkit::detail {
 /// node[0][i] .. node[3][i], 6 V0 = rest6[i] (6.0f * VolumeElement::rest,
 /// rounded as the formula rounds it) and 1 / sum_j |6 dV/dx_j|^2 at the
 /// model's positions = scale[i], the element's 1 / (36 G).
-struct VolumeElementArrays {
-    std::array<std::vector<std::uint32_t>, 4> node;
-    std::vector<float> rest6;
-    std::vector<float> scale;
-    std::size_t size() const { return rest6.size(); }
-};
-VolumeElementArrays volume_element_arrays(const Model& model);
-
 /// The buffer of volume_element_forces(): for up to kVolumeElementBlock
 /// elements, the forces on corners 1, 2, 3 and their sum (minus the force on
 /// corner 0), each as x, y and z arrays: array a of element i at
@@ -33,6 +26,19 @@ VolumeElementArrays volume_element_arrays(const Model& model);
 /// the two passes.)
 inline constexpr std::size_t kVolumeForceArrays = 12;
 inline constexpr std::size_t kVolumeElementBlock = 256;
+inline constexpr std::size_t kVolumeBlockFloats = kVolumeForceArrays * kVolumeElementBlock;
+
+struct VolumeElementArrays {
+    std::array<std::vector<std::uint32_t>, 4> node;
+    std::vector<float> rest6;
+    std::vector<float> scale;
+    std::size_t size() const { return rest6.size(); }
+    /// The stage's blocks: block b holds elements [begin(b), end(b)).
+    std::size_t blocks() const { return (size() + kVolumeElementBlock - 1) / kVolumeElementBlock; }
+    static std::size_t begin(std::size_t block) { return block * kVolumeElementBlock; }
+    std::size_t end(std::size_t block) const { return std::min(size(), begin(block) + kVolumeElementBlock); }
+};
+VolumeElementArrays volume_element_arrays(const Model& model);
 
 /// The forces of elements [begin, end) (end - begin <= kVolumeElementBlock)
 /// at the positions x, y, z and stiffness k into `out` (element begin + i at

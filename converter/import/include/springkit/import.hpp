@@ -57,15 +57,13 @@ struct ImportOptions {
     bool volume = false;
     int volume_springs = 4;
     /// With the volume springs the converter chooses (not those of `volume`), also
-    /// signed-volume tetrahedra (Model::volume_elements), about one per node
-    /// across the body, a tenth as stiff as its volume springs: springs alone
-    /// cannot tell the shape from its mirror image. None with the implicit
-    /// integrator (their force is explicit). Off by default: they keep shapes
-    /// that a violent shake would turn inside out (23 of Assimp's test models),
-    /// but a converted engine then steps at about a third more CPU and the
-    /// editor draws it above its goal of 33 ms a frame (docs/PERFORMANCE.md),
-    /// and ordinary motion does not invert a model.
-    bool volume_elements = false;
+    /// signed-volume tetrahedra (Model::volume_elements) across the body, each
+    /// node a corner of at least one (about 0.4 a node), as stiff as its volume
+    /// springs: springs alone cannot tell the shape from its mirror image, and a
+    /// shake of a tenth of its size turned 23 of Assimp's test models inside
+    /// out. None with the implicit integrator (their force is explicit).
+    /// `--no-volume-elements` leaves them out (a cheaper step: docs/PERFORMANCE.md).
+    bool volume_elements = true;
     /// Which structural springs to add when none of bend, shear and volume is
     /// asked for: `automatic` decides from the mesh (choose_structure), `edges`
     /// adds none (Oliveira's bare mesh), `sheet` adds bend and shear springs,
@@ -154,7 +152,7 @@ struct ImportReport {
     std::size_t volume_springs = 0;
     std::size_t volume_elements = 0;  ///< signed-volume tetrahedra (Model::volume_elements)
     /// Where the converter chose volume springs: why it added volume elements,
-    /// or why none ("off by default: --volume-elements adds them"); empty elsewhere.
+    /// or why none ("left out: --no-volume-elements"); empty elsewhere.
     std::string volume_elements_why;
     std::size_t anchors = 0;
     std::size_t bones = 0;            ///< bones of the file's meshes (counted per mesh)
@@ -276,9 +274,16 @@ struct SurfaceShape {
     /// plane through their centroid normal to the direction of least spread),
     /// divided by the bounding-box diagonal.
     double flatness = 0.0;
+    /// Largest distance of a node from the best-fit line of all nodes (through
+    /// their centroid along the direction of most spread), divided by the
+    /// bounding-box diagonal.
+    double straightness = 0.0;
     bool closed() const { return edges > 0 && boundary_edges == 0; }
     /// Nodes within 0.1% of the diagonal of one plane.
     bool flat() const { return flatness <= 1e-3; }
+    /// Nodes within 0.1% of the diagonal of one line: every face has (nearly)
+    /// no area.
+    bool straight() const { return straightness <= 1e-3; }
 };
 SurfaceShape surface_shape(const Model& model);
 
@@ -291,9 +296,14 @@ SurfaceShape surface_shape(const Model& model);
 /// the chord between far nodes by about s^3 / (24 R^2) for nodes s apart on
 /// an arc of radius R, so the long springs across the sheet hold its outline,
 /// and bend and shear springs its local folds (as cloth's). A mesh without
-/// faces (lines, points) gets none: a string is meant to bend.
+/// faces (lines, points) gets none: a string is meant to bend; so does one
+/// whose nodes all lie on one line (faces of no area): a spring between nodes
+/// on a line resists a node moved across it only at third order (its length
+/// changes by d^2 / 2L, its pull across by that times d / L), no spring or
+/// tetrahedron among them can do better, and such a mesh bends as a string.
 struct StructureChoice {
     bool bend = false, shear = false, volume = false;
+    bool flat_sheet = false;  ///< chosen for a flat sheet (its volume elements keep it flat)
     std::string why;
 };
 StructureChoice choose_structure(const Model& model, const SurfaceShape& shape);
