@@ -690,7 +690,7 @@ void Simulation::Impl::stage_forces(const StageArgs& args) {
         const bool elements = prepare_element_forces_ahead();
         run_on(team_, [&](int t) {
             window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
-            if (elements) compute_element_blocks(t, team_.size());
+            if (elements) compute_element_blocks(t, team_.tasks());
         });
         element_forces_ready_ = elements;
     }
