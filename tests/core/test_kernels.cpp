@@ -246,18 +246,18 @@ TEST(Kernels, PoolRunsEveryTaskOnceBeforeItReturns) {
 }
 
 // Feeds a ThreadChoice `runs` runs of 1 ms; with the threads each saves
-// `gain` of its time. Returns how many ran with the threads.
+// `gain` of its time: the caller's first task takes 0.6 ms, the worker runs
+// one task and the caller loses 0.6 ms - gain waiting. Returns how many ran
+// with the threads.
 int runs_with_threads(detail::ThreadChoice& choice, double gain, int runs) {
-    constexpr double kRun = 0.001;
+    constexpr double kRun = 0.001, kFirst = 0.6 * kRun;
     int with_threads = 0;
     for (int r = 0; r < runs; ++r) {
         if (choice.solo()) {
-            choice.record_solo(kRun);
+            choice.record_solo(kRun, nullptr);
         } else {
             ++with_threads;
-            // One worker task the size of the gain, or a wait of the loss.
-            if (gain >= 0.0) choice.record_threads(kRun, nullptr, gain * kRun, 1, 0.0);
-            else choice.record_threads(kRun, nullptr, 0.0, 0, -gain * kRun);
+            choice.record_threads(kRun, nullptr, kFirst, 1, kFirst - gain * kRun);
         }
     }
     return with_threads;
@@ -308,10 +308,12 @@ TEST(Kernels, ThreadChoiceCountsAWorkersTaskAsTheCallersShortest) {
     }
     EXPECT_TRUE(choice.solo());
     EXPECT_LE(runs, 6);  // at the end of the first try (1 ms: 5 or 6 runs of each kind, as the sum rounds)
-    // The same runs without the loss of the wait keep the threads.
+    // The same runs without the loss of the wait keep the threads (with one
+    // preempted task: a caller preempted in every tenth run shares its core,
+    // ThreadChoiceNudgesACallerThatSharesItsCore).
     detail::ThreadChoice good;
     for (int r = 0; r < 100; ++r) {
-        good.record_threads(1e-4, kind_a, r % 10 == 3 ? 2e-3 : 4e-5, 1, 0.0);
+        good.record_threads(1e-4, kind_a, r == 3 ? 2e-3 : 4e-5, 1, 0.0);
         good.record_threads(1e-4, kind_b, 2e-5, 1, 0.0);
     }
     EXPECT_FALSE(good.solo());
@@ -335,6 +337,67 @@ TEST(Kernels, ThreadChoiceFollowsTheMachine) {
     EXPECT_TRUE(choice.solo());
     EXPECT_EQ(runs_with_threads(choice, -0.3, 3 * ThreadChoice::kMinGap + 1), 1);
     EXPECT_TRUE(choice.solo());
+}
+
+// Feeds a ThreadChoice `runs` runs of kind_a of `seconds` each, solo while
+// it runs solo, and otherwise with threads that lose (a worker that is never
+// there); returns how many nudges it asked for.
+int nudges_over(detail::ThreadChoice& choice, double seconds, int runs) {
+    int nudges = 0;
+    for (int r = 0; r < runs; ++r) {
+        if (choice.solo()) {
+            choice.record_solo(seconds, kind_a);
+            if (choice.take_nudge()) ++nudges;
+        } else {
+            choice.record_threads(seconds, kind_a, seconds, 0, 0.5 * seconds);
+        }
+    }
+    return nudges;
+}
+
+TEST(Kernels, ThreadChoiceNudgesACallerThatSharesItsCore) {
+    using detail::ThreadChoice;
+    static_assert(ThreadChoice::kShareSeconds == 0.012 && ThreadChoice::kSharedSlowness < 2.0);
+    // Windows of 12 ms: 120 runs of 0.1 ms or 60 of 0.2 ms. Where the speed
+    // changes, the window that holds the change is left out.
+    constexpr int kChange = 130;
+    ThreadChoice choice;
+    // Solo runs of 0.1 ms: the caller's usual speed.
+    EXPECT_EQ(nudges_over(choice, 1e-4, 2400), 0);
+    EXPECT_TRUE(choice.solo());
+    // The same runs at half that speed (the caller shares its core): a nudge
+    // after the first slow window; where nudges do not help, after 1, 2, 4,
+    // ... windows more. About 100 windows: nudges after windows 1, 2, 4, 8,
+    // 16, 32 and 64.
+    EXPECT_EQ(nudges_over(choice, 2e-4, 6000), 7);
+    // A nudge that found an idle core: back at the usual speed, no nudges...
+    nudges_over(choice, 1e-4, kChange);
+    EXPECT_EQ(nudges_over(choice, 1e-4, 1200), 0);
+    // ... and, slow again, a nudge after the first slow window.
+    const int again = nudges_over(choice, 2e-4, kChange);
+    EXPECT_TRUE(again == 1 || again == 2) << again;
+    // Each kind is measured against its own shortest: runs of another kind
+    // that take longer are not slow.
+    nudges_over(choice, 1e-4, kChange);
+    for (int r = 0; r < 1200; ++r) {
+        choice.record_solo(r % 2 ? 1e-4 : 3e-4, r % 2 ? kind_a : kind_b);
+        EXPECT_FALSE(choice.take_nudge()) << "run " << r;
+    }
+
+    // With the threads, which gain (the worker's task saves half of each
+    // run), the caller's first task at half its usual speed: the pool runs
+    // solo and nudges at its first solo run.
+    ThreadChoice threads;
+    auto run_threads = [&](double first, int runs) {
+        for (int r = 0; r < runs && !threads.solo(); ++r) threads.record_threads(2 * first, kind_a, first, 1, 0.0);
+    };
+    run_threads(1e-4, 1200);
+    EXPECT_FALSE(threads.solo());
+    EXPECT_FALSE(threads.take_nudge());
+    run_threads(2e-4, kChange);
+    EXPECT_TRUE(threads.solo());
+    EXPECT_TRUE(threads.take_nudge());
+    EXPECT_FALSE(threads.take_nudge());
 }
 
 TEST(Kernels, PoolWhoseWorkersStallRunsSoloOnTheCaller) {

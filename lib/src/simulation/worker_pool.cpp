@@ -75,7 +75,11 @@ int WorkerPool::run_claimed(std::uint64_t state) {
 void WorkerPool::dispatch_solo(Task task, void* context) {
     const auto start = Clock::now();
     task(context, 0);
-    choice_.record_solo(seconds(Clock::now() - start));
+    choice_.record_solo(seconds(Clock::now() - start), task);
+    // The caller shares its core (ThreadChoice): a sleep lets the scheduler
+    // place it anew when it wakes, on an idle core if there is one. The
+    // shortest sleep: the timer's slack decides how long it lasts.
+    if (choice_.take_nudge()) std::this_thread::sleep_for(std::chrono::nanoseconds(1));
 }
 
 void WorkerPool::dispatch(Task task, void* context) {
@@ -135,11 +139,40 @@ std::atomic<ThreadChoice::Rule> rule{ThreadChoice::Rule::measured};
 
 void ThreadChoice::set_rule(Rule r) { rule.store(r, std::memory_order_relaxed); }
 
-void ThreadChoice::record_solo(double wall) {
+bool ThreadChoice::own_part(Shortests& shortest, RunKind kind, double seconds) {
+    Shortest* const end = shortest.of + shortest.count;
+    Shortest* k = std::find_if(shortest.of, end, [&](const Shortest& x) { return x.kind == kind; });
+    if (k == end) {
+        if (shortest.count == kKinds) return false;
+        *k = {kind, seconds};
+        ++shortest.count;
+    }
+    k->seconds = std::min(k->seconds, seconds);
+    own_wall_ += seconds;
+    own_shortest_ += k->seconds;
+    if (own_wall_ < kShareSeconds) return false;
+    const bool slow = own_wall_ > kSharedSlowness * own_shortest_;
+    own_wall_ = own_shortest_ = 0.0;
+    if (!slow) {
+        nudged_ = false;
+        nudge_gap_ = 1;
+        nudge_left_ = 0;
+        return false;
+    }
+    if (--nudge_left_ > 0) return false;
+    // Slow again after a nudge: the next one waits twice as long.
+    if (nudged_) nudge_gap_ = std::min(2 * nudge_gap_, kMaxGap);
+    nudged_ = true;
+    nudge_left_ = nudge_gap_;
+    return true;
+}
+
+void ThreadChoice::record_solo(double wall, RunKind kind) {
     if (rule.load(std::memory_order_relaxed) == Rule::alternate) {
         solo_ = false;
         return;
     }
+    if (own_part(solo_shortest_, kind, wall)) nudge_ = true;
     block_seconds_ += wall;
     if (block_seconds_ < kBlockSeconds) return;
     block_seconds_ = 0.0;
@@ -151,6 +184,15 @@ void ThreadChoice::record_solo(double wall) {
 void ThreadChoice::record_threads(double wall, RunKind kind, double first, int worker_tasks, double lost) {
     if (rule.load(std::memory_order_relaxed) == Rule::alternate) {
         solo_ = true;
+        return;
+    }
+    if (own_part(first_shortest_, kind, first)) {
+        // Solo (the workers asleep, their cores idle) for the nudge.
+        nudge_ = solo_ = true;
+        trying_ = false;
+        solo_left_ = gap_;
+        block_seconds_ = block_lost_ = other_saved_ = 0.0;
+        kind_count_ = 0;
         return;
     }
     block_seconds_ += wall;

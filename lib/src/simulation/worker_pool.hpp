@@ -47,7 +47,25 @@ namespace springkit::detail {
 /// block (kTrySeconds; the first block of a pool is such a try too). A try
 /// that gains resets the gap to kMinGap; a loss doubles it up to kMaxGap, so
 /// a pool beside a core that stays busy spends one try in kMaxGap blocks.
-/// Depends on the figures given only.
+///
+/// The caller may itself be the one that shares a core: the threads'
+/// wake-ups and waits let the scheduler place it anywhere, also beside a
+/// program on the busy core, and from there the scheduler's load balancing
+/// moves a thread that does not sleep only slowly (it backs off while the
+/// other program is pinned there). Its own work then takes about twice its
+/// usual time: most runs are as fast as ever (a time slice is milliseconds
+/// long), but the runs that span the other program's slices wait. So for
+/// every kind of run the caller keeps the shortest time its own part took (a
+/// solo run; its first task with the threads), and where its parts in a
+/// window of kShareSeconds (several time slices) took more than
+/// kSharedSlowness times their kinds' shortest, it nudges the scheduler
+/// (take_nudge()): a short sleep, after which the scheduler places the waking
+/// thread on an idle core if there is one, as it places a game's thread that
+/// waits for its next frame. With the threads, the pool first runs solo (a
+/// worker that spins keeps its core from looking idle) and nudges at its
+/// first solo run. A nudge that leaves the next window slow (no idle core)
+/// doubles the windows before the next one, up to kMaxGap; a window at the
+/// usual speed resets them to one. Depends on the figures given only.
 class ThreadChoice {
 public:
     static constexpr double kBlockSeconds = 0.003;
@@ -55,6 +73,8 @@ public:
     static constexpr int kMinGap = 4;
     static constexpr int kMaxGap = 128;
     static constexpr double kMinGain = 0.02;
+    static constexpr double kShareSeconds = 0.012;
+    static constexpr double kSharedSlowness = 1.5;
 
     bool solo() const { return solo_; }
     /// For tests, every pool of the process: `measured` (the default) chooses
@@ -62,13 +82,22 @@ public:
     /// step runs the other way from the one before.
     enum class Rule : int { measured, alternate };
     static void set_rule(Rule rule);
-    /// A solo run that took `wall` seconds.
-    void record_solo(double wall);
+    /// Identifies a kind of run (a stage of the step): runs of one kind do
+    /// about the same work.
+    using RunKind = void (*)(void*, int);
+    /// A solo run of kind `kind` that took `wall` seconds.
+    void record_solo(double wall, RunKind kind);
     /// A run with the threads that took `wall` seconds: of kind `kind`, its
     /// first task took the caller `first` seconds, the workers ran
     /// `worker_tasks` tasks, and waking and waiting for them took `lost`.
-    using RunKind = void (*)(void*, int);
     void record_threads(double wall, RunKind kind, double first, int worker_tasks, double lost);
+    /// True, once, at a solo run after a window in which the caller seemed
+    /// to share its core (see above).
+    bool take_nudge() {
+        const bool nudge = nudge_;
+        nudge_ = false;
+        return nudge;
+    }
 
 private:
     bool solo_ = false;
@@ -87,6 +116,27 @@ private:
     int kind_count_ = 0;
     double other_saved_ = 0.0;  ///< runs of kinds beyond kKinds, counted one by one
     double gain_ = 0.0;  ///< running mean of the blocks' gains
+    /// The shortest time the caller's own part of a run took, by kind, over
+    /// the pool's life: of a solo run, or of its first task with the threads.
+    struct Shortest {
+        RunKind kind = nullptr;
+        double seconds = 0.0;
+    };
+    struct Shortests {
+        Shortest of[kKinds];
+        int count = 0;
+    };
+    Shortests solo_shortest_, first_shortest_;
+    /// The window's own parts of runs of known kinds: their time, and their
+    /// kinds' shortest.
+    double own_wall_ = 0.0, own_shortest_ = 0.0;
+    /// Adds the caller's own part of a run to the window; true at the end of a
+    /// window that calls for a nudge.
+    bool own_part(Shortests& shortest, RunKind kind, double seconds);
+    bool nudge_ = false;
+    bool nudged_ = false;  ///< the last slow window asked for a nudge
+    int nudge_gap_ = 1;    ///< slow windows from one nudge to the next
+    int nudge_left_ = 0;
 };
 
 class WorkerPool {
