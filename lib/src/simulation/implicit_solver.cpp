@@ -56,6 +56,7 @@
 #include <limits>
 #include <queue>
 
+#include "simulation/global_iteration.hpp"
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
 
@@ -107,6 +108,33 @@ struct GlobalFactor {
         }
     }
 };
+
+// Eigen's simplicial LDL^T with what its symbolic analysis found: L's entries
+// column by column (protected in Eigen's class, read by deriving from it).
+class MeasuredLDLT : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> {
+public:
+    // Whether the numeric factorisation stays within factor_bounds() (call
+    // after analyzePattern()).
+    bool affordable() const {
+        double work = 0.0, entries = 0.0;
+        for (Eigen::Index j = 0; j < m_nonZerosPerCol.size(); ++j) {
+            const double c = m_nonZerosPerCol[j];
+            work += c * c;
+            entries += c;
+        }
+        const FactorBounds bounds = factor_bounds();
+        return work <= bounds.work && entries <= bounds.entries;
+    }
+};
+
+std::size_t ImplicitLayout::place(std::size_t row) const {
+    return factor ? static_cast<std::size_t>(factor->place[row]) : row;
+}
+
+void ImplicitLayout::solve_global(std::vector<float>& work, std::vector<float>& scratch) const {
+    if (factor) factor->solve_in_place(work);
+    else iteration->solve_in_place(work, scratch);
+}
 
 std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& body,
                                                             std::shared_ptr<const SpringValues> springs, float h,
@@ -169,7 +197,33 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
     const auto rows = static_cast<Eigen::Index>(l.node_of.size());
     Eigen::SparseMatrix<double> matrix(rows, rows);
     matrix.setFromTriplets(entries.begin(), entries.end());
-    Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> ldlt(matrix);
+    // The symbolic analysis (the ordering and L's column counts) says what the
+    // factor would cost before it is built; past the bounds the global step
+    // iterates on the matrix instead (global_iteration.hpp).
+    MeasuredLDLT ldlt;
+    ldlt.analyzePattern(matrix);
+    if (ldlt.info() == Eigen::Success && !ldlt.affordable()) {
+        auto iteration = std::make_shared<GlobalIteration>();
+        iteration->row_first.reserve(static_cast<std::size_t>(rows) + 1);
+        iteration->row_first.push_back(0);
+        for (Eigen::Index j = 0; j < matrix.outerSize(); ++j) {  // symmetric: column j is row j
+            double diagonal = 0.0;
+            for (Eigen::SparseMatrix<double>::InnerIterator it(matrix, j); it; ++it) {
+                if (it.index() == j) {
+                    diagonal = it.value();
+                } else {
+                    iteration->column.push_back(static_cast<std::int32_t>(it.index()));
+                    iteration->entry.push_back(static_cast<float>(it.value()));
+                }
+            }
+            iteration->diagonal.push_back(static_cast<float>(diagonal));
+            iteration->inverse_diagonal.push_back(static_cast<float>(1.0 / diagonal));
+            iteration->row_first.push_back(static_cast<std::int32_t>(iteration->column.size()));
+        }
+        l.iteration = std::move(iteration);
+        return layout;
+    }
+    ldlt.factorize(matrix);
     // M' + h^2 L is symmetric positive definite (M' > 0), so this fails only
     // when memory or the numbers do.
     if (ldlt.info() != Eigen::Success)
@@ -411,12 +465,12 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             const std::uint32_t i = l.node_of[row];
             double sum[3];
             spring_forces_on(l, st.force, i, sum);
-            const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
+            const std::size_t place = 4 * l.place(row);
             for (std::size_t c = 0; c < 3; ++c)
                 st.work[place + c] = static_cast<float>(l.mass[i] * (st.target[3 * row + c] - st.current[3 * i + c]) +
                                                         h2 * sum[c]);
         }
-        l.factor->solve_in_place(st.work);
+        l.solve_global(st.work, st.solve_scratch);
         // Wang's Chebyshev weights on the local/global iterates:
         // x^(k+1) = omega_(k+1) (x^ - x^(k-1)) + x^(k-1), x^ the global step's result,
         // omega = 1 for the first kChebyshevDelay iterations, then 2 / (2 - rho^2),
@@ -430,7 +484,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t at = 3 * l.node_of[row] + c;
                 const double now = st.current[at];
-                const float dx = st.work[4 * static_cast<std::size_t>(l.factor->place[row]) + c];
+                const float dx = st.work[4 * l.place(row) + c];
                 largest = std::max(largest, std::abs(dx));
                 const double solved = now + dx;
                 st.current[at] = omega * (solved - st.older[at]) + st.older[at];
@@ -526,13 +580,13 @@ void Simulation::Impl::strain_limit_global_step(float stretch) {
         const std::uint32_t i = l.node_of[row];
         double sum[3];
         spring_forces_on(l, st.force, i, sum);
-        const std::size_t place = 4 * static_cast<std::size_t>(l.factor->place[row]);
+        const std::size_t place = 4 * l.place(row);
         for (std::size_t c = 0; c < 3; ++c) st.work[place + c] = static_cast<float>(h2 * sum[c]);
     }
-    l.factor->solve_in_place(st.work);
+    l.solve_global(st.work, st.solve_scratch);
     for (std::size_t row = 0; row < rows; ++row) {
         const std::uint32_t i = l.node_of[row];
-        const float* dx = &st.work[4 * static_cast<std::size_t>(l.factor->place[row])];
+        const float* dx = &st.work[4 * l.place(row)];
         x_.x[i] += dx[0];
         x_.y[i] += dx[1];
         x_.z[i] += dx[2];

@@ -21,6 +21,8 @@ struct SpringValues;
 
 /// The sparse factorisation of the global step's matrix (implicit_solver.cpp).
 struct GlobalFactor;
+/// The same matrix for conjugate gradients (global_iteration.hpp).
+struct GlobalIteration;
 
 /// What the iterations read and never change: built from the model, the
 /// substep h, the springs' k (stiffness scale included) and the air friction,
@@ -39,7 +41,15 @@ struct ImplicitLayout {
     std::vector<float> inverse_mass;   ///< 1 / m' per node, 0 for an anchored node (the projections)
     std::vector<std::int32_t> unknown; ///< node -> row of the global system; -1 for an anchored node
     std::vector<std::uint32_t> node_of; ///< row -> node
-    std::shared_ptr<const GlobalFactor> factor;  ///< LDL^T of M' + h^2 L over the free nodes
+    /// LDL^T of M' + h^2 L over the free nodes; where that would be too large
+    /// to build (global_iteration.hpp) the matrix itself, for conjugate
+    /// gradients, and `factor` is empty.
+    std::shared_ptr<const GlobalFactor> factor;
+    std::shared_ptr<const GlobalIteration> iteration;
+    /// Where the global step's work vector keeps row `row` (4 floats from 4 place(row)).
+    std::size_t place(std::size_t row) const;
+    /// (M' + h^2 L) dx = r: work holds r by place on entry, dx on return.
+    void solve_global(std::vector<float>& work, std::vector<float>& scratch) const;
 };
 
 /// Long range attachments (Kim, Chentanez and Müller, "Long Range Attachments:
@@ -110,6 +120,7 @@ struct ImplicitState {
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
     std::vector<double> force;     ///< per spring, 3 each: the local step's k (d - (x_a - x_b)), the force on a
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
+    std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
 };
 
