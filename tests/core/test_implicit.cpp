@@ -233,6 +233,18 @@ TEST(Implicit, StaysStableAtKDtSquaredOverMOf1000) {
 
 namespace {
 
+// The largest difference of a coordinate between the positions and `exact`
+// (3 a node).
+double largest_difference(const Simulation& sim, const std::vector<double>& exact) {
+    double error = 0.0;
+    for (std::size_t i = 0; i < sim.positions().size(); ++i) {
+        const Vec3 x = sim.positions()[i];
+        const double got[3] = {x.x, x.y, x.z};
+        for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
+    }
+    return error;
+}
+
 // The implicit Euler step of a model from rest, found by Newton's method on
 // M (x - y) / h^2 + grad E(x) = 0 with a dense Hessian and Gaussian
 // elimination with partial pivoting: independent of the solver under test.
@@ -335,12 +347,7 @@ TEST(Implicit, IterationsConvergeToTheImplicitEulerStep) {
         m.params.implicit_iterations = iterations;
         Simulation sim(m);
         sim.step(kFrame);
-        double error = 0.0;
-        for (std::size_t i = 0; i < m.node_count(); ++i) {
-            const Vec3 x = sim.positions()[i];
-            const double got[3] = {x.x, x.y, x.z};
-            for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
-        }
+        const double error = largest_difference(sim, exact);
         // Closer with every doubling, until float rounding of the positions.
         EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
         previous_error = error;
@@ -760,12 +767,7 @@ TEST(Implicit, ConjugateGradientsConvergeToTheImplicitEulerStepToo) {
         m.params.implicit_iterations = iterations;
         Simulation sim(m);
         sim.step(kFrame);
-        double error = 0.0;
-        for (std::size_t i = 0; i < m.node_count(); ++i) {
-            const Vec3 x = sim.positions()[i];
-            const double got[3] = {x.x, x.y, x.z};
-            for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
-        }
+        const double error = largest_difference(sim, exact);
         EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
         previous_error = error;
     }
