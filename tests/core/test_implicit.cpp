@@ -752,7 +752,7 @@ struct IteratedGlobalStep {
 TEST(Implicit, ConjugateGradientsConvergeToTheImplicitEulerStepToo) {
     // IterationsConvergeToTheImplicitEulerStep's cloth, its global steps
     // solved by conjugate gradients in place of the factor: each solve is
-    // approximate (a residual 1e-4 of its right-hand side), but the
+    // approximate (a residual 1e-6 of its right-hand side), but the
     // right-hand side is the local/global iterations' residual, which
     // shrinks as they converge, so they reach the same step.
     Parameters p = implicit_params(1);

@@ -52,8 +52,8 @@ struct GlobalIteration {
     std::vector<float> inverse_diagonal;  ///< 1 / diagonal: the preconditioner
     /// The iterations stop once each coordinate's residual is below this
     /// share of its right-hand side (in the 2-norm), or after max_iterations.
-    float tolerance = 1e-4f;
-    int max_iterations = 400;
+    float tolerance = 1e-6f;
+    int max_iterations = 1000;
 
     std::size_t rows() const { return diagonal.size(); }
     /// work: 4 floats a row (x, y, z, a pad lane), r on entry, dx on return;
