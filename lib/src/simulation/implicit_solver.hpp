@@ -161,7 +161,7 @@ struct ImplicitState {
     std::vector<double> target;    ///< y', the inertia term's target, 3 per row (see implicit_pass())
     std::vector<double> current;   ///< the iterate, 3 per node (anchored nodes: their driven positions)
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
-    std::vector<double> force;     ///< per spring, 3 each: the local step's k (d - (x_a - x_b)), the force on a
+    std::vector<double> force;     ///< per node, 3 each: the local step's spring forces on it, k (d - (x_a - x_b)) per spring
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
     std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
