@@ -218,26 +218,23 @@ std::shared_ptr<const GlobalFactor> blocks_of(const Eigen::SimplicialLDLT<Eigen:
     GlobalFactor& f = *factor;
     const auto& permutation = ldlt.permutationP().indices();  // (P b)[permutation[i]] = b[i]
     f.place.assign(permutation.data(), permutation.data() + permutation.size());
-    // L's columns (unit lower, diagonal not stored), rows ascending in each.
-    const Eigen::SparseMatrix<double>& lower = ldlt.matrixL().nestedExpression();
-    const std::size_t n = rows;
-    std::vector<std::size_t> first;
-    std::vector<std::int32_t> below;
-    std::vector<double> entry;
-    first.reserve(n + 1);
-    below.reserve(static_cast<std::size_t>(lower.nonZeros()));
-    entry.reserve(static_cast<std::size_t>(lower.nonZeros()));
-    first.push_back(0);
-    for (Eigen::Index j = 0; j < lower.outerSize(); ++j) {
-        for (Eigen::SparseMatrix<double>::InnerIterator it(lower, j); it; ++it) {
-            below.push_back(static_cast<std::int32_t>(it.index()));
-            entry.push_back(it.value());
-        }
-        first.push_back(below.size());
-        f.inverse_d.push_back(static_cast<float>(1.0 / ldlt.vectorD()[j]));
+    // L's columns (unit lower, diagonal not stored), rows ascending in each,
+    // read in place from Eigen's compressed arrays.
+    const Eigen::SparseMatrix<double>& factored = ldlt.matrixL().nestedExpression();
+    Eigen::SparseMatrix<double> compressed;
+    if (!factored.isCompressed()) {
+        compressed = factored;
+        compressed.makeCompressed();
     }
-    f.entries = below.size();
-    const auto count = [&](std::size_t j) { return first[j + 1] - first[j]; };
+    const Eigen::SparseMatrix<double>& lower = factored.isCompressed() ? factored : compressed;
+    const std::size_t n = rows;
+    const auto* first = lower.outerIndexPtr();
+    const auto* below = lower.innerIndexPtr();
+    const double* entry = lower.valuePtr();
+    f.inverse_d.resize(n);
+    for (std::size_t j = 0; j < n; ++j) f.inverse_d[j] = static_cast<float>(1.0 / ldlt.vectorD()[static_cast<Eigen::Index>(j)]);
+    f.entries = static_cast<std::size_t>(first[n]);
+    const auto count = [&](std::size_t j) { return static_cast<std::size_t>(first[j + 1] - first[j]); };
     // Column j's parent in the elimination tree: its first row below the
     // diagonal. A column's rows other than its parent are among its parent's
     // (Liu, "The Role of Elimination Trees in Sparse Factorization", SIAM J.
@@ -266,6 +263,15 @@ std::shared_ptr<const GlobalFactor> blocks_of(const Eigen::SimplicialLDLT<Eigen:
     // Each block's rectangle: the rows of its last column.
     std::vector<std::int32_t> at(n, -1);  // a rectangle row's index in its block
     const std::size_t blocks = f.block_column.size() - 1;
+    std::size_t total_rows = 0, total_values = 0;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const auto width = static_cast<std::size_t>(f.block_column[b + 1] - f.block_column[b]);
+        const std::size_t m = count(static_cast<std::size_t>(f.block_column[b + 1]) - 1);
+        total_rows += m;
+        total_values += width * (width + m);
+    }
+    f.rows.reserve(total_rows);
+    f.value.reserve(total_values);
     f.block_row.push_back(0);
     for (std::size_t b = 0; b < blocks; ++b) {
         const auto begin = static_cast<std::size_t>(f.block_column[b]);
@@ -281,7 +287,7 @@ std::shared_ptr<const GlobalFactor> blocks_of(const Eigen::SimplicialLDLT<Eigen:
         const std::size_t triangle = f.value.size(), rect = triangle + width * width;
         f.value.resize(rect + m * width, 0.0f);
         for (std::size_t c = 0; c < width; ++c)
-            for (std::size_t e = first[begin + c]; e < first[begin + c + 1]; ++e) {
+            for (auto e = static_cast<std::size_t>(first[begin + c]); e < static_cast<std::size_t>(first[begin + c + 1]); ++e) {
                 const auto row = static_cast<std::size_t>(below[e]);
                 const auto value = static_cast<float>(entry[e]);
                 if (row < end) {
