@@ -233,7 +233,6 @@ std::shared_ptr<const GlobalFactor> blocks_of(const Eigen::SimplicialLDLT<Eigen:
     const double* entry = lower.valuePtr();
     f.inverse_d.resize(n);
     for (std::size_t j = 0; j < n; ++j) f.inverse_d[j] = static_cast<float>(1.0 / ldlt.vectorD()[static_cast<Eigen::Index>(j)]);
-    f.entries = static_cast<std::size_t>(first[n]);
     const auto count = [&](std::size_t j) { return static_cast<std::size_t>(first[j + 1] - first[j]); };
     // Column j's parent in the elimination tree: its first row below the
     // diagonal. A column's rows other than its parent are among its parent's

@@ -49,7 +49,6 @@ struct GlobalFactor {
     std::vector<std::size_t> block_value;
     std::vector<float> value;
     std::vector<float> inverse_d;  ///< 1 / D per place
-    std::size_t entries = 0;       ///< L's entries below the diagonal (Eigen's), without the supernodes' zeros
 
     /// Solves A dx = r. work: 4 values per place (x, y, z and a pad lane),
     /// P r on entry, P dx on return.
