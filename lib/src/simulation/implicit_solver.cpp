@@ -142,14 +142,23 @@ void GlobalFactor::solve_in_place(std::vector<float>& work) const {
     float* w = work.data();
     const std::size_t blocks = block_column.size() - 1;
     Lane4 v[kWidestBlock];
-    for (std::size_t b = 0; b < blocks; ++b) {  // L z = P r
-        const std::int32_t first = block_column[b];
-        const auto width = static_cast<std::size_t>(block_column[b + 1] - first);
-        const std::int32_t* below = rows.data() + block_row[b];
-        const std::int32_t m = block_row[b + 1] - block_row[b];
+    // Block b: its first column's place, width, rectangle rows and values.
+    struct Block {
+        std::size_t first, width;
+        const std::int32_t* below;
+        std::int32_t m;
+        const float *triangle, *rect;
+    };
+    const auto block = [&](std::size_t b) {
+        const auto first = static_cast<std::size_t>(block_column[b]);
+        const auto width = static_cast<std::size_t>(block_column[b + 1]) - first;
         const float* triangle = value.data() + block_value[b];
-        const float* rect = triangle + width * width;
-        float* top = w + 4 * static_cast<std::size_t>(first);
+        return Block{first, width, rows.data() + block_row[b], block_row[b + 1] - block_row[b], triangle,
+                     triangle + width * width};
+    };
+    for (std::size_t b = 0; b < blocks; ++b) {  // L z = P r
+        const auto [first, width, below, m, triangle, rect] = block(b);
+        float* top = w + 4 * first;
         for (std::size_t i = 0; i < width; ++i) {
             Lane4 acc = load4(top + 4 * i);
             for (std::size_t c = 0; c < i; ++c) acc -= triangle[i * width + c] * v[c];
@@ -167,12 +176,7 @@ void GlobalFactor::solve_in_place(std::vector<float>& work) const {
     }
     for (std::size_t j = 0; j < inverse_d.size(); ++j) store4(w + 4 * j, load4(w + 4 * j) * inverse_d[j]);  // D u = z
     for (std::size_t b = blocks; b-- > 0;) {  // L^T (P dx) = u
-        const std::int32_t first = block_column[b];
-        const auto width = static_cast<std::size_t>(block_column[b + 1] - first);
-        const std::int32_t* below = rows.data() + block_row[b];
-        const std::int32_t m = block_row[b + 1] - block_row[b];
-        const float* triangle = value.data() + block_value[b];
-        const float* rect = triangle + width * width;
+        const auto [first, width, below, m, triangle, rect] = block(b);
         if (width == 1) {
             v[0] = backward_column(rect, m, below, w);
         } else {
@@ -185,7 +189,7 @@ void GlobalFactor::solve_in_place(std::vector<float>& work) const {
                 default: break;
             }
         }
-        float* top = w + 4 * static_cast<std::size_t>(first);
+        float* top = w + 4 * first;
         for (std::size_t c = width; c-- > 0;) {
             Lane4 acc = load4(top + 4 * c) - v[c];
             for (std::size_t i = c + 1; i < width; ++i) acc -= triangle[i * width + c] * load4(top + 4 * i);
