@@ -51,12 +51,12 @@
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <queue>
 
 #include "simulation/global_iteration.hpp"
+#include "simulation/lane4.hpp"
 #include "simulation/simulation_impl.hpp"
 #include "springkit/error.hpp"
 
@@ -65,16 +65,6 @@ namespace springkit {
 namespace detail {
 
 namespace {
-
-using Lane4 = float __attribute__((vector_size(16)));
-
-Lane4 load4(const float* p) {
-    Lane4 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-void store4(float* p, Lane4 v) { std::memcpy(p, &v, sizeof v); }
 
 // The widest block: its unknowns stay in registers (16 of SSE2's vectors).
 constexpr int kWidestBlock = 8;
