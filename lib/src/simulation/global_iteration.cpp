@@ -5,21 +5,11 @@
 #include <atomic>
 #include <cstring>
 
+#include "simulation/lane4.hpp"
+
 namespace springkit::detail {
 
 namespace {
-
-// x, y and z of a row (and a pad lane) as one 16-byte vector: each entry of
-// the matrix is one 4-wide multiply-add for the three right-hand sides.
-using Lane4 = float __attribute__((vector_size(16)));
-
-Lane4 load(const float* p) {
-    Lane4 v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-}
-
-void store(float* p, Lane4 v) { std::memcpy(p, &v, sizeof v); }
 
 // Per coordinate: sum over rows of u . v, in double (the rows are many; a
 // float sum of tens of thousands of terms loses the digits the step sizes need).
@@ -59,7 +49,7 @@ void GlobalIteration::solve_in_place(std::vector<float>& work, std::vector<float
     float* product = direction + 4 * n;    // A times the direction
     std::memcpy(residual, work.data(), 4 * n * sizeof(float));
     // z = D^-1 r, the first direction.
-    for (std::size_t i = 0; i < n; ++i) store(direction + 4 * i, load(residual + 4 * i) * inverse_diagonal[i]);
+    for (std::size_t i = 0; i < n; ++i) store4(direction + 4 * i, load4(residual + 4 * i) * inverse_diagonal[i]);
     Sums rz = dots(residual, direction, n);
     const Sums right = dots(residual, residual, n);
     double limit[3];
@@ -67,18 +57,18 @@ void GlobalIteration::solve_in_place(std::vector<float>& work, std::vector<float
     for (int it = 0; it < max_iterations; ++it) {
         // The product A p: the diagonal, then the row's springs, in entry order.
         for (std::size_t i = 0; i < n; ++i) {
-            Lane4 sum = load(direction + 4 * i) * diagonal[i];
+            Lane4 sum = load4(direction + 4 * i) * diagonal[i];
             for (std::int32_t e = row_first[i]; e < row_first[i + 1]; ++e)
-                sum += entry[e] * load(direction + 4 * static_cast<std::size_t>(column[e]));
-            store(product + 4 * i, sum);
+                sum += entry[e] * load4(direction + 4 * static_cast<std::size_t>(column[e]));
+            store4(product + 4 * i, sum);
         }
         const Sums curvature = dots(direction, product, n);
         Lane4 alpha = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int c = 0; c < 3; ++c)
             alpha[c] = curvature.lane[c] > 0.0 ? static_cast<float>(rz.lane[c] / curvature.lane[c]) : 0.0f;
         for (std::size_t i = 0; i < n; ++i) {
-            store(solution + 4 * i, load(solution + 4 * i) + alpha * load(direction + 4 * i));
-            store(residual + 4 * i, load(residual + 4 * i) - alpha * load(product + 4 * i));
+            store4(solution + 4 * i, load4(solution + 4 * i) + alpha * load4(direction + 4 * i));
+            store4(residual + 4 * i, load4(residual + 4 * i) - alpha * load4(product + 4 * i));
         }
         const Sums left = dots(residual, residual, n);
         if (left.lane[0] <= limit[0] && left.lane[1] <= limit[1] && left.lane[2] <= limit[2]) break;
@@ -90,7 +80,7 @@ void GlobalIteration::solve_in_place(std::vector<float>& work, std::vector<float
         Lane4 beta = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int c = 0; c < 3; ++c) beta[c] = rz.lane[c] > 0.0 ? static_cast<float>(rz_new.lane[c] / rz.lane[c]) : 0.0f;
         for (std::size_t i = 0; i < n; ++i)
-            store(direction + 4 * i, load(residual + 4 * i) * inverse_diagonal[i] + beta * load(direction + 4 * i));
+            store4(direction + 4 * i, load4(residual + 4 * i) * inverse_diagonal[i] + beta * load4(direction + 4 * i));
         rz = rz_new;
     }
     std::memcpy(work.data(), solution, 4 * n * sizeof(float));
