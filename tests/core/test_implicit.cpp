@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -333,26 +334,47 @@ std::vector<double> newton_implicit_euler_step(const Model& m, double h) {
 
 }  // namespace
 
+namespace {
+
+// The global step by conjugate gradients, as for a body whose factor would be
+// too large (global_iteration.hpp), for the life of the object.
+struct IteratedGlobalStep {
+    detail::FactorBounds old = detail::set_factor_bounds({0.0, 0.0});
+    ~IteratedGlobalStep() { detail::set_factor_bounds(old); }
+};
+
+}  // namespace
+
 TEST(Implicit, IterationsConvergeToTheImplicitEulerStep) {
     // A 4 x 4 cloth released flat from rest: the first step bends it, so the
-    // local steps turn springs and the iterations matter.
+    // local steps turn springs and the iterations matter. The same with the
+    // global steps solved by conjugate gradients in place of the factor (as
+    // for a body whose factor would be too large): each solve is approximate
+    // (a residual 1e-6 of its right-hand side), but the right-hand side is
+    // the local/global iterations' residual, which shrinks as they converge,
+    // so they reach the same step.
     Parameters p = implicit_params(1);
     p.k = 50.0f;
     p.mass = 0.01f;
     const Model base = make_cloth({.columns = 4, .rows = 4, .anchors = ClothAnchors::top_corners}, p);
     const std::vector<double> exact = newton_implicit_euler_step(base, kFrame);
-    double previous_error = 1e9;
-    for (int iterations : {1, 2, 4, 8, 64}) {
-        Model m = base;
-        m.params.implicit_iterations = iterations;
-        Simulation sim(m);
-        sim.step(kFrame);
-        const double error = largest_difference(sim, exact);
-        // Closer with every doubling, until float rounding of the positions.
-        EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
-        previous_error = error;
+    for (const bool iterated : {false, true}) {
+        std::optional<IteratedGlobalStep> by_iterations;
+        if (iterated) by_iterations.emplace();
+        double previous_error = 1e9;
+        for (int iterations : {1, 2, 4, 8, 64}) {
+            Model m = base;
+            m.params.implicit_iterations = iterations;
+            Simulation sim(m);
+            sim.step(kFrame);
+            const double error = largest_difference(sim, exact);
+            // Closer with every doubling, until float rounding of the positions.
+            EXPECT_TRUE(error < previous_error || error < 1e-6)
+                << iterations << " iterations" << (iterated ? ", conjugate gradients" : "") << ": " << error;
+            previous_error = error;
+        }
+        EXPECT_LT(previous_error, 1e-6) << (iterated ? "conjugate gradients" : "factor");
     }
-    EXPECT_LT(previous_error, 1e-6);
     // Wang's Chebyshev weights change the path, not the answer.
     Model m = base;
     m.params.implicit_iterations = 64;
@@ -875,41 +897,6 @@ TEST(Implicit, TwoAttachmentsHoldANodeWhereTheirSpheresTouch) {
     }
 }
 
-namespace {
-
-// The global step by conjugate gradients, as for a body whose factor would be
-// too large (global_iteration.hpp), for the life of the object.
-struct IteratedGlobalStep {
-    detail::FactorBounds old = detail::set_factor_bounds({0.0, 0.0});
-    ~IteratedGlobalStep() { detail::set_factor_bounds(old); }
-};
-
-}  // namespace
-
-TEST(Implicit, ConjugateGradientsConvergeToTheImplicitEulerStepToo) {
-    // IterationsConvergeToTheImplicitEulerStep's cloth, its global steps
-    // solved by conjugate gradients in place of the factor: each solve is
-    // approximate (a residual 1e-6 of its right-hand side), but the
-    // right-hand side is the local/global iterations' residual, which
-    // shrinks as they converge, so they reach the same step.
-    Parameters p = implicit_params(1);
-    p.k = 50.0f;
-    p.mass = 0.01f;
-    const Model base = make_cloth({.columns = 4, .rows = 4, .anchors = ClothAnchors::top_corners}, p);
-    const std::vector<double> exact = newton_implicit_euler_step(base, kFrame);
-    const IteratedGlobalStep iterated;
-    double previous_error = 1e9;
-    for (const int iterations : {1, 2, 4, 8, 64}) {
-        Model m = base;
-        m.params.implicit_iterations = iterations;
-        Simulation sim(m);
-        sim.step(kFrame);
-        const double error = largest_difference(sim, exact);
-        EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
-        previous_error = error;
-    }
-    EXPECT_LT(previous_error, 1e-6);
-}
 
 TEST(Implicit, ConjugateGradientsStayStableAtKDtSquaredOverMOf1000) {
     // StaysStableAtKDtSquaredOverMOf1000 with the global steps by conjugate
