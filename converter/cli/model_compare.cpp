@@ -6,11 +6,14 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <unordered_map>
 
+#include "springkit/error.hpp"
 #include "springkit/io.hpp"
+#include "springkit/locality.hpp"
 #include "springkit/printable.hpp"
 
 namespace springkit::cli {
@@ -117,27 +120,17 @@ std::vector<std::uint32_t> renumbering(const Model& a, const Model& b) {
     return map;
 }
 
-/// `a` with its nodes renumbered by `map` (springs, anchors, faces, volume
-/// elements, masses and the node references of attachments follow), so it can
-/// be compared with `b` item by item. Not renumber_nodes(): a bead's chain need
-/// not stay consecutive for a comparison.
-Model renumbered(const Model& a, const std::vector<std::uint32_t>& map) {
+/// `a` with its nodes renumbered by `map` (renumber_nodes(): springs, anchors,
+/// faces, volume elements, masses and attachments follow), so that it can be
+/// compared with `b` item by item; nullopt where the renumbering would break a
+/// bead's chain of consecutive nodes (the models are then compared as they are).
+std::optional<Model> renumbered(const Model& a, const std::vector<std::uint32_t>& map) {
     Model r = a;
-    for (std::size_t i = 0; i < map.size(); ++i) {
-        r.positions[map[i]] = a.positions[i];
-        if (!a.masses.empty()) r.masses[map[i]] = a.masses[i];
+    try {
+        renumber_nodes(r, map);
+    } catch (const Error&) {
+        return std::nullopt;
     }
-    for (Spring& s : r.springs) s.a = map[s.a], s.b = map[s.b];
-    for (Anchor& x : r.anchors) x.node = map[x.node];
-    for (Face& f : r.faces)
-        for (std::uint32_t& n : f.node) n = map[n];
-    for (VolumeElement& e : r.volume_elements)
-        for (std::uint32_t& n : e.node) n = map[n];
-    for (ConstantForce& c : r.constant_forces) c.node = map[c.node];
-    for (Tether& t : r.tethers) t.node = map[t.node];
-    for (Bead& x : r.beads) x.first = map[x.first], x.last = map[x.last];
-    for (Tube& t : r.tubes)
-        for (std::uint32_t& n : t.nodes) n = map[n];
     return r;
 }
 
@@ -145,8 +138,11 @@ Model renumbered(const Model& a, const std::vector<std::uint32_t>& map) {
 
 std::vector<std::string> model_differences(const Model& a_in, const Model& b, std::size_t limit) {
     std::vector<std::string> lines;
-    const std::vector<std::uint32_t> map = renumbering(a_in, b);
-    const Model a = map.empty() ? a_in : renumbered(a_in, map);
+    std::vector<std::uint32_t> map = renumbering(a_in, b);
+    std::optional<Model> renumbered_a;
+    if (!map.empty()) renumbered_a = renumbered(a_in, map);
+    if (!renumbered_a) map.clear();
+    const Model& a = renumbered_a ? *renumbered_a : a_in;
     if (!map.empty()) {
         std::size_t moved = 0;
         for (std::size_t i = 0; i < map.size(); ++i) moved += map[i] != i;

@@ -166,6 +166,7 @@ VerbRun register_info(CLI::App& app) {
         bool json = false;
         bool shape = false;
         unsigned seed = 1;
+        std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("info", "Describe a model: counts, parameters, stability");
@@ -175,8 +176,12 @@ VerbRun register_info(CLI::App& app) {
                   "Also measure shape retention (shape_error): perturb every free node by 10% of the "
                   "bounding-box diagonal, simulate 5 s without gravity, RMS distance to the rest shape / diagonal");
     sub->add_option("--seed", o->seed, "Seed of the --shape-error perturbation (default 1)");
+    // What the model would be with other parameters (its stability, its cost a frame).
+    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the model's own)"}});
     return [o]() {
-        const Model model = load_model(o->model);
+        Model model = load_model(o->model);
+        if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
+        validate(model, o->model);
         std::size_t hooke = 0, ropes = 0;
         for (const Spring& s : model.springs) (s.kind == SpringKind::hooke ? hooke : ropes)++;
         double total_mass = 0.0;
@@ -370,6 +375,7 @@ VerbRun register_simulate(CLI::App& app) {
         float dt = 1.0f / 60.0f;
         std::string out;
         std::string scene;
+        std::shared_ptr<ParameterOverrides> parameters = std::make_shared<ParameterOverrides>();
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("simulate", "Run a model headless and print a summary");
@@ -381,8 +387,12 @@ VerbRun register_simulate(CLI::App& app) {
                     "Write the model with its nodes at their final positions (rest lengths kept)");
     sub->add_option("--scene", o->scene,
                     "Scene file of colliders the model collides with (nodes stay the model's node_radius away)");
+    // The model's parameters, overridden for this run (and in the model -o writes).
+    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the model's own)"}});
     return [o]() {
         Model model = load_model(o->model);
+        if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
+        validate(model, o->model);
         std::shared_ptr<const ColliderSet> scene;
         if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene, scene_mesh_files()));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it

@@ -101,6 +101,47 @@ TEST(CliCore, SimulateWritesSettledPositions) {
     EXPECT_EQ(after.springs, before.springs);  // rest lengths kept
 }
 
+TEST(CliCore, SimulateRunsWithTheParametersGiven) {
+    // A cloth held at two corners: with its gravity, it falls and swings;
+    // without (--gravity 0,0,0), flat with every spring at its rest length
+    // (to float rounding), nothing moves it, and -o writes the parameters it
+    // ran with. A value out of range is a usage error naming the option.
+    const fs::path in = work_dir() / "cloth-params.json", out = work_dir() / "cloth-params-out.json";
+    ASSERT_EQ(run_command(kCli + " new cloth -o " + in.string()).exit_code, 0);
+    auto displacement = [](const std::string& printed) {
+        const std::size_t at = printed.find("max displacement ");
+        return at == std::string::npos ? -1.0 : std::stod(printed.substr(at + 17));
+    };
+    auto r = run_command(kCli + " simulate " + in.string() + " --seconds 1");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GT(displacement(r.out), 0.5) << r.out;
+    r = run_command(kCli + " simulate " + in.string() + " --seconds 1 --gravity 0,0,0 -o " + out.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_GE(displacement(r.out), 0.0) << r.out;
+    EXPECT_LT(displacement(r.out), 1e-5) << r.out;
+    EXPECT_EQ(springkit::load_model(out).params.gravity, (springkit::Vec3{0, 0, 0}));
+    EXPECT_EQ(springkit::load_model(out).params.k, springkit::load_model(in).params.k);
+    r = run_command(kCli + " simulate " + in.string() + " --seconds 1 --k -5");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --k: k must be >= 0 N/m (got -5) (see springkit --help)\n");
+}
+
+TEST(CliCore, InfoDescribesTheModelWithTheParametersGiven) {
+    // The cloth sample at its own k is stable at its substep; at 625 times
+    // that k, dt omega_max grows 25 times, past symplectic Euler's limit of 2.
+    const std::string cloth = std::string(SPRINGKIT_SOURCE_DIR) + "/samples/models/cloth.json";
+    const springkit::Model m = springkit::load_model(cloth);
+    auto r = run_command(kCli + " info --json " + cloth);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const double own = nlohmann::json::parse(r.out)["stability"]["omega_dt"].get<double>();
+    EXPECT_LT(own, 2.0);
+    r = run_command(kCli + " info --json " + cloth + " --k " + std::to_string(625.0 * m.params.k));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_NEAR(j["stability"]["omega_dt"].get<double>(), 25.0 * own, 1e-3 * 25.0 * own);
+    EXPECT_DOUBLE_EQ(j["parameters"]["k"].get<double>(), 625.0 * m.params.k);
+}
+
 TEST(CliCore, MissingFileIsOneErrorLineAndExitOne) {
     const auto r = run_command(kCli + " info /nonexistent/model.json");
     EXPECT_EQ(r.exit_code, 1);

@@ -607,6 +607,28 @@ TEST(ConvertMaterial, TheModelKeepsTheMaterialAndInfoShowsIt) {
         << r.err;
 }
 
+TEST(ConvertMaterial, ALightModelOnStiffSpringsIsToldItsSubstepsAFrame) {
+    // The cube's 98 nodes at 1 g in all on springs of the default k: the
+    // substep the explicit step needs is tens of microseconds, hundreds a
+    // frame, which the conversion says, with the way out; the default mass
+    // (0.05 kg a node) needs no such warning.
+    const fs::path out = work_dir() / "light-cube.json";
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --total-mass 0.001 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const double substep = load_model(out).params.max_substep;
+    const long per_frame = std::lround(std::ceil((1.0 / 60.0) / substep - 1e-9));
+    EXPECT_GT(per_frame, 100);
+    char substep_text[32];
+    std::snprintf(substep_text, sizeof substep_text, "%.2g", substep);
+    EXPECT_EQ(r.err, "warning: " + sample_mesh("cube.obj").string() + ": the explicit step of this mesh needs " +
+                         std::to_string(per_frame) + " substeps a 1/60 s frame (substep " + substep_text +
+                         " s), too many for real time: its lightest nodes hang on its stiffest springs; "
+                         "--integrator implicit is stable at one substep a frame\n");
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+}
+
 TEST(GoldenCheck, RetunedModelFailsTheOldGoldenAndPassesItsOwn) {
     const fs::path a = work_dir() / "cloth-a.json", b = work_dir() / "cloth-b.json";
     const fs::path ga = work_dir() / "cloth-a.golden.json", gb = work_dir() / "cloth-b.golden.json";

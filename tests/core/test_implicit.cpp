@@ -8,9 +8,11 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <optional>
 #include <set>
 #include <vector>
 
+#include "simulation/global_iteration.hpp"
 #include "simulation/implicit_solver.hpp"
 #include "springkit/springkit.hpp"
 
@@ -206,6 +208,17 @@ TEST(Implicit, FreeBodyKeepsItsMomentum) {
     }
 }
 
+namespace {
+
+// The global step by conjugate gradients, as for a body whose factor would be
+// too large (global_iteration.hpp), for the life of the object.
+struct IteratedGlobalStep {
+    detail::FactorBounds old = detail::set_factor_bounds({0.0, 0.0});
+    ~IteratedGlobalStep() { detail::set_factor_bounds(old); }
+};
+
+}  // namespace
+
 TEST(Implicit, StaysStableAtKDtSquaredOverMOf1000) {
     // 500 times the explicit integrators' stability bound, at one step a frame.
     Parameters p = implicit_params(10);
@@ -215,22 +228,41 @@ TEST(Implicit, StaysStableAtKDtSquaredOverMOf1000) {
     const Model m = make_cloth({.columns = n, .rows = n, .anchors = ClothAnchors::top_corners}, p);
     ASSERT_NEAR(stability_estimate(m).worst, 1000.0, 1.0);
     EXPECT_EQ(stability_warning(m), "");
-    Simulation sim(m);
-    double peak = 0.0;
-    for (int frame = 0; frame < 600; ++frame) {
-        sim.step(kFrame);
-        ASSERT_LT(max_strain(m, sim), 0.05) << "frame " << frame;
-        peak = std::max(peak, sim.kinetic_energy());
+    // With the factor, and with the global steps by conjugate gradients (as
+    // for a body whose factor would be too large): approximate solves still
+    // lower the step's energy.
+    for (const bool iterated : {false, true}) {
+        std::optional<IteratedGlobalStep> by_iterations;
+        if (iterated) by_iterations.emplace();
+        Simulation sim(m);
+        double peak = 0.0;
+        for (int frame = 0; frame < 600; ++frame) {
+            sim.step(kFrame);
+            ASSERT_LT(max_strain(m, sim), 0.05) << "frame " << frame << (iterated ? ", conjugate gradients" : "");
+            peak = std::max(peak, sim.kinetic_energy());
+        }
+        // It swings (1 kg falling at most the cloth's 2 m: below m g h = 19.6 J)
+        // without gaining speed: an unstable step would pass that bound within a
+        // few frames (explicit Euler grows by sqrt(1 + k dt^2 / m) = 32 a step).
+        EXPECT_GT(peak, 0.1);
+        EXPECT_LT(peak, 19.6);
+        EXPECT_LT(sim.kinetic_energy(), peak);
     }
-    // It swings (1 kg falling at most the cloth's 2 m: below m g h = 19.6 J)
-    // without gaining speed: an unstable step would pass that bound within a
-    // few frames (explicit Euler grows by sqrt(1 + k dt^2 / m) = 32 a step).
-    EXPECT_GT(peak, 0.1);
-    EXPECT_LT(peak, 19.6);
-    EXPECT_LT(sim.kinetic_energy(), peak);
 }
 
 namespace {
+
+// The largest difference of a coordinate between the positions and `exact`
+// (3 a node).
+double largest_difference(const Simulation& sim, const std::vector<double>& exact) {
+    double error = 0.0;
+    for (std::size_t i = 0; i < sim.positions().size(); ++i) {
+        const Vec3 x = sim.positions()[i];
+        const double got[3] = {x.x, x.y, x.z};
+        for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
+    }
+    return error;
+}
 
 // The implicit Euler step of a model from rest, found by Newton's method on
 // M (x - y) / h^2 + grad E(x) = 0 with a dense Hessian and Gaussian
@@ -320,31 +352,37 @@ std::vector<double> newton_implicit_euler_step(const Model& m, double h) {
 
 }  // namespace
 
+
 TEST(Implicit, IterationsConvergeToTheImplicitEulerStep) {
     // A 4 x 4 cloth released flat from rest: the first step bends it, so the
-    // local steps turn springs and the iterations matter.
+    // local steps turn springs and the iterations matter. The same with the
+    // global steps solved by conjugate gradients in place of the factor (as
+    // for a body whose factor would be too large): each solve is approximate
+    // (a residual 1e-6 of its right-hand side), but the right-hand side is
+    // the local/global iterations' residual, which shrinks as they converge,
+    // so they reach the same step.
     Parameters p = implicit_params(1);
     p.k = 50.0f;
     p.mass = 0.01f;
     const Model base = make_cloth({.columns = 4, .rows = 4, .anchors = ClothAnchors::top_corners}, p);
     const std::vector<double> exact = newton_implicit_euler_step(base, kFrame);
-    double previous_error = 1e9;
-    for (int iterations : {1, 2, 4, 8, 64}) {
-        Model m = base;
-        m.params.implicit_iterations = iterations;
-        Simulation sim(m);
-        sim.step(kFrame);
-        double error = 0.0;
-        for (std::size_t i = 0; i < m.node_count(); ++i) {
-            const Vec3 x = sim.positions()[i];
-            const double got[3] = {x.x, x.y, x.z};
-            for (int c = 0; c < 3; ++c) error = std::max(error, std::abs(got[c] - exact[3 * i + c]));
+    for (const bool iterated : {false, true}) {
+        std::optional<IteratedGlobalStep> by_iterations;
+        if (iterated) by_iterations.emplace();
+        double previous_error = 1e9;
+        for (int iterations : {1, 2, 4, 8, 64}) {
+            Model m = base;
+            m.params.implicit_iterations = iterations;
+            Simulation sim(m);
+            sim.step(kFrame);
+            const double error = largest_difference(sim, exact);
+            // Closer with every doubling, until float rounding of the positions.
+            EXPECT_TRUE(error < previous_error || error < 1e-6)
+                << iterations << " iterations" << (iterated ? ", conjugate gradients" : "") << ": " << error;
+            previous_error = error;
         }
-        // Closer with every doubling, until float rounding of the positions.
-        EXPECT_TRUE(error < previous_error || error < 1e-6) << iterations << " iterations: " << error;
-        previous_error = error;
+        EXPECT_LT(previous_error, 1e-6) << (iterated ? "conjugate gradients" : "factor");
     }
-    EXPECT_LT(previous_error, 1e-6);
     // Wang's Chebyshev weights change the path, not the answer.
     Model m = base;
     m.params.implicit_iterations = 64;
@@ -671,6 +709,143 @@ TEST(Implicit, StrainLimitGlobalStepMatchesTheHandSolvedChain) {
     EXPECT_NEAR(global.velocities()[1].x, (x1 + dx1 - x1_0) / h, 1e-4);
 }
 
+namespace {
+
+// M + c L of a mass-spring graph (c = h^2 k per spring) as the global
+// step assembles it, every row free, in both triangles, and densely.
+struct SpringMatrix {
+    std::size_t rows = 0;
+    std::vector<detail::MatrixEntry> entries;
+    std::vector<double> dense;  // rows x rows
+};
+
+SpringMatrix spring_matrix(std::size_t rows, const std::vector<std::pair<std::uint32_t, std::uint32_t>>& springs,
+                           const std::vector<double>& c, const std::vector<double>& mass) {
+    SpringMatrix out;
+    out.rows = rows;
+    out.dense.assign(rows * rows, 0.0);
+    const auto add = [&](std::uint32_t i, std::uint32_t j, double v) {
+        out.entries.push_back({i, j, v});
+        out.dense[i * rows + j] += v;
+    };
+    for (std::uint32_t i = 0; i < rows; ++i) add(i, i, mass[i]);
+    for (std::size_t s = 0; s < springs.size(); ++s) {
+        const auto [a, b] = springs[s];
+        add(a, a, c[s]);
+        add(b, b, c[s]);
+        add(a, b, -c[s]);
+        add(b, a, -c[s]);
+    }
+    return out;
+}
+
+// x = A^-1 r for three right-hand sides (3 per row) by dense Cholesky in double.
+std::vector<double> dense_solve(const SpringMatrix& m, const std::vector<double>& r) {
+    const std::size_t n = m.rows;
+    std::vector<double> l(n * n, 0.0);
+    for (std::size_t j = 0; j < n; ++j) {
+        double d = m.dense[j * n + j];
+        for (std::size_t k = 0; k < j; ++k) d -= l[j * n + k] * l[j * n + k];
+        l[j * n + j] = std::sqrt(d);
+        for (std::size_t i = j + 1; i < n; ++i) {
+            double v = m.dense[i * n + j];
+            for (std::size_t k = 0; k < j; ++k) v -= l[i * n + k] * l[j * n + k];
+            l[i * n + j] = v / l[j * n + j];
+        }
+    }
+    std::vector<double> x = r;
+    for (std::size_t c = 0; c < 3; ++c) {
+        for (std::size_t i = 0; i < n; ++i) {
+            for (std::size_t k = 0; k < i; ++k) x[3 * i + c] -= l[i * n + k] * x[3 * k + c];
+            x[3 * i + c] /= l[i * n + i];
+        }
+        for (std::size_t i = n; i-- > 0;) {
+            for (std::size_t k = i + 1; k < n; ++k) x[3 * i + c] -= l[k * n + i] * x[3 * k + c];
+            x[3 * i + c] /= l[i * n + i];
+        }
+    }
+    return x;
+}
+
+// Solves A x = r through factor_global_matrix() and returns the largest
+// error against the dense solve, relative to the largest |x|.
+double factor_error(const SpringMatrix& m, const detail::GlobalFactor& f, const std::vector<double>& r) {
+    std::vector<float> work(4 * m.rows, 0.0f);
+    for (std::size_t i = 0; i < m.rows; ++i)
+        for (std::size_t c = 0; c < 3; ++c)
+            work[4 * static_cast<std::size_t>(f.place[i]) + c] = static_cast<float>(r[3 * i + c]);
+    f.solve_in_place(work);
+    const std::vector<double> exact = dense_solve(m, r);
+    double largest = 0.0, error = 0.0;
+    for (std::size_t i = 0; i < m.rows; ++i)
+        for (std::size_t c = 0; c < 3; ++c) {
+            largest = std::max(largest, std::abs(exact[3 * i + c]));
+            error = std::max(error,
+                             std::abs(work[4 * static_cast<std::size_t>(f.place[i]) + c] - exact[3 * i + c]));
+        }
+    return error / largest;
+}
+
+}  // namespace
+
+TEST(Implicit, GlobalFactorSolvesAsADenseCholeskySolve) {
+    // The global step's solve (supernodal blocks of L in float) against a
+    // dense Cholesky factorisation in double, on a 12 x 12 cloth's matrix
+    // and on a graph that is no grid (each node joined to a few others
+    // picked by a fixed pseudo-random sequence, k and masses varying): float
+    // rounding only. Both factors have blocks of one column and blocks wide
+    // enough for the 4-column kernels, so each kernel is used.
+    const double h2 = 1.0 / 3600.0;
+    std::uint32_t seed = 12345u;
+    const auto next = [&] {
+        seed = seed * 1664525u + 1013904223u;
+        return seed >> 8;
+    };
+    std::vector<SpringMatrix> cases;
+    {
+        const Model cloth = make_cloth({.columns = 12, .rows = 12}, Parameters{});
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> springs;
+        std::vector<double> c;
+        for (const Spring& s : cloth.springs) {
+            springs.emplace_back(s.a, s.b);
+            c.push_back(h2 * 100.0);
+        }
+        cases.push_back(spring_matrix(cloth.node_count(), springs, c, std::vector<double>(cloth.node_count(), 1e-3)));
+    }
+    {
+        const std::uint32_t n = 150;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> springs;
+        std::vector<double> c, mass;
+        for (std::uint32_t i = 0; i < n; ++i) {
+            mass.push_back(1e-3 * (1.0 + static_cast<double>(next() % 100) / 50.0));
+            for (int e = 0; e < 2; ++e) {
+                // Mostly near neighbours in index, some far: a mesh-like graph.
+                const std::uint32_t span = next() % 4 == 0 ? n : 12;
+                const std::uint32_t j = (i + 1 + next() % (span - 1)) % n;
+                springs.emplace_back(i, j);
+                c.push_back(h2 * (10.0 + static_cast<double>(next() % 1000)));
+            }
+        }
+        cases.push_back(spring_matrix(n, springs, c, mass));
+    }
+    for (const SpringMatrix& m : cases) {
+        const auto factor = detail::factor_global_matrix(m.rows, m.entries);
+        const detail::GlobalFactor& f = *factor;
+        std::size_t narrowest = 100, widest = 0;
+        for (std::size_t b = 0; b + 1 < f.block_column.size(); ++b) {
+            const auto width = static_cast<std::size_t>(f.block_column[b + 1] - f.block_column[b]);
+            narrowest = std::min(narrowest, width);
+            widest = std::max(widest, width);
+        }
+        EXPECT_EQ(narrowest, 1u) << m.rows << " rows";
+        EXPECT_GE(widest, 5u) << m.rows << " rows";
+        EXPECT_EQ(f.block_column.back(), static_cast<std::int32_t>(m.rows));
+        std::vector<double> r(3 * m.rows);
+        for (double& v : r) v = static_cast<double>(next() % 2001) / 1000.0 - 1.0;
+        EXPECT_LT(factor_error(m, f, r), 2e-6) << m.rows << " rows";
+    }
+}
+
 TEST(Implicit, ColouredStrainLimitPassesLeaveNoSpringPastTheLimit) {
     // A soft 10 x 10 cloth held along one edge would sag tens of percent;
     // with enough coloured Gauss-Seidel passes (no attachments) the
@@ -727,5 +902,44 @@ TEST(Implicit, TwoAttachmentsHoldANodeWhereTheirSpheresTouch) {
         // point, where it started.
         EXPECT_NEAR(sim.positions()[3].x, r, 1e-6) << "frame " << frame;
         EXPECT_NEAR(sim.positions()[3].y, -r, 1e-6) << "frame " << frame;
+    }
+}
+
+
+TEST(Implicit, ConjugateGradientsSolveTheGlobalMatrix) {
+    // M' + h^2 L of a chain of 50 free nodes, masses 1..2 kg, h^2 k = 30 per
+    // spring: tridiagonal, solved exactly by elimination (Thomas), against
+    // the iterations' answer for three right-hand sides at once.
+    const std::size_t n = 50;
+    detail::GlobalIteration g;
+    std::vector<double> diagonal(n), off(n, -30.0);  // off[i]: entry (i, i + 1)
+    g.row_first.push_back(0);
+    for (std::size_t i = 0; i < n; ++i) {
+        diagonal[i] = 1.0 + static_cast<double>(i) / static_cast<double>(n) + (i > 0 ? 30.0 : 0.0) + (i + 1 < n ? 30.0 : 0.0);
+        if (i > 0) g.column.push_back(static_cast<std::int32_t>(i - 1)), g.entry.push_back(-30.0f);
+        if (i + 1 < n) g.column.push_back(static_cast<std::int32_t>(i + 1)), g.entry.push_back(-30.0f);
+        g.row_first.push_back(static_cast<std::int32_t>(g.column.size()));
+        g.diagonal.push_back(static_cast<float>(diagonal[i]));
+        g.inverse_diagonal.push_back(static_cast<float>(1.0 / diagonal[i]));
+    }
+    g.tolerance = 1e-6f;
+    std::vector<float> work(4 * n, 0.0f);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t c = 0; c < 3; ++c) work[4 * i + c] = std::sin(0.3f * static_cast<float>(i) + static_cast<float>(c));
+    const std::vector<float> right = work;
+    std::vector<float> scratch;
+    g.solve_in_place(work, scratch);
+    for (std::size_t c = 0; c < 3; ++c) {
+        // Thomas: forward elimination, then back substitution.
+        std::vector<double> d = diagonal, r(n), x(n);
+        for (std::size_t i = 0; i < n; ++i) r[i] = right[4 * i + c];
+        for (std::size_t i = 1; i < n; ++i) {
+            const double w = off[i - 1] / d[i - 1];
+            d[i] -= w * off[i - 1];
+            r[i] -= w * r[i - 1];
+        }
+        x[n - 1] = r[n - 1] / d[n - 1];
+        for (std::size_t i = n - 1; i-- > 0;) x[i] = (r[i] - off[i] * x[i + 1]) / d[i];
+        for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(work[4 * i + c], x[i], 1e-4 * std::abs(x[i]) + 1e-6) << i << " " << c;
     }
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "simulation/packed_node_state.hpp"
 #include "simulation/volume_elements.hpp"
 #include "simulation/worker_pool.hpp"
 #include "springkit/springkit.hpp"
@@ -271,18 +272,35 @@ TEST(VolumeElements, VectorPassGivesTheScalarFormulasBits) {
     }
     EXPECT_GT(larger, 100);
     EXPECT_LT(larger, 900);
-    for (const std::size_t block : {std::size_t{1}, std::size_t{7}, detail::kVolumeElementBlock}) {
-        std::vector<float> fx(nodes, 0.5f), fy(nodes, -0.25f), fz(nodes, 0.125f);
-        std::vector<float> buffer(detail::kVolumeForceArrays * detail::kVolumeElementBlock);
-        for (std::size_t begin = 0; begin < arrays.size(); begin += block) {
-            const std::size_t end = std::min(arrays.size(), begin + block);
-            detail::volume_element_forces(arrays, x.data(), y.data(), z.data(), k, begin, end, buffer.data());
-            detail::add_volume_element_forces(arrays, buffer.data(), begin, end, fx.data(), fy.data(), fz.data());
-        }
-        for (std::uint32_t i = 0; i < nodes; ++i) {
-            EXPECT_EQ(fx[i], expected[i].x) << "node " << i << ", blocks of " << block;
-            EXPECT_EQ(fy[i], expected[i].y) << "node " << i << ", blocks of " << block;
-            EXPECT_EQ(fz[i], expected[i].z) << "node " << i << ", blocks of " << block;
+    // The corners gathered from the x, y, z arrays, and from the packed node
+    // state that a step with many loose springs keeps (x, y, z, vx, vy, vz a
+    // node, then kPackedTail floats; the velocities here are garbage the
+    // gather must not read as positions).
+    std::vector<float> packed(nodes * detail::kPackedStride + detail::kPackedTail, 0.0f);
+    for (std::uint32_t i = 0; i < nodes; ++i) {
+        float* q = packed.data() + i * detail::kPackedStride;
+        q[0] = x[i];
+        q[1] = y[i];
+        q[2] = z[i];
+        q[3] = q[4] = q[5] = 1e30f;
+    }
+    const detail::NodePositions from_arrays{x.data(), y.data(), z.data()};
+    const detail::NodePositions from_packed{x.data(), y.data(), z.data(), packed.data()};
+    for (const detail::NodePositions& at : {from_arrays, from_packed}) {
+        for (const std::size_t block : {std::size_t{1}, std::size_t{7}, std::size_t{17}, detail::kVolumeElementBlock}) {
+            const char* source = at.packed ? "packed" : "arrays";
+            std::vector<float> fx(nodes, 0.5f), fy(nodes, -0.25f), fz(nodes, 0.125f);
+            std::vector<float> buffer(detail::kVolumeForceArrays * detail::kVolumeElementBlock);
+            for (std::size_t begin = 0; begin < arrays.size(); begin += block) {
+                const std::size_t end = std::min(arrays.size(), begin + block);
+                detail::volume_element_forces(arrays, at, k, begin, end, buffer.data());
+                detail::add_volume_element_forces(arrays, buffer.data(), begin, end, fx.data(), fy.data(), fz.data());
+            }
+            for (std::uint32_t i = 0; i < nodes; ++i) {
+                EXPECT_EQ(fx[i], expected[i].x) << "node " << i << ", blocks of " << block << ", " << source;
+                EXPECT_EQ(fy[i], expected[i].y) << "node " << i << ", blocks of " << block << ", " << source;
+                EXPECT_EQ(fz[i], expected[i].z) << "node " << i << ", blocks of " << block << ", " << source;
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 // cloud: each part falls on its own. The importer reports them and keeps them,
 // keeps the largest, or joins them with springs to their nearest nodes.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <unordered_map>
@@ -22,7 +23,15 @@ std::uint32_t root(std::vector<std::uint32_t>& parent, std::uint32_t i) {
 class NodeGrid {
 public:
     explicit NodeGrid(float cell) : cell_(cell) {}
-    void add(const Vec3& p, std::uint32_t node) { cells_[key(cell_of(p))].push_back(node); ++count_; }
+    void add(const Vec3& p, std::uint32_t node) {
+        const std::array<long, 3> c = cell_of(p);
+        cells_[key(c)].push_back(node);
+        for (std::size_t a = 0; a < 3; ++a) {
+            lo_[a] = count_ == 0 ? c[a] : std::min(lo_[a], c[a]);
+            hi_[a] = count_ == 0 ? c[a] : std::max(hi_[a], c[a]);
+        }
+        ++count_;
+    }
     /// The nearest node to `p`, searching rings of cells outwards until no
     /// closer node can be left; UINT32_MAX when the grid is empty.
     std::uint32_t nearest(const Vec3& p, const std::vector<Vec3>& positions, float& distance,
@@ -31,16 +40,28 @@ public:
         distance = INFINITY;
         if (count_ == 0) return best;
         const std::array<long, 3> c = cell_of(p);
-        for (long ring = 0;; ++ring) {
+        // Only the cells of the box the nodes occupy can hold one: rings nearer
+        // than the box are empty (a far island starts its search at the box),
+        // and a ring's cells outside the box are skipped.
+        std::array<long, 3> from{}, to{};  // the box, relative to c
+        long first_ring = 0, last_ring = 0;
+        for (std::size_t a = 0; a < 3; ++a) {
+            from[a] = lo_[a] - c[a];
+            to[a] = hi_[a] - c[a];
+            first_ring = std::max({first_ring, from[a], -to[a]});
+            last_ring = std::max({last_ring, -from[a], to[a]});
+        }
+        for (long ring = first_ring;; ++ring) {
             // The shell of cells at Chebyshev distance `ring`: every dz where dx or
             // dy is on it, else only its top and bottom (the ring's 6 faces, not
             // the whole cube: a far island's search would cost ring^4 cells).
             // Which node wins does not depend on the order cells are visited.
-            for (long dx = -ring; dx <= ring; ++dx)
-                for (long dy = -ring; dy <= ring; ++dy) {
+            for (long dx = std::max(-ring, from[0]); dx <= std::min(ring, to[0]); ++dx)
+                for (long dy = std::max(-ring, from[1]); dy <= std::min(ring, to[1]); ++dy) {
                     const bool side = std::labs(dx) == ring || std::labs(dy) == ring;
                     const long step = side || ring == 0 ? 1 : 2 * ring;
                     for (long dz = -ring; dz <= ring; dz += step) {
+                        if (dz < from[2] || dz > to[2]) continue;
                         const auto it = cells_.find(key({c[0] + dx, c[1] + dy, c[2] + dz}));
                         if (it == cells_.end()) continue;
                         for (std::uint32_t n : it->second) {
@@ -50,9 +71,10 @@ public:
                         }
                     }
                 }
-            // Every node outside the searched rings is at least ring x cell away.
+            // Every node outside the searched rings is at least ring x cell away;
+            // past last_ring every cell of the box has been searched.
             if (best != UINT32_MAX && distance <= static_cast<float>(ring) * cell_) return best;
-            if (ring > 4096) return best;  // beyond the model's extent: what was found
+            if (ring >= last_ring) return best;
         }
     }
 
@@ -67,6 +89,7 @@ private:
     }
     float cell_;
     std::size_t count_ = 0;
+    std::array<long, 3> lo_{}, hi_{};  ///< the box of the cells that hold nodes
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> cells_;
 };
 

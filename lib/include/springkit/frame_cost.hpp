@@ -46,7 +46,7 @@ inline constexpr double kSecondsPerRopeVisit = 8e-9;
 /// local step and the back-substitution included: the CPU-time median of
 /// BM_ImplicitCloth<128>/20/95/10/30000/0/4 per node and iteration, rounded up
 /// (the factor's fill per node grows with the model: 64 x 64 costs two thirds).
-inline constexpr double kSecondsPerImplicitNodeIteration = 1.4e-7;
+inline constexpr double kSecondsPerImplicitNodeIteration = 8e-8;
 /// Seconds of one volume element in one substep (four corners gathered, the
 /// volume's gradient, four forces scattered), of one spring in one pass of the
 /// strain limit, and of one node's search for its neighbours in one substep of

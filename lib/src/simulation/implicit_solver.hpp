@@ -19,8 +19,52 @@ namespace detail {
 
 struct SpringValues;
 
-/// The sparse factorisation of the global step's matrix (implicit_solver.cpp).
-struct GlobalFactor;
+/// The same matrix for conjugate gradients (global_iteration.hpp).
+struct GlobalIteration;
+
+/// P A P^T = L D L^T of a sparse symmetric positive definite matrix A (the
+/// global step's M' + h^2 L), factored in double by Eigen's SimplicialLDLT
+/// (minimum-degree ordering P) and kept in float for the solves: the
+/// iterations solve for a correction A dx = r whose residual r is computed in
+/// double, so float's relative error lands on dx, not on x (iterative
+/// refinement), and the fixed point is the double one.
+///
+/// L is kept in supernodes (columns side by side whose rows below them are
+/// the same, Liu, Ng and Peyton, "On Finding Supernodes for Sparse Matrix
+/// Computations", SIAM J. Matrix Anal. Appl. 14(1), 1993; relaxed: a few
+/// explicit zeros let a column join when its parent in the elimination tree
+/// is the next column): a block of width w is its w x w unit lower triangle
+/// and a dense m x w rectangle below it, one row index per rectangle row.
+/// The solve then reads a row's index once for w entries and keeps the
+/// block's w unknowns in registers; x, y and z ride together as one 4-wide
+/// vector per unknown (a pad lane makes it 16 bytes).
+struct GlobalFactor {
+    std::vector<std::int32_t> place;  ///< row of A -> its place in P's order
+    /// Block b: the columns (places) block_column[b] .. block_column[b + 1]
+    /// of L; its rectangle's rows are entries block_row[b] .. block_row[b + 1]
+    /// of rows; its values start at block_value[b] of value: the triangle
+    /// (w x w row-major, the strictly lower part read), then the rectangle
+    /// (m x w row-major).
+    std::vector<std::int32_t> block_column, block_row, rows;
+    std::vector<std::size_t> block_value;
+    std::vector<float> value;
+    std::vector<float> inverse_d;  ///< 1 / D per place
+
+    /// Solves A dx = r. work: 4 values per place (x, y, z and a pad lane),
+    /// P r on entry, P dx on return.
+    void solve_in_place(std::vector<float>& work) const;
+};
+
+/// An entry of a sparse symmetric matrix, given in both triangles (the lower
+/// one is read); repeated entries are summed.
+struct MatrixEntry {
+    std::uint32_t row, column;
+    double value;
+};
+
+/// Factors the rows x rows symmetric positive definite matrix of these
+/// entries; throws Error when it cannot.
+std::shared_ptr<const GlobalFactor> factor_global_matrix(std::size_t rows, const std::vector<MatrixEntry>& entries);
 
 /// What the iterations read and never change: built from the model, the
 /// substep h, the springs' k (stiffness scale included) and the air friction,
@@ -39,7 +83,15 @@ struct ImplicitLayout {
     std::vector<float> inverse_mass;   ///< 1 / m' per node, 0 for an anchored node (the projections)
     std::vector<std::int32_t> unknown; ///< node -> row of the global system; -1 for an anchored node
     std::vector<std::uint32_t> node_of; ///< row -> node
-    std::shared_ptr<const GlobalFactor> factor;  ///< LDL^T of M' + h^2 L over the free nodes
+    /// LDL^T of M' + h^2 L over the free nodes; where that would be too large
+    /// to build (global_iteration.hpp) the matrix itself, for conjugate
+    /// gradients, and `factor` is empty.
+    std::shared_ptr<const GlobalFactor> factor;
+    std::shared_ptr<const GlobalIteration> iteration;
+    /// Where the global step's work vector keeps row `row` (4 floats from 4 place(row)).
+    std::size_t place(std::size_t row) const;
+    /// (M' + h^2 L) dx = r: work holds r by place on entry, dx on return.
+    void solve_global(std::vector<float>& work, std::vector<float>& scratch) const;
 };
 
 /// Long range attachments (Kim, Chentanez and Müller, "Long Range Attachments:
@@ -108,8 +160,9 @@ struct ImplicitState {
     std::vector<double> target;    ///< y', the inertia term's target, 3 per row (see implicit_pass())
     std::vector<double> current;   ///< the iterate, 3 per node (anchored nodes: their driven positions)
     std::vector<double> older;     ///< the iterate before it (Chebyshev weights)
-    std::vector<double> force;     ///< per spring, 3 each: the local step's k (d - (x_a - x_b)), the force on a
+    std::vector<double> force;     ///< per node, 3 each: the local step's spring forces on it, k (d - (x_a - x_b)) per spring
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
+    std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
 };
 

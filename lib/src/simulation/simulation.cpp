@@ -15,6 +15,7 @@
 #endif
 
 #include "simulation/batched_loops.hpp"
+#include "simulation/packed_node_state.hpp"
 #include "simulation/spring_force.hpp"
 #include "springkit/error.hpp"
 #include "simulation/worker_pool.hpp"
@@ -31,6 +32,8 @@ using detail::closing_speed;
 using detail::damping_scale;
 using detail::hooke_scale;
 using detail::inverse_sqrt_block;
+using detail::kPackedStride;
+using detail::kPackedTail;
 using detail::mul_add;
 using detail::ItemRange;
 using detail::kBlock;
@@ -678,6 +681,7 @@ std::size_t Simulation::Impl::fused_window_pass(const StageArgs& args) {
 }
 
 void Simulation::Impl::stage_forces(const StageArgs& args) {
+    gather_state_current_ = false;
     if (kernel_ == SpringKernel::reference) {
         // Each over all nodes, in the seed's order.
         run_on(team_, [&](int t) {
@@ -961,18 +965,6 @@ void loose_forces(const float* __restrict x, const float* __restrict y, const fl
     }
 }
 
-// Node state packed for gathers (Simulation::Impl::gather_state_): node i's
-// position and velocity are p[6 i .. 6 i + 6), and kPackedTail floats of 0
-// follow the last node. One spring's end is then one 32-byte load instead of
-// six loads from six arrays (its last two lanes, the next node's x and y or
-// the tail, are never used), and eight springs' differences b - a turn into
-// six arrays (dx, dy, dz, dvx, dvy, dvz) by a transpose in registers: the
-// same subtractions of the same floats as loose_forces() does, so the same
-// bits. Six floats rather than eight a node: a quarter less to pack and to
-// hold, at the price of loads that cross a cache line (3 nodes in 8).
-constexpr std::size_t kPackedStride = 6;
-constexpr std::size_t kPackedTail = 2;
-
 // d[c * kWindow + j] = p[8 b[j] + c] - p[8 a[j] + c] for c in [0, 6) and j in
 // [0, count) rounded up to whole blocks (count <= kWindow). A chunk at a time,
 // before its forces: a loop that read them a block after storing them would
@@ -982,27 +974,6 @@ using PackedDifferences = void (*)(const float* __restrict p, const std::uint32_
                                    const std::uint32_t* __restrict b, std::size_t count, float* __restrict d);
 
 #if defined(SPRINGKIT_AVX2_INTRINSICS)
-// out[c] lane j = r[j] lane c: the eight-lane transpose (unpack, shuffle, swap
-// halves) of Intel's optimisation manual.
-__attribute__((target("avx2"))) inline void transpose8(const __m256 (&r)[8], __m256 (&out)[8]) {
-    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
-    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
-    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
-    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
-    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
-    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
-    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
-    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    out[0] = _mm256_permute2f128_ps(s0, s4, 0x20);
-    out[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
-    out[2] = _mm256_permute2f128_ps(s2, s6, 0x20);
-    out[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
-    out[4] = _mm256_permute2f128_ps(s0, s4, 0x31);
-    out[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
-    out[6] = _mm256_permute2f128_ps(s2, s6, 0x31);
-    out[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
-}
-
 // Rows r[j] = spring j's (b - a), eight springs at a time.
 __attribute__((target("avx2"))) void packed_differences_avx2(const float* __restrict p,
                                                              const std::uint32_t* __restrict a,
@@ -1014,7 +985,7 @@ __attribute__((target("avx2"))) void packed_differences_avx2(const float* __rest
         for (std::size_t j = 0; j < 8; ++j)
             r[j] = _mm256_sub_ps(_mm256_loadu_ps(p + std::size_t{b[j0 + j]} * kPackedStride),
                                  _mm256_loadu_ps(p + std::size_t{a[j0 + j]} * kPackedStride));
-        transpose8(r, column);
+        detail::transpose8(r, column);
         for (std::size_t c = 0; c < 6; ++c) _mm256_storeu_ps(d + c * kWindow + j0, column[c]);
     }
 }
@@ -1082,7 +1053,7 @@ __attribute__((target("avx2"))) void pack_node_state(const float* __restrict x, 
                              _mm256_loadu_ps(vx + i), _mm256_loadu_ps(vy + i), _mm256_loadu_ps(vz + i),
                              _mm256_setzero_ps(),     _mm256_setzero_ps()};
         __m256 record[8];
-        transpose8(r, record);
+        detail::transpose8(r, record);
         for (std::size_t j = 0; j < 8; ++j) _mm256_storeu_ps(p + (i + j) * kPackedStride, record[j]);
     }
     for (; i < end; ++i) {
@@ -1209,6 +1180,7 @@ void Simulation::Impl::pack_gather_state() {
     // models that keep the packed state).
 #if defined(SPRINGKIT_AVX2_INTRINSICS)
     if (gather_state_.empty()) return;
+    gather_state_current_ = true;
     run_on(team_, [&](int t) {
         const Partition& p = partitions_[static_cast<std::size_t>(t)];
         pack_node_state(x_.x.data(), x_.y.data(), x_.z.data(), v_.x.data(), v_.y.data(), v_.z.data(),
@@ -1600,7 +1572,6 @@ bool publish_sound(const float* __restrict x, const float* __restrict y, const f
 }
 
 }  // namespace
-
 
 std::span<const Vec3> Simulation::Impl::shown_positions() const {
     if (shown_positions_.empty()) x_.copy_to(shown_positions_, node_count());

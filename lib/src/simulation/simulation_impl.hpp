@@ -419,6 +419,13 @@ public:
     /// the springs, for models with many loose springs (their ends are
     /// gathered); empty otherwise.
     std::vector<float> gather_state_;
+    /// gather_state_ holds this substep's positions: packed by this substep's
+    /// forces stage (the volume elements then gather their corners from it).
+    bool gather_state_current_ = false;
+    detail::NodePositions element_corner_positions() const {
+        return {x_.x.data(), x_.y.data(), x_.z.data(),
+                gather_state_current_ && !gather_state_.empty() ? gather_state_.data() : nullptr};
+    }
     bool external_applied_ = false;      ///< apply_force() was called since the last reset of external_
     std::vector<Vec3> unconstrained_;    ///< positions before rope constraints (scratch)
     /// The volume elements' forces of this substep, block after block

@@ -50,6 +50,7 @@
 #include <utility>
 
 #include "simulation/batched_loops.hpp"
+#include "simulation/packed_node_state.hpp"
 #include "simulation/simulation_impl.hpp"
 
 namespace springkit {
@@ -123,6 +124,38 @@ __attribute__((target("avx2"))) void gather_corners_avx2(const std::uint32_t* co
             px[i] = x[node[i]];
             py[i] = y[node[i]];
             pz[i] = z[node[i]];
+        }
+    }
+}
+
+// gather_corners() from the packed node state (packed_node_state.hpp), where
+// the step keeps one: a corner is one 32-byte load (its x, y, z and what
+// follows) instead of three from three arrays, so one cache line or two in
+// place of three; eight corners at a time turn into x, y, z arrays by
+// transpose8(). The same floats, moved.
+__attribute__((target("avx2"))) void gather_packed_corners_avx2(const std::uint32_t* const* n, const float* p,
+                                                                std::size_t count, float* pos) {
+    constexpr std::size_t stride = kVolumeElementBlock;
+    for (std::size_t c = 0; c < 4; ++c) {
+        const std::uint32_t* node = n[c];
+        float* px = pos + (3 * c) * stride;
+        float* py = pos + (3 * c + 1) * stride;
+        float* pz = pos + (3 * c + 2) * stride;
+        std::size_t i = 0;
+        for (; i + 8 <= count; i += 8) {
+            __m256 record[8], column[8];
+            for (std::size_t j = 0; j < 8; ++j)
+                record[j] = _mm256_loadu_ps(p + std::size_t{node[i + j]} * kPackedStride);
+            transpose8(record, column);
+            _mm256_storeu_ps(px + i, column[0]);
+            _mm256_storeu_ps(py + i, column[1]);
+            _mm256_storeu_ps(pz + i, column[2]);
+        }
+        for (; i < count; ++i) {
+            const float* q = p + std::size_t{node[i]} * kPackedStride;
+            px[i] = q[0];
+            py[i] = q[1];
+            pz[i] = q[2];
         }
     }
 }
@@ -213,14 +246,20 @@ void element_forces(const float* __restrict pos, const float* __restrict rest6, 
 
 }  // namespace
 
-void volume_element_forces(const VolumeElementArrays& e, const float* x, const float* y, const float* z, float k,
-                           std::size_t begin, std::size_t end, float* out) {
+void volume_element_forces(const VolumeElementArrays& e, const NodePositions& at, float k, std::size_t begin,
+                           std::size_t end, float* out) {
     // The corners' positions, then the forces: two buffers of a block (24 KiB).
     alignas(64) float pos[kVolumeForceArrays * kVolumeElementBlock];
     const std::uint32_t* nodes[4] = {e.node[0].data() + begin, e.node[1].data() + begin,
                                      e.node[2].data() + begin, e.node[3].data() + begin};
-    static const GatherCorners gather = corner_gatherer();
-    gather(nodes, x, y, z, end - begin, pos);
+#if defined(SPRINGKIT_AVX2_INTRINSICS)
+    if (at.packed != nullptr) gather_packed_corners_avx2(nodes, at.packed, end - begin, pos);
+    else
+#endif
+    {
+        static const GatherCorners gather = corner_gatherer();
+        gather(nodes, at.x, at.y, at.z, end - begin, pos);
+    }
     element_forces(pos, e.rest6.data() + begin, e.scale.data() + begin, k, end - begin, out);
 }
 
@@ -267,7 +306,7 @@ void Simulation::Impl::compute_element_blocks(int task, int tasks) {
     // the model, into the buffer prepare_element_forces_ahead() sized.
     for (std::size_t block = static_cast<std::size_t>(task); block < elements.blocks();
          block += static_cast<std::size_t>(tasks))
-        detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, elements.begin(block),
+        detail::volume_element_forces(elements, element_corner_positions(), k, elements.begin(block),
                                       elements.end(block), element_forces_.data() + block * detail::kVolumeBlockFloats);
 }
 
@@ -285,7 +324,7 @@ void Simulation::Impl::stage_volume_elements(const StageArgs&) {
         const std::size_t begin = elements.begin(block), end = elements.end(block);
         float* forces = buffer;
         if (ahead) forces = element_forces_.data() + block * detail::kVolumeBlockFloats;
-        else detail::volume_element_forces(elements, x_.x.data(), x_.y.data(), x_.z.data(), k, begin, end, buffer);
+        else detail::volume_element_forces(elements, element_corner_positions(), k, begin, end, buffer);
         detail::add_volume_element_forces(elements, forces, begin, end, f_.x.data(), f_.y.data(), f_.z.data());
     }
 }

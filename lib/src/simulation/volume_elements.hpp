@@ -49,8 +49,17 @@ VolumeElementArrays volume_element_arrays(const Model& model);
 /// elements, with the operations of the scalar formula in its order, so each
 /// lane rounds as the scalar formula does (the build's -ffp-contract=off; the
 /// AVX-512, AVX2 and baseline clones give the same bits).
-void volume_element_forces(const VolumeElementArrays& elements, const float* x, const float* y, const float* z,
-                           float k, std::size_t begin, std::size_t end, float* out);
+/// The positions the corners are gathered from: x, y, z arrays, and the
+/// packed node state (packed_node_state.hpp) where the step keeps one for this
+/// substep (nullptr otherwise), which the gather then prefers.
+struct NodePositions {
+    const float* x;
+    const float* y;
+    const float* z;
+    const float* packed = nullptr;
+};
+void volume_element_forces(const VolumeElementArrays& elements, const NodePositions& at, float k, std::size_t begin,
+                           std::size_t end, float* out);
 
 /// Adds the forces that volume_element_forces() wrote for elements
 /// [begin, end) into fx, fy, fz, element after element (corner 0 gets minus
