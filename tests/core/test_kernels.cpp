@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -242,6 +243,227 @@ TEST(Kernels, PoolRunsEveryTaskOnceBeforeItReturns) {
             }
         }
     }
+}
+
+// Feeds a ThreadChoice `runs` runs of 1 ms; with the threads each saves
+// `gain` of its time: the caller's first task takes 0.6 ms, the worker runs
+// one task and the caller loses 0.6 ms - gain waiting. Returns how many ran
+// with the threads.
+int runs_with_threads(detail::ThreadChoice& choice, double gain, int runs) {
+    constexpr double kRun = 0.001, kFirst = 0.6 * kRun;
+    int with_threads = 0;
+    for (int r = 0; r < runs; ++r) {
+        if (choice.solo()) {
+            choice.record_solo(kRun, nullptr);
+        } else {
+            ++with_threads;
+            choice.record_threads(kRun, nullptr, kFirst, 1, kFirst - gain * kRun);
+        }
+    }
+    return with_threads;
+}
+
+TEST(Kernels, ThreadChoiceKeepsThreadsThatSaveTime) {
+    detail::ThreadChoice choice;
+    EXPECT_FALSE(choice.solo());
+    EXPECT_EQ(runs_with_threads(choice, 0.5, 3000), 3000);  // 2 threads at full speed
+    EXPECT_EQ(runs_with_threads(choice, 0.05, 3000), 3000);
+}
+
+TEST(Kernels, ThreadChoiceRunsSoloWhileThreadsLose) {
+    using detail::ThreadChoice;
+    // Runs of 1 ms: a try is 1 run, a block 3.
+    static_assert(ThreadChoice::kTrySeconds == 0.001 && ThreadChoice::kBlockSeconds == 0.003);
+    ThreadChoice choice;
+    // Threads that lose 20% (a worker that loses its core mid-task): solo after
+    // the first try; tried again after 4, 8, ..., 64 solo blocks, then every
+    // 128 blocks.
+    EXPECT_EQ(runs_with_threads(choice, -0.2, 1), 1);
+    EXPECT_TRUE(choice.solo());
+    const int tries = runs_with_threads(choice, -0.2, 3 * (4 + 8 + 16 + 32 + 64) + 5 + 10 * (3 * 128 + 1));
+    EXPECT_EQ(tries, 5 + 10);
+    EXPECT_TRUE(choice.solo());
+    // A tie (a worker that is never there: the wake-up is all it costs, or it
+    // saves less than kMinGain) leaves the second core to other programs.
+    ThreadChoice tie;
+    EXPECT_EQ(runs_with_threads(tie, ThreadChoice::kMinGain / 2, 3 * (4 + 8 + 16) + 4), 4);
+    EXPECT_TRUE(tie.solo());
+}
+
+void kind_a(void*, int) {}
+void kind_b(void*, int) {}
+
+TEST(Kernels, ThreadChoiceCountsAWorkersTaskAsTheCallersShortest) {
+    // Runs of 0.1 ms of two kinds; each time the worker runs one task the
+    // caller takes 40 us for (kind a) or 20 us (kind b), and waiting for it
+    // costs 45 us: the threads lose. In one run of each kind the caller lost
+    // its core for 2 ms in its own task: counted as it took, those tasks
+    // would make the threads look 30% faster.
+    detail::ThreadChoice choice;
+    int runs = 0;
+    for (; runs < 100 && !choice.solo(); ++runs) {
+        const bool preempted = runs % 10 == 3;
+        choice.record_threads(1e-4, kind_a, preempted ? 2e-3 : 4e-5, 1, 4.5e-5);
+        choice.record_threads(1e-4, kind_b, preempted ? 2e-3 : 2e-5, 1, 4.5e-5);
+    }
+    EXPECT_TRUE(choice.solo());
+    EXPECT_LE(runs, 6);  // at the end of the first try (1 ms: 5 or 6 runs of each kind, as the sum rounds)
+    // The same runs without the loss of the wait keep the threads (with one
+    // preempted task: a caller preempted in every tenth run shares its core,
+    // ThreadChoiceNudgesACallerThatSharesItsCore).
+    detail::ThreadChoice good;
+    for (int r = 0; r < 100; ++r) {
+        good.record_threads(1e-4, kind_a, r == 3 ? 2e-3 : 4e-5, 1, 0.0);
+        good.record_threads(1e-4, kind_b, 2e-5, 1, 0.0);
+    }
+    EXPECT_FALSE(good.solo());
+}
+
+TEST(Kernels, ThreadChoiceFollowsTheMachine) {
+    using detail::ThreadChoice;
+    ThreadChoice choice;
+    // The other core busy for a while: the gap grows to kMaxGap...
+    runs_with_threads(choice, -0.5, 6000);
+    EXPECT_TRUE(choice.solo());
+    // ... then free: the threads are back within kMaxGap blocks and a try, and stay.
+    EXPECT_GE(runs_with_threads(choice, 0.6, 3 * ThreadChoice::kMaxGap + 1), 1);
+    EXPECT_FALSE(choice.solo());
+    EXPECT_EQ(runs_with_threads(choice, 0.6, 1500), 1500);
+    // One bad block among good ones (a running mean of the gains) keeps them.
+    EXPECT_EQ(runs_with_threads(choice, -0.3, 3), 3);
+    EXPECT_FALSE(choice.solo());
+    // Busy again: solo after the next block, tried again after kMinGap blocks.
+    runs_with_threads(choice, -0.3, 3);
+    EXPECT_TRUE(choice.solo());
+    EXPECT_EQ(runs_with_threads(choice, -0.3, 3 * ThreadChoice::kMinGap + 1), 1);
+    EXPECT_TRUE(choice.solo());
+}
+
+// Feeds a ThreadChoice `runs` runs of kind_a of `seconds` each, solo while
+// it runs solo, and otherwise with threads that lose (a worker that is never
+// there); returns how many nudges it asked for.
+int nudges_over(detail::ThreadChoice& choice, double seconds, int runs) {
+    int nudges = 0;
+    for (int r = 0; r < runs; ++r) {
+        if (choice.solo()) {
+            choice.record_solo(seconds, kind_a);
+            if (choice.take_nudge()) ++nudges;
+        } else {
+            choice.record_threads(seconds, kind_a, seconds, 0, 0.5 * seconds);
+        }
+    }
+    return nudges;
+}
+
+TEST(Kernels, ThreadChoiceNudgesACallerThatSharesItsCore) {
+    using detail::ThreadChoice;
+    static_assert(ThreadChoice::kShareSeconds == 0.012 && ThreadChoice::kSharedSlowness < 2.0);
+    // Windows of 12 ms: 120 runs of 0.1 ms or 60 of 0.2 ms. Where the speed
+    // changes, the window that holds the change is left out.
+    constexpr int kChange = 130;
+    ThreadChoice choice;
+    // Solo runs of 0.1 ms: the caller's usual speed.
+    EXPECT_EQ(nudges_over(choice, 1e-4, 2400), 0);
+    EXPECT_TRUE(choice.solo());
+    // The same runs at half that speed (the caller shares its core): a nudge
+    // after the first slow window; where nudges do not help, after 1, 2, 4,
+    // ... windows more. About 100 windows: nudges after windows 1, 2, 4, 8,
+    // 16, 32 and 64.
+    EXPECT_EQ(nudges_over(choice, 2e-4, 6000), 7);
+    // A nudge that found an idle core: back at the usual speed, no nudges...
+    nudges_over(choice, 1e-4, kChange);
+    EXPECT_EQ(nudges_over(choice, 1e-4, 1200), 0);
+    // ... and, slow again, a nudge after the first slow window.
+    const int again = nudges_over(choice, 2e-4, kChange);
+    EXPECT_TRUE(again == 1 || again == 2) << again;
+    // Each kind is measured against its own shortest: runs of another kind
+    // that take longer are not slow.
+    nudges_over(choice, 1e-4, kChange);
+    for (int r = 0; r < 1200; ++r) {
+        choice.record_solo(r % 2 ? 1e-4 : 3e-4, r % 2 ? kind_a : kind_b);
+        EXPECT_FALSE(choice.take_nudge()) << "run " << r;
+    }
+
+    // With the threads, which gain (the worker's task saves half of each
+    // run), the caller's first task at half its usual speed: the pool runs
+    // solo and nudges at its first solo run.
+    ThreadChoice threads;
+    auto run_threads = [&](double first, int runs) {
+        for (int r = 0; r < runs && !threads.solo(); ++r) threads.record_threads(2 * first, kind_a, first, 1, 0.0);
+    };
+    run_threads(1e-4, 1200);
+    EXPECT_FALSE(threads.solo());
+    EXPECT_FALSE(threads.take_nudge());
+    run_threads(2e-4, kChange);
+    EXPECT_TRUE(threads.solo());
+    EXPECT_TRUE(threads.take_nudge());
+    EXPECT_FALSE(threads.take_nudge());
+}
+
+TEST(Kernels, PoolWhoseWorkersStallRunsSoloOnTheCaller) {
+    // Tasks that a worker runs take 2 ms, as when its core is taken from it
+    // mid-task: the caller, whose own tasks take no time, waits for it. The
+    // pool must find that the threads lose and then run solo: body(0) only,
+    // on the caller, and no other task at all.
+    detail::WorkerPool pool(3);
+    const std::thread::id caller = std::this_thread::get_id();
+    std::vector<int> calls(3, 0);
+    std::vector<std::thread::id> ran_on(3);
+    auto stalling = [&](int t) {
+        ++calls[static_cast<std::size_t>(t)];
+        if (std::this_thread::get_id() != caller) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    };
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    int runs = 0;
+    while (!pool.follow_choice() && std::chrono::steady_clock::now() < deadline) {
+        pool.run(stalling);
+        ++runs;
+        for (int t = 0; t < 3; ++t) ASSERT_EQ(calls[static_cast<std::size_t>(t)], runs) << "task " << t;
+    }
+    ASSERT_TRUE(pool.solo()) << "after " << runs << " runs";
+    std::fill(calls.begin(), calls.end(), 0);
+    auto recording = [&](int t) {
+        ++calls[static_cast<std::size_t>(t)];
+        ran_on[static_cast<std::size_t>(t)] = std::this_thread::get_id();
+    };
+    pool.run(recording);
+    EXPECT_EQ(calls, (std::vector<int>{1, 0, 0}));
+    EXPECT_EQ(ran_on[0], caller);
+}
+
+// Every pool switches between solo and its threads at every step while alive.
+struct AlternatingPools {
+    AlternatingPools() { detail::ThreadChoice::set_rule(detail::ThreadChoice::Rule::alternate); }
+    ~AlternatingPools() { detail::ThreadChoice::set_rule(detail::ThreadChoice::Rule::measured); }
+    AlternatingPools(const AlternatingPools&) = delete;
+    AlternatingPools& operator=(const AlternatingPools&) = delete;
+};
+
+TEST(Kernels, SwitchingBetweenSoloAndThreadsKeepsTheResult) {
+    // Solo, the step runs one task over the whole body (its split for one
+    // thread); with the threads, one per thread: the same bits, also across
+    // switches, copies and a change of thread count.
+    const Model models[] = {busy_cloth(), shuffled_cloth(), make_jelly({.nx = 9, .ny = 7, .nz = 6}), make_balloon()};
+    for (const Model& m : models) {
+        const std::uint64_t one = run_hash(m, 1, 40);
+        AlternatingPools alternating;
+        for (int threads : {2, 3}) EXPECT_EQ(one, run_hash(m, threads, 40)) << m.name << " with " << threads << " threads";
+    }
+    AlternatingPools alternating;
+    const Model m = busy_cloth();
+    Simulation a(m), b(m, {.threads = 2});
+    for (int i = 0; i < 41; ++i) {
+        if (i == 20) b.set_threads(3);
+        a.step(1.0f / 60.0f);
+        b.step(1.0f / 60.0f);
+    }
+    EXPECT_EQ(state_hash(a), state_hash(b));
+    Simulation c = b;  // its pool runs solo or not as b's does
+    for (int i = 0; i < 3; ++i) {
+        a.step(1.0f / 60.0f);
+        c.step(1.0f / 60.0f);
+    }
+    EXPECT_EQ(state_hash(a), state_hash(c));
 }
 
 TEST(Kernels, ZeroThreadsChoosesOneForASmallModel) {

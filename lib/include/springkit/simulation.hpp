@@ -76,7 +76,10 @@ struct SimulationOptions {
     /// owns). 1 = the calling thread only; 0 = as many as pay off: one per
     /// hardware thread, but at most one per kAutoThreadNodes nodes (a small
     /// model runs on the caller alone, where splitting it costs more in
-    /// synchronisation than it saves). Results do not depend on it.
+    /// synchronisation than it saves). While the workers lose more time than
+    /// they save (their cores busy with other programs), the steps run on the
+    /// caller alone, measured as they run and tried again now and then.
+    /// Results do not depend on it.
     int threads = 1;
     SpringKernel kernel = SpringKernel::batched;
     RunawayPolicy runaway = RunawayPolicy::throw_error;

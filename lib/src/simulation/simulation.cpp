@@ -372,14 +372,27 @@ void Simulation::Impl::set_threads(int threads) {
     build_partitions();
 }
 
+void Simulation::Impl::follow_thread_choice() {
+    // The pool runs one task (solo) or one per thread as its accounts say
+    // (worker_pool.hpp); the work is split for it, the split of the other way
+    // kept for the next switch. Either split gives the same bits.
+    if (!team_.follow_choice()) return;
+    std::swap(partitions_, spare_partitions_);
+    if (partitions_.size() == static_cast<std::size_t>(team_.tasks())) return;
+    std::vector<Partition> kept = std::move(spare_partitions_);
+    build_partitions();
+    spare_partitions_ = std::move(kept);
+}
+
 void Simulation::Impl::build_partitions() {
     // Thread t owns a contiguous range of nodes (cut at multiples of 16 so two
     // threads never write one cache line) and of faces. It computes every spring
     // with an end in its range and adds the forces of its own ends only; the few
     // springs across a cut are computed by both sides.
     const std::size_t n = model_->node_count();
-    const std::size_t count = static_cast<std::size_t>(team_.size());
+    const std::size_t count = static_cast<std::size_t>(team_.tasks());
     partitions_.assign(count, {});
+    spare_partitions_.clear();
     auto cut = [&](std::size_t t, std::size_t total, std::size_t align) {
         const std::size_t c = total * t / count;
         return static_cast<std::uint32_t>(t == count ? total : std::min(total, c / align * align));
@@ -563,6 +576,7 @@ StepResult Simulation::Impl::step(float frame_dt) {
     drive_time_ = time_;
     begin_anchor_targets(result.substeps);
     const StageArgs args{.dt = dt, .velocity_keep = keep};
+    follow_thread_choice();
     for (std::uint64_t i = 0; i < result.substeps; ++i) substep(args);
     end_anchor_targets();
     if (external_applied_) reset_external();  // apply_force() lasts one step
@@ -680,7 +694,7 @@ void Simulation::Impl::stage_forces(const StageArgs& args) {
         const bool elements = prepare_element_forces_ahead();
         run_on(team_, [&](int t) {
             window_pass(partitions_[static_cast<std::size_t>(t)], false, args.dt, args.velocity_keep);
-            if (elements) compute_element_blocks(t, team_.size());
+            if (elements) compute_element_blocks(t, team_.tasks());
         });
         element_forces_ready_ = elements;
     }

@@ -374,6 +374,7 @@ public:
     void build_face_pieces(detail::Partition& p) const;
     void normals_of(detail::Partition& part, bool sums_zeroed);
     void build_partitions();
+    void follow_thread_choice();
     void choose_gather_state();
     void pack_gather_state();
     void refill_springs();
@@ -390,7 +391,10 @@ public:
     std::shared_ptr<const detail::SpringValues> springs_;  ///< the body's, or this instance's refill
     SpringKernel kernel_ = SpringKernel::batched;
     detail::Team team_;
-    std::vector<detail::Partition> partitions_;  ///< one per thread
+    std::vector<detail::Partition> partitions_;  ///< one per task of a run (team_.tasks())
+    /// The split for the pool's other way (solo or not), once it has been
+    /// used: follow_thread_choice() swaps it in.
+    std::vector<detail::Partition> spare_partitions_;
     // Node state used by the step (structure of arrays).
     /// The inverse masses the step reads: the body's, or bead_inverse_mass_
     /// with beads (they load their nodes' for a substep).

@@ -291,9 +291,10 @@ void add_volume_element_forces(const VolumeElementArrays& e, const float* in, st
 }  // namespace detail
 
 bool Simulation::Impl::prepare_element_forces_ahead() {
-    // Two blocks at least, so that a second thread has one.
+    // Two blocks at least, so that a second thread has one; none while the
+    // pool runs solo (one task).
     const detail::VolumeElementArrays& elements = b_->volume_elements;
-    const bool ahead = team_.size() > 1 && params_.volume_stiffness * stiffness_scale_ > 0.0f && elements.blocks() > 1;
+    const bool ahead = team_.tasks() > 1 && params_.volume_stiffness * stiffness_scale_ > 0.0f && elements.blocks() > 1;
     if (ahead) element_forces_.resize(elements.blocks() * detail::kVolumeBlockFloats);
     return ahead;
 }
