@@ -612,11 +612,24 @@ TEST(Implicit, StrainLimitColoursShareNoNode) {
                     EXPECT_TRUE(nodes.insert(sl.b[e]).second) << "colour " << c << " spring " << e;
                     EXPECT_TRUE(springs.insert({sl.a[e], sl.b[e]}).second) << "spring " << e;
                     if (piece.stride == 0) continue;
+                    if (piece.stride == 4) {  // blocks of four nodes: j to j + 2, j + 1 to j + 3
+                        const std::uint32_t i = e - piece.begin;
+                        EXPECT_EQ(sl.a[e], sl.a[piece.begin] + 4 * (i / 2) + i % 2) << "spring " << e;
+                        EXPECT_EQ(sl.b[e], sl.a[e] + 2) << "spring " << e;
+                        continue;
+                    }
                     EXPECT_EQ(sl.a[e], sl.a[piece.begin] + piece.stride * (e - piece.begin)) << "spring " << e;
                     EXPECT_EQ(sl.b[e] - sl.a[e], sl.b[piece.begin] - sl.a[piece.begin]) << "spring " << e;
                 }
             }
         }
+        // With every spring, the rows' bend springs of one colour (first
+        // nodes 0, 1, 4, 5, 8, 9 of each row of 12, the rows one after the
+        // other) are one piece of blocks of four nodes, not gathered.
+        std::size_t in_blocks = 0;
+        for (const detail::StrainLimitSprings::Piece& piece : sl.pieces)
+            if (piece.stride == 4) in_blocks += piece.end - piece.begin;
+        EXPECT_EQ(in_blocks, every ? 6u * 12u : 0u);
         for (const Spring& s : m.springs) {
             const bool is_bend = length(m.positions[s.a] - m.positions[s.b]) > 1.5f * (2.0f / 11.0f);
             EXPECT_EQ(springs.count(std::minmax(s.a, s.b)), is_bend && !every ? 0u : 1u) << s.a << " " << s.b;

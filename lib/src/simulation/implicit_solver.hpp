@@ -134,8 +134,10 @@ std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const P
 struct StrainLimitSprings {
     /// Springs begin .. end of a, b and rest. stride 1 or 2: a run, a[e] =
     /// a[begin] + stride (e - begin) and b[e] - a[e] the same for all, so its
-    /// ends are read and written as strided arrays; stride 0: springs whose
-    /// ends are gathered by index.
+    /// ends are read and written as strided arrays; stride 4: blocks of four
+    /// nodes, springs begin + 2 j and begin + 2 j + 1 joining a[begin] + 4 j +
+    /// 0 and + 1 to + 2 and + 3; stride 0: springs whose ends are gathered by
+    /// index.
     struct Piece {
         std::uint32_t begin = 0, end = 0, stride = 0;
     };

@@ -147,9 +147,45 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
             for (std::uint32_t s : units[u].springs) put(s);
             out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), units[u].stride});
         }
-        const auto begin = static_cast<std::uint32_t>(out->a.size());
+        // The colour's single springs share no node either, so their
+        // projections give the same bits in any order. Those of shape 2 in
+        // blocks of four nodes, q to q + 2 and q + 1 to q + 3 (a grid row's
+        // bend springs of one colour), with blocks q, q + 4, q + 8, ...,
+        // join a piece of stride 4; the rest are gathered by index.
+        std::vector<std::uint32_t> singles;
         for (std::size_t u = 0; u < units.size(); ++u)
-            if (colour[u] == c && units[u].stride == 0) put(units[u].springs[0]);
+            if (colour[u] == c && units[u].stride == 0) singles.push_back(units[u].springs[0]);
+        std::vector<std::uint32_t> shape2;  // by first node
+        for (std::uint32_t s : singles)
+            if (offset(s) == 2) shape2.push_back(s);
+        std::sort(shape2.begin(), shape2.end(), [&](std::uint32_t p, std::uint32_t q) { return kept_a[p] < kept_a[q]; });
+        const auto starting_at = [&](std::uint32_t node) -> std::int64_t {  // the shape-2 spring from node, or -1
+            const auto at = std::lower_bound(shape2.begin(), shape2.end(), node,
+                                             [&](std::uint32_t s, std::uint32_t first) { return kept_a[s] < first; });
+            return at != shape2.end() && kept_a[*at] == node ? static_cast<std::int64_t>(*at) : -1;
+        };
+        std::vector<bool> in_block(kept_a.size(), false);
+        for (std::uint32_t s : shape2) {
+            std::vector<std::uint32_t> piece;  // blocks' springs: q to q + 2, then q + 1 to q + 3
+            for (std::uint32_t q = kept_a[s];; q += 4) {
+                const std::int64_t first = starting_at(q), second = starting_at(q + 1);
+                if (first < 0 || second < 0 || in_block[static_cast<std::size_t>(first)] ||
+                    in_block[static_cast<std::size_t>(second)])
+                    break;
+                piece.push_back(static_cast<std::uint32_t>(first));
+                piece.push_back(static_cast<std::uint32_t>(second));
+            }
+            if (piece.size() < kMinRun) continue;
+            const auto begin = static_cast<std::uint32_t>(out->a.size());
+            for (std::uint32_t t : piece) {
+                put(t);
+                in_block[t] = true;
+            }
+            out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), 4});
+        }
+        const auto begin = static_cast<std::uint32_t>(out->a.size());
+        for (std::uint32_t s : singles)
+            if (!in_block[s]) put(s);
         if (out->a.size() > begin) out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), 0});
         out->colour_first.push_back(static_cast<std::uint32_t>(out->pieces.size()));
     }
@@ -359,6 +395,41 @@ void project_pairs(float* __restrict x, float* __restrict y, float* __restrict z
     }
 }
 
+// A piece of stride 4: blocks of four nodes, block e from 4 e, springs 2 e
+// (nodes 4 e and 4 e + 2) and 2 e + 1 (4 e + 1 and 4 e + 3) from x, y, z; the
+// same operations as project_run() for each spring (the vector loops read and
+// write the blocks as interleaved groups of four).
+SPRINGKIT_STAGE_CLONES
+void project_quads(float* __restrict x, float* __restrict y, float* __restrict z, const float* __restrict w_,
+                   const float* __restrict rest, float stretch, std::size_t count) {
+    for (std::size_t e = 0; e < count; ++e) {
+        float cx[2], cy[2], cz[2], wa[2], wb[2];
+        for (std::size_t j = 0; j < 2; ++j) {
+            const std::size_t ia = 4 * e + j, ib = ia + 2;
+            const float dx = x[ia] - x[ib], dy = y[ia] - y[ib], dz = z[ia] - z[ib];
+            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+            const float longest = rest[2 * e + j] * stretch;
+            wa[j] = w_[ia];
+            wb[j] = w_[ib];
+            const float w = wa[j] + wb[j];
+            const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+            const float s = len > longest && w > 0.0f ? scale : 0.0f;
+            cx[j] = dx * s;
+            cy[j] = dy * s;
+            cz[j] = dz * s;
+        }
+        for (std::size_t j = 0; j < 2; ++j) {
+            const std::size_t ia = 4 * e + j, ib = ia + 2;
+            x[ib] = x[ib] + cx[j] * wb[j];
+            y[ib] = y[ib] + cy[j] * wb[j];
+            z[ib] = z[ib] + cz[j] * wb[j];
+            x[ia] = x[ia] - cx[j] * wa[j];
+            y[ia] = y[ia] - cy[j] * wa[j];
+            z[ia] = z[ia] - cz[j] * wa[j];
+        }
+    }
+}
+
 }  // namespace
 
 void Simulation::Impl::limit_strain(float limit, bool attachments) {
@@ -423,6 +494,10 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
             const float* rest = sl.rest.data() + piece.begin;
             if (piece.stride == 2 && b[0] == a[0] + 1) {
                 project_pairs(px + a[0], py + a[0], pz + a[0], w + a[0], rest, stretch, count);
+                continue;
+            }
+            if (piece.stride == 4) {
+                project_quads(px + a[0], py + a[0], pz + a[0], w + a[0], rest, stretch, count / 2);
                 continue;
             }
             if (piece.stride != 0) {
