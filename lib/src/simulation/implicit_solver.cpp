@@ -55,6 +55,7 @@
 #include <limits>
 #include <queue>
 
+#include "simulation/batched_loops.hpp"
 #include "simulation/global_iteration.hpp"
 #include "simulation/lane4.hpp"
 #include "simulation/simulation_impl.hpp"
@@ -527,22 +528,77 @@ namespace {
 // while the first local steps still turn the springs a lot).
 constexpr int kChebyshevDelay = 2;
 
-// Adds each spring's force on its a end (k (d - (x_a - x_b)), from
-// force_of(s, out)) to sum at a and subtracts it at b, springs in order: each
-// node's sum takes its springs' forces in spring order, the order the
-// layout's node_entry lists them in.
-template <class ForceOf>
-void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum, ForceOf&& force_of) {
+// Springs per block of the local step: their forces (3 x 8 x 256 bytes)
+// stay in L1 until they are summed.
+constexpr std::size_t kForceBlock = 256;
+
+// The local step's forces of springs e < count (ends a[e], b[e]) on their a
+// ends at the iterate x (3 doubles per node): k (d - (x_a - x_b)) with d the
+// rest length along x_a - x_b, i.e. k (rest / len - 1) (x_a - x_b); none for
+// a spring of zero length, which has no direction. Coordinate c of spring e
+// goes to f[c kForceBlock + e]. Computed side by side (the vector loops
+// gather the ends; IEEE square root and division, no fused multiply-add:
+// every clone gives the same bits).
+SPRINGKIT_STAGE_CLONES
+void local_step_forces(const double* __restrict x, const std::uint32_t* __restrict a,
+                       const std::uint32_t* __restrict b, const float* __restrict k, const float* __restrict rest,
+                       std::size_t count, double* __restrict f) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::uint32_t ia = 3 * a[e], ib = 3 * b[e];
+        const double dx = x[ia] - x[ib], dy = x[ia + 1] - x[ib + 1], dz = x[ia + 2] - x[ib + 2];
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const double pull = static_cast<double>(k[e]) * (static_cast<double>(rest[e]) / len - 1.0);
+        const double scale = len > 0.0 ? pull : 0.0;
+        f[e] = dx * scale;
+        f[kForceBlock + e] = dy * scale;
+        f[2 * kForceBlock + e] = dz * scale;
+    }
+}
+
+// The strain limit's global step's forces, laid out as local_step_forces():
+// a spring longer than longest = stretch rest pulls on a by k (longest / len
+// - 1) (x_a - x_b) (its vector capped at longest); a spring not that long
+// adds nothing (exact zeros: a sum that starts at +0 keeps its bits when a
+// zero is added or subtracted).
+SPRINGKIT_STAGE_CLONES
+void capped_spring_forces(const float* __restrict px, const float* __restrict py, const float* __restrict pz,
+                          const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
+                          const float* __restrict k, const float* __restrict rest, float stretch, std::size_t count,
+                          double* __restrict f) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::uint32_t ia = a[e], ib = b[e];
+        const double dx = static_cast<double>(px[ia]) - px[ib], dy = static_cast<double>(py[ia]) - py[ib],
+                     dz = static_cast<double>(pz[ia]) - pz[ib];
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const double longest = static_cast<double>(stretch) * rest[e];
+        const double scale = static_cast<double>(k[e]) * (longest / len - 1.0);
+        const bool capped = len > longest;
+        f[e] = capped ? dx * scale : 0.0;
+        f[kForceBlock + e] = capped ? dy * scale : 0.0;
+        f[2 * kForceBlock + e] = capped ? dz * scale : 0.0;
+    }
+}
+
+// Sums the springs' forces on their a ends, forces(first, count, f) filling
+// f as local_step_forces() does for springs first .. first + count, into sum
+// at a and subtracted at b, springs in order: each node's sum takes its
+// springs' forces in spring order, the order the layout's node_entry lists
+// them in.
+template <class Forces>
+void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum, Forces&& forces) {
     sum.assign(3 * l.mass.size(), 0.0);
     double* out = sum.data();
-    for (std::size_t s = 0; s < l.a.size(); ++s) {
-        double f[3];
-        if (!force_of(s, f)) continue;
-        double* pa = out + 3 * static_cast<std::size_t>(l.a[s]);
-        double* pb = out + 3 * static_cast<std::size_t>(l.b[s]);
-        for (int c = 0; c < 3; ++c) {
-            pa[c] += f[c];
-            pb[c] -= f[c];
+    alignas(64) double f[3 * kForceBlock];
+    for (std::size_t first = 0; first < l.a.size(); first += kForceBlock) {
+        const std::size_t count = std::min(kForceBlock, l.a.size() - first);
+        forces(first, count, f);
+        for (std::size_t e = 0; e < count; ++e) {
+            double* pa = out + 3 * static_cast<std::size_t>(l.a[first + e]);
+            double* pb = out + 3 * static_cast<std::size_t>(l.b[first + e]);
+            for (std::size_t c = 0; c < 3; ++c) {
+                pa[c] += f[c * kForceBlock + e];
+                pb[c] -= f[c * kForceBlock + e];
+            }
         }
     }
 }
@@ -626,15 +682,9 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         // Local step: each spring's best d (rest along x_a - x_b), and
         // k (d - (x_a - x_b)), the spring's force on a: the part of the
         // right-hand side h^2 J d not yet balanced by h^2 L x.
-        sum_spring_forces(l, st.force, [&](std::size_t s, double f[3]) {
-            const double* xa = &st.current[3 * l.a[s]];
-            const double* xb = &st.current[3 * l.b[s]];
-            const double d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
-            const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            // A spring of zero length has no direction: it asks for none.
-            const double scale = len > 0.0 ? l.k[s] * (l.rest[s] / len - 1.0) : 0.0;
-            for (int c = 0; c < 3; ++c) f[c] = d[c] * scale;
-            return true;
+        sum_spring_forces(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+            local_step_forces(st.current.data(), l.a.data() + first, l.b.data() + first, l.k.data() + first,
+                              l.rest.data() + first, count, f);
         });
         // Global step as a correction: (M' + h^2 L) dx = r with the residual
         // r = M' (y' - x) + h^2 J d - h^2 L x = M' (y' - x) + h^2 f(x), f
@@ -659,16 +709,18 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
                                         : 4.0 / (4.0 - rho * rho * omega);
         if (it == 0) st.older = st.current;
         float largest = 0.0f;  // the largest correction of a coordinate
-        for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t row = 0; row < rows; ++row) {
+            const float* correction = &st.work[4 * l.place(row)];
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t at = 3 * l.node_of[row] + c;
                 const double now = st.current[at];
-                const float dx = st.work[4 * l.place(row) + c];
+                const float dx = correction[c];
                 largest = std::max(largest, std::abs(dx));
                 const double solved = now + dx;
                 st.current[at] = omega * (solved - st.older[at]) + st.older[at];
                 st.older[at] = now;
             }
+        }
         // A residual tolerance: the global step's correction is the residual
         // through (M' + h^2 L)^-1, in metres.
         if (params_.implicit_tolerance > 0.0f && largest <= params_.implicit_tolerance) break;
@@ -744,21 +796,9 @@ void Simulation::Impl::strain_limit_global_step(float stretch) {
     const float* px = x_.x.data();
     const float* py = x_.y.data();
     const float* pz = x_.z.data();
-    sum_spring_forces(l, st.force, [&](std::size_t s, double f[3]) {
-        const std::uint32_t a = l.a[s], b = l.b[s];
-        const double d[3] = {static_cast<double>(px[a]) - px[b], static_cast<double>(py[a]) - py[b],
-                             static_cast<double>(pz[a]) - pz[b]};
-        const double square = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        const double longest = static_cast<double>(stretch) * l.rest[s];
-        // A spring clearly shorter than its cap adds nothing (nor does one
-        // at it); the margin keeps the test's answer that of len > longest.
-        if (square < 0.99 * longest * longest) return false;
-        const double len = std::sqrt(square);
-        if (!(len > longest)) return false;
-        // k (d_s - (x_a - x_b)), the capped spring's pull on a.
-        const double scale = l.k[s] * (longest / len - 1.0);
-        for (int c = 0; c < 3; ++c) f[c] = d[c] * scale;
-        return true;
+    sum_spring_forces(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+        capped_spring_forces(px, py, pz, l.a.data() + first, l.b.data() + first, l.k.data() + first,
+                             l.rest.data() + first, stretch, count, f);
     });
     for (std::size_t row = 0; row < rows; ++row) {
         const std::uint32_t i = l.node_of[row];
