@@ -579,6 +579,33 @@ void capped_spring_forces(const float* __restrict px, const float* __restrict py
     }
 }
 
+// The inertial prediction, coordinate c of nodes i < count (x, v and force
+// that coordinate's arrays; start and current 3 apart): x_n into start, and
+// into current the first iterate: x_n + h v for an anchored node (unknown
+// < 0; its driven position at the step's end), and for a free one
+//     y = x_n + h v + h^2 (g + f / m),  y' = (m y + c h (x_n + h w)) / m',
+// the inertia term's target with the drag's (drift = h w). The mass is
+// mass[i], or common_mass for every node without Masses; the force is 0
+// without Forces. Side by side (IEEE division, no fused multiply-add: every
+// clone gives the same bits).
+template <bool Forces, bool Masses>
+SPRINGKIT_STAGE_CLONES
+void predict(const float* __restrict x, const float* __restrict v, const float* __restrict force,
+             const float* __restrict mass, float common_mass, const double* __restrict mass_prime,
+             const std::int32_t* __restrict unknown, double hd, double h2, double gravity, double drag_h,
+             double drift, std::size_t count, double* __restrict start, double* __restrict current) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const double xs = x[i];
+        const double driven = xs + hd * static_cast<double>(v[i]);
+        const double f = Forces ? static_cast<double>(force[i]) : 0.0;
+        const double m = Masses ? mass[i] : common_mass;
+        const double y = driven + h2 * (gravity + f / m);
+        const double target = (m * y + drag_h * (xs + drift)) / mass_prime[i];
+        start[3 * i] = xs;
+        current[3 * i] = unknown[i] >= 0 ? target : driven;
+    }
+}
+
 // Sums the springs' forces on their a ends, forces(first, count, f) filling
 // f as local_step_forces() does for springs first .. first + count, into sum
 // at a and subtracted at b, springs in order: each node's sum takes its
@@ -658,24 +685,30 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     const Vec3 g = params_.gravity;
     const double gravity[3] = {g.x, g.y, g.z};
     const double drift[3] = {wind_.x * hd, wind_.y * hd, wind_.z * hd};
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec3 x0 = x_.get(i), v0 = v_.get(i);
-        const Vec3 force = external_at(i) + (loads ? f_.get(i) : Vec3{});
-        const double xs[3] = {x0.x, x0.y, x0.z}, vs[3] = {v0.x, v0.y, v0.z}, fs[3] = {force.x, force.y, force.z};
-        const std::int32_t row = l.unknown[i];
-        for (int c = 0; c < 3; ++c) {
-            double y = xs[c] + hd * vs[c];  // an anchor's driven position at the step's end
-            st.start[3 * i + c] = xs[c];
-            if (row >= 0) {
-                const double m = b_->mass_of(i);
-                y += h2 * (gravity[c] + fs[c] / m);
-                // y' = (m y + c h (x_n + h w)) / m': the inertia and drag terms.
-                y = (m * y + drag_h * (xs[c] + drift[c])) / l.mass[i];
-                st.target[3 * static_cast<std::size_t>(row) + c] = y;
-            }
-            st.current[3 * i + c] = y;  // the first iterate: the inertial prediction
+    // The force per node, external plus this substep's loads (in float, as
+    // Vec3 sums them), when there is one.
+    const bool forces = !external_.x.empty() || loads;
+    if (forces) {
+        st.load.resize(3 * n);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::vector<float>* ext = c == 0 ? &external_.x : c == 1 ? &external_.y : &external_.z;
+            const std::vector<float>* sub = c == 0 ? &f_.x : c == 1 ? &f_.y : &f_.z;
+            for (std::size_t i = 0; i < n; ++i)
+                st.load[c * n + i] = (ext->empty() ? 0.0f : (*ext)[i]) + (loads ? (*sub)[i] : 0.0f);
         }
     }
+    const bool masses = !b_->mass.empty();
+    const auto prediction = forces ? (masses ? predict<true, true> : predict<true, false>)
+                                   : (masses ? predict<false, true> : predict<false, false>);
+    for (std::size_t c = 0; c < 3; ++c) {
+        const std::vector<float>& x = c == 0 ? x_.x : c == 1 ? x_.y : x_.z;
+        const std::vector<float>& v = c == 0 ? v_.x : c == 1 ? v_.y : v_.z;
+        prediction(x.data(), v.data(), forces ? st.load.data() + c * n : nullptr, b_->mass.data(), b_->common_mass,
+                   l.mass.data(), l.unknown.data(), hd, h2, gravity[c], drag_h, drift[c], n, st.start.data() + c,
+                   st.current.data() + c);
+    }
+    for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t c = 0; c < 3; ++c) st.target[3 * row + c] = st.current[3 * l.node_of[row] + c];
     const double rho = params_.chebyshev_rho;
     double omega = 1.0;
     for (int it = 0; it < params_.implicit_iterations; ++it) {

@@ -166,6 +166,7 @@ struct ImplicitState {
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
     std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
+    std::vector<float> load;       ///< the prediction's force per node, x, y and z arrays (when there is one)
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the
