@@ -558,8 +558,7 @@ void local_step_forces(const double* __restrict x, const std::uint32_t* __restri
 // The strain limit's global step's forces, laid out as local_step_forces():
 // a spring longer than longest = stretch rest pulls on a by k (longest / len
 // - 1) (x_a - x_b) (its vector capped at longest); a spring not that long
-// adds nothing (exact zeros: a sum that starts at +0 keeps its bits when a
-// zero is added or subtracted).
+// adds nothing (exact zeros, which sum_spring_forces<true>() skips).
 SPRINGKIT_STAGE_CLONES
 void capped_spring_forces(const float* __restrict px, const float* __restrict py, const float* __restrict pz,
                           const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
@@ -610,8 +609,13 @@ void predict(const float* __restrict x, const float* __restrict v, const float* 
 // f as local_step_forces() does for springs first .. first + count, into sum
 // at a and subtracted at b, springs in order: each node's sum takes its
 // springs' forces in spring order, the order the layout's node_entry lists
-// them in.
-template <class Forces>
+// them in. A run of springs from one a node (a grid lists each node's
+// springs together) sums that node in registers, not through memory, where
+// each addition would wait for the store before it: the same additions in
+// the same order. SkipZeros: a spring whose force is exactly zero is
+// skipped (a sum that starts at +0 keeps its bits when a zero is added or
+// subtracted: it never becomes -0).
+template <bool SkipZeros, class Forces>
 void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum, Forces&& forces) {
     sum.assign(3 * l.mass.size(), 0.0);
     double* out = sum.data();
@@ -619,14 +623,28 @@ void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum
     for (std::size_t first = 0; first < l.a.size(); first += kForceBlock) {
         const std::size_t count = std::min(kForceBlock, l.a.size() - first);
         forces(first, count, f);
+        const std::uint32_t* a = l.a.data() + first;
+        const std::uint32_t* b = l.b.data() + first;
+        std::uint32_t held = a[0];  // the node whose sum is in acc (memory holds an older one)
+        double acc[3] = {out[3 * std::size_t{held}], out[3 * std::size_t{held} + 1], out[3 * std::size_t{held} + 2]};
         for (std::size_t e = 0; e < count; ++e) {
-            double* pa = out + 3 * static_cast<std::size_t>(l.a[first + e]);
-            double* pb = out + 3 * static_cast<std::size_t>(l.b[first + e]);
+            if (SkipZeros && f[e] == 0.0 && f[kForceBlock + e] == 0.0 && f[2 * kForceBlock + e] == 0.0) continue;
+            if (a[e] != held) {
+                for (std::size_t c = 0; c < 3; ++c) out[3 * std::size_t{held} + c] = acc[c];
+                held = a[e];
+                for (std::size_t c = 0; c < 3; ++c) acc[c] = out[3 * std::size_t{held} + c];
+            }
+            double* pb = out + 3 * static_cast<std::size_t>(b[e]);
+            const bool b_held = b[e] == held;  // a spring to itself
             for (std::size_t c = 0; c < 3; ++c) {
-                pa[c] += f[c * kForceBlock + e];
-                pb[c] -= f[c * kForceBlock + e];
+                acc[c] += f[c * kForceBlock + e];
+                if (b_held)
+                    acc[c] -= f[c * kForceBlock + e];
+                else
+                    pb[c] -= f[c * kForceBlock + e];
             }
         }
+        for (std::size_t c = 0; c < 3; ++c) out[3 * std::size_t{held} + c] = acc[c];
     }
 }
 
@@ -715,7 +733,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         // Local step: each spring's best d (rest along x_a - x_b), and
         // k (d - (x_a - x_b)), the spring's force on a: the part of the
         // right-hand side h^2 J d not yet balanced by h^2 L x.
-        sum_spring_forces(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+        sum_spring_forces<false>(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
             local_step_forces(st.current.data(), l.a.data() + first, l.b.data() + first, l.k.data() + first,
                               l.rest.data() + first, count, f);
         });
@@ -829,7 +847,7 @@ void Simulation::Impl::strain_limit_global_step(float stretch) {
     const float* px = x_.x.data();
     const float* py = x_.y.data();
     const float* pz = x_.z.data();
-    sum_spring_forces(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+    sum_spring_forces<true>(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
         capped_spring_forces(px, py, pz, l.a.data() + first, l.b.data() + first, l.k.data() + first,
                              l.rest.data() + first, stretch, count, f);
     });
