@@ -145,7 +145,17 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
             if (colour[u] != c || units[u].stride == 0) continue;
             const auto begin = static_cast<std::uint32_t>(out->a.size());
             for (std::uint32_t s : units[u].springs) put(s);
-            out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), units[u].stride});
+            // A run that carries on the colour's run before it (a grid's
+            // rows of every other neighbour pair, row after row) joins it:
+            // a longer loop, the same projections.
+            auto& pieces = out->pieces;
+            const std::uint32_t stride = units[u].stride;
+            if (pieces.size() > out->colour_first.back() && pieces.back().stride == stride &&
+                pieces.back().end == begin && out->a[begin] == out->a[begin - 1] + stride &&
+                out->b[begin] - out->a[begin] == out->b[begin - 1] - out->a[begin - 1])
+                pieces.back().end = static_cast<std::uint32_t>(out->a.size());
+            else
+                pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), stride});
         }
         // The colour's single springs share no node either, so their
         // projections give the same bits in any order. Those of shape 2 in
