@@ -323,10 +323,6 @@ public:
     }
 };
 
-std::size_t ImplicitLayout::place(std::size_t row) const {
-    return factor ? static_cast<std::size_t>(factor->place[row]) : row;
-}
-
 void ImplicitLayout::solve_global(std::vector<float>& work, std::vector<float>& scratch) const {
     if (factor) factor->solve_in_place(work);
     else iteration->solve_in_place(work, scratch);

@@ -89,7 +89,7 @@ struct ImplicitLayout {
     std::shared_ptr<const GlobalFactor> factor;
     std::shared_ptr<const GlobalIteration> iteration;
     /// Where the global step's work vector keeps row `row` (4 floats from 4 place(row)).
-    std::size_t place(std::size_t row) const;
+    std::size_t place(std::size_t row) const { return factor ? static_cast<std::size_t>(factor->place[row]) : row; }
     /// (M' + h^2 L) dx = r: work holds r by place on entry, dx on return.
     void solve_global(std::vector<float>& work, std::vector<float>& scratch) const;
 };
