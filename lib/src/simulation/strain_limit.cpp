@@ -405,6 +405,24 @@ void project_pairs(float* __restrict x, float* __restrict y, float* __restrict z
     }
 }
 
+// One spring's projection on copies of its ends: the operations of project_run().
+inline void project_ends(float& xa, float& ya, float& za, float& xb, float& yb, float& zb, float wa, float wb,
+                         float rest, float stretch) {
+    const float dx = xa - xb, dy = ya - yb, dz = za - zb;
+    const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+    const float longest = rest * stretch;
+    const float w = wa + wb;
+    const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+    const float s = len > longest && w > 0.0f ? scale : 0.0f;
+    const float cx = dx * s, cy = dy * s, cz = dz * s;
+    xa = xa - cx * wa;
+    ya = ya - cy * wa;
+    za = za - cz * wa;
+    xb = xb + cx * wb;
+    yb = yb + cy * wb;
+    zb = zb + cz * wb;
+}
+
 // A piece of stride 4: blocks of four nodes, block e from 4 e, springs 2 e
 // (nodes 4 e and 4 e + 2) and 2 e + 1 (4 e + 1 and 4 e + 3) from x, y, z; the
 // same operations as project_run() for each spring (the vector loops read and
@@ -413,30 +431,23 @@ SPRINGKIT_STAGE_CLONES
 void project_quads(float* __restrict x, float* __restrict y, float* __restrict z, const float* __restrict w_,
                    const float* __restrict rest, float stretch, std::size_t count) {
     for (std::size_t e = 0; e < count; ++e) {
-        float cx[2], cy[2], cz[2], wa[2], wb[2];
-        for (std::size_t j = 0; j < 2; ++j) {
-            const std::size_t ia = 4 * e + j, ib = ia + 2;
-            const float dx = x[ia] - x[ib], dy = y[ia] - y[ib], dz = z[ia] - z[ib];
-            const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-            const float longest = rest[2 * e + j] * stretch;
-            wa[j] = w_[ia];
-            wb[j] = w_[ib];
-            const float w = wa[j] + wb[j];
-            const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
-            const float s = len > longest && w > 0.0f ? scale : 0.0f;
-            cx[j] = dx * s;
-            cy[j] = dy * s;
-            cz[j] = dz * s;
-        }
-        for (std::size_t j = 0; j < 2; ++j) {
-            const std::size_t ia = 4 * e + j, ib = ia + 2;
-            x[ib] = x[ib] + cx[j] * wb[j];
-            y[ib] = y[ib] + cy[j] * wb[j];
-            z[ib] = z[ib] + cz[j] * wb[j];
-            x[ia] = x[ia] - cx[j] * wa[j];
-            y[ia] = y[ia] - cy[j] * wa[j];
-            z[ia] = z[ia] - cz[j] * wa[j];
-        }
+        float x0 = x[4 * e], x1 = x[4 * e + 1], x2 = x[4 * e + 2], x3 = x[4 * e + 3];
+        float y0 = y[4 * e], y1 = y[4 * e + 1], y2 = y[4 * e + 2], y3 = y[4 * e + 3];
+        float z0 = z[4 * e], z1 = z[4 * e + 1], z2 = z[4 * e + 2], z3 = z[4 * e + 3];
+        project_ends(x0, y0, z0, x2, y2, z2, w_[4 * e], w_[4 * e + 2], rest[2 * e], stretch);
+        project_ends(x1, y1, z1, x3, y3, z3, w_[4 * e + 1], w_[4 * e + 3], rest[2 * e + 1], stretch);
+        x[4 * e] = x0;
+        x[4 * e + 1] = x1;
+        x[4 * e + 2] = x2;
+        x[4 * e + 3] = x3;
+        y[4 * e] = y0;
+        y[4 * e + 1] = y1;
+        y[4 * e + 2] = y2;
+        y[4 * e + 3] = y3;
+        z[4 * e] = z0;
+        z[4 * e + 1] = z1;
+        z[4 * e + 2] = z2;
+        z[4 * e + 3] = z3;
     }
 }
 
