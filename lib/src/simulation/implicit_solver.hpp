@@ -136,8 +136,9 @@ struct StrainLimitSprings {
     /// a[begin] + stride (e - begin) and b[e] - a[e] the same for all, so its
     /// ends are read and written as strided arrays; stride 4: blocks of four
     /// nodes, springs begin + 2 j and begin + 2 j + 1 joining a[begin] + 4 j +
-    /// 0 and + 1 to + 2 and + 3; stride 0: springs whose ends are gathered by
-    /// index.
+    /// 0 and + 1 to + 2 and + 3, where entries of rest -1 are a filler block
+    /// (no spring: its nodes are left as they are); stride 0: springs whose
+    /// ends are gathered by index.
     struct Piece {
         std::uint32_t begin = 0, end = 0, stride = 0;
     };

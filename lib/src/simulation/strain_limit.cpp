@@ -174,20 +174,44 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
                                              [&](std::uint32_t s, std::uint32_t first) { return kept_a[s] < first; });
             return at != shape2.end() && kept_a[*at] == node ? static_cast<std::int64_t>(*at) : -1;
         };
+        // A block with neither spring (a grid row's end) between two whole
+        // ones is a filler, entries of rest -1 that project_quads() leaves
+        // as they are, so that one loop runs on across the rows; its nodes
+        // are no other block's of the piece.
         std::vector<bool> in_block(kept_a.size(), false);
+        const std::size_t nodes = l.node_first.size() - 1;
+        const auto whole = [&](std::uint32_t q) {  // both springs of block q, in no other block
+            const std::int64_t first = starting_at(q), second = starting_at(q + 1);
+            return first >= 0 && second >= 0 && !in_block[static_cast<std::size_t>(first)] &&
+                   !in_block[static_cast<std::size_t>(second)];
+        };
+        constexpr std::int64_t kFiller = -1;
         for (std::uint32_t s : shape2) {
-            std::vector<std::uint32_t> piece;  // blocks' springs: q to q + 2, then q + 1 to q + 3
+            std::vector<std::int64_t> piece;  // blocks' springs: q to q + 2, then q + 1 to q + 3
+            std::size_t real = 0;
             for (std::uint32_t q = kept_a[s];; q += 4) {
-                const std::int64_t first = starting_at(q), second = starting_at(q + 1);
-                if (first < 0 || second < 0 || in_block[static_cast<std::size_t>(first)] ||
-                    in_block[static_cast<std::size_t>(second)])
-                    break;
-                piece.push_back(static_cast<std::uint32_t>(first));
-                piece.push_back(static_cast<std::uint32_t>(second));
+                if (whole(q)) {
+                    piece.push_back(starting_at(q));
+                    piece.push_back(starting_at(q + 1));
+                    real += 2;
+                    continue;
+                }
+                if (starting_at(q) >= 0 || starting_at(q + 1) >= 0 || q + 7 >= nodes || !whole(q + 4)) break;
+                piece.push_back(kFiller);
+                piece.push_back(kFiller);
             }
-            if (piece.size() < kMinRun) continue;
+            if (real < kMinRun) continue;
             const auto begin = static_cast<std::uint32_t>(out->a.size());
-            for (std::uint32_t t : piece) {
+            const std::uint32_t q0 = kept_a[s];
+            for (std::size_t e = 0; e < piece.size(); ++e) {
+                if (piece[e] == kFiller) {
+                    const auto a = static_cast<std::uint32_t>(q0 + 4 * (e / 2) + e % 2);
+                    out->a.push_back(a);
+                    out->b.push_back(a + 2);
+                    out->rest.push_back(-1.0f);
+                    continue;
+                }
+                const auto t = static_cast<std::uint32_t>(piece[e]);
                 put(t);
                 in_block[t] = true;
             }
@@ -405,7 +429,9 @@ void project_pairs(float* __restrict x, float* __restrict y, float* __restrict z
     }
 }
 
-// One spring's projection on copies of its ends: the operations of project_run().
+// One spring's projection on copies of its ends: the operations of
+// project_run(); a filler (rest < 0) subtracts +0 from each, which leaves
+// every value as it is (-0 too), and x + c is x - (-c) bit for bit.
 inline void project_ends(float& xa, float& ya, float& za, float& xb, float& yb, float& zb, float wa, float wb,
                          float rest, float stretch) {
     const float dx = xa - xb, dy = ya - yb, dz = za - zb;
@@ -415,18 +441,20 @@ inline void project_ends(float& xa, float& ya, float& za, float& xb, float& yb, 
     const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
     const float s = len > longest && w > 0.0f ? scale : 0.0f;
     const float cx = dx * s, cy = dy * s, cz = dz * s;
-    xa = xa - cx * wa;
-    ya = ya - cy * wa;
-    za = za - cz * wa;
-    xb = xb + cx * wb;
-    yb = yb + cy * wb;
-    zb = zb + cz * wb;
+    const bool spring = rest >= 0.0f;
+    xa = xa - (spring ? cx * wa : 0.0f);
+    ya = ya - (spring ? cy * wa : 0.0f);
+    za = za - (spring ? cz * wa : 0.0f);
+    xb = xb - (spring ? -(cx * wb) : 0.0f);
+    yb = yb - (spring ? -(cy * wb) : 0.0f);
+    zb = zb - (spring ? -(cz * wb) : 0.0f);
 }
 
 // A piece of stride 4: blocks of four nodes, block e from 4 e, springs 2 e
 // (nodes 4 e and 4 e + 2) and 2 e + 1 (4 e + 1 and 4 e + 3) from x, y, z; the
 // same operations as project_run() for each spring (the vector loops read and
-// write the blocks as interleaved groups of four).
+// write the blocks as interleaved groups of four); a filler block's springs
+// (rest -1) leave their nodes as they are.
 SPRINGKIT_STAGE_CLONES
 void project_quads(float* __restrict x, float* __restrict y, float* __restrict z, const float* __restrict w_,
                    const float* __restrict rest, float stretch, std::size_t count) {
