@@ -55,6 +55,7 @@
 #include <limits>
 #include <queue>
 
+#include "simulation/batched_loops.hpp"
 #include "simulation/global_iteration.hpp"
 #include "simulation/lane4.hpp"
 #include "simulation/simulation_impl.hpp"
@@ -322,10 +323,6 @@ public:
     }
 };
 
-std::size_t ImplicitLayout::place(std::size_t row) const {
-    return factor ? static_cast<std::size_t>(factor->place[row]) : row;
-}
-
 void ImplicitLayout::solve_global(std::vector<float>& work, std::vector<float>& scratch) const {
     if (factor) factor->solve_in_place(work);
     else iteration->solve_in_place(work, scratch);
@@ -527,23 +524,123 @@ namespace {
 // while the first local steps still turn the springs a lot).
 constexpr int kChebyshevDelay = 2;
 
-// Adds each spring's force on its a end (k (d - (x_a - x_b)), from
-// force_of(s, out)) to sum at a and subtracts it at b, springs in order: each
-// node's sum takes its springs' forces in spring order, the order the
-// layout's node_entry lists them in.
-template <class ForceOf>
-void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum, ForceOf&& force_of) {
+// Springs per block of the local step: their forces (3 x 8 x 256 bytes)
+// stay in L1 until they are summed.
+constexpr std::size_t kForceBlock = 256;
+
+// The local step's forces of springs e < count (ends a[e], b[e]) on their a
+// ends at the iterate x (3 doubles per node): k (d - (x_a - x_b)) with d the
+// rest length along x_a - x_b, i.e. k (rest / len - 1) (x_a - x_b); none for
+// a spring of zero length, which has no direction. Coordinate c of spring e
+// goes to f[c kForceBlock + e]. Computed side by side (the vector loops
+// gather the ends; IEEE square root and division, no fused multiply-add:
+// every clone gives the same bits).
+SPRINGKIT_STAGE_CLONES
+void local_step_forces(const double* __restrict x, const std::uint32_t* __restrict a,
+                       const std::uint32_t* __restrict b, const float* __restrict k, const float* __restrict rest,
+                       std::size_t count, double* __restrict f) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::uint32_t ia = 3 * a[e], ib = 3 * b[e];
+        const double dx = x[ia] - x[ib], dy = x[ia + 1] - x[ib + 1], dz = x[ia + 2] - x[ib + 2];
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const double pull = static_cast<double>(k[e]) * (static_cast<double>(rest[e]) / len - 1.0);
+        const double scale = len > 0.0 ? pull : 0.0;
+        f[e] = dx * scale;
+        f[kForceBlock + e] = dy * scale;
+        f[2 * kForceBlock + e] = dz * scale;
+    }
+}
+
+// The strain limit's global step's forces, laid out as local_step_forces():
+// a spring longer than longest = stretch rest pulls on a by k (longest / len
+// - 1) (x_a - x_b) (its vector capped at longest); a spring not that long
+// adds nothing (exact zeros, which sum_spring_forces<true>() skips).
+SPRINGKIT_STAGE_CLONES
+void capped_spring_forces(const float* __restrict px, const float* __restrict py, const float* __restrict pz,
+                          const std::uint32_t* __restrict a, const std::uint32_t* __restrict b,
+                          const float* __restrict k, const float* __restrict rest, float stretch, std::size_t count,
+                          double* __restrict f) {
+    for (std::size_t e = 0; e < count; ++e) {
+        const std::uint32_t ia = a[e], ib = b[e];
+        const double dx = static_cast<double>(px[ia]) - px[ib], dy = static_cast<double>(py[ia]) - py[ib],
+                     dz = static_cast<double>(pz[ia]) - pz[ib];
+        const double len = std::sqrt(dx * dx + dy * dy + dz * dz);
+        const double longest = static_cast<double>(stretch) * rest[e];
+        const double scale = static_cast<double>(k[e]) * (longest / len - 1.0);
+        const bool capped = len > longest;
+        f[e] = capped ? dx * scale : 0.0;
+        f[kForceBlock + e] = capped ? dy * scale : 0.0;
+        f[2 * kForceBlock + e] = capped ? dz * scale : 0.0;
+    }
+}
+
+// The inertial prediction, coordinate c of nodes i < count (x, v and force
+// that coordinate's arrays; start and current 3 apart): x_n into start, and
+// into current the first iterate: x_n + h v for an anchored node (unknown
+// < 0; its driven position at the step's end), and for a free one
+//     y = x_n + h v + h^2 (g + f / m),  y' = (m y + c h (x_n + h w)) / m',
+// the inertia term's target with the drag's (drift = h w). The mass is
+// mass[i], or common_mass for every node without Masses; the force is 0
+// without Forces. Side by side (IEEE division, no fused multiply-add: every
+// clone gives the same bits).
+template <bool Forces, bool Masses>
+SPRINGKIT_STAGE_CLONES
+void predict(const float* __restrict x, const float* __restrict v, const float* __restrict force,
+             const float* __restrict mass, float common_mass, const double* __restrict mass_prime,
+             const std::int32_t* __restrict unknown, double hd, double h2, double gravity, double drag_h,
+             double drift, std::size_t count, double* __restrict start, double* __restrict current) {
+    for (std::size_t i = 0; i < count; ++i) {
+        const double xs = x[i];
+        const double driven = xs + hd * static_cast<double>(v[i]);
+        const double f = Forces ? static_cast<double>(force[i]) : 0.0;
+        const double m = Masses ? mass[i] : common_mass;
+        const double y = driven + h2 * (gravity + f / m);
+        const double target = (m * y + drag_h * (xs + drift)) / mass_prime[i];
+        start[3 * i] = xs;
+        current[3 * i] = unknown[i] >= 0 ? target : driven;
+    }
+}
+
+// Sums the springs' forces on their a ends, forces(first, count, f) filling
+// f as local_step_forces() does for springs first .. first + count, into sum
+// at a and subtracted at b, springs in order: each node's sum takes its
+// springs' forces in spring order, the order the layout's node_entry lists
+// them in. A run of springs from one a node (a grid lists each node's
+// springs together) sums that node in registers, not through memory, where
+// each addition would wait for the store before it: the same additions in
+// the same order. SkipZeros: a spring whose force is exactly zero is
+// skipped (a sum that starts at +0 keeps its bits when a zero is added or
+// subtracted: it never becomes -0).
+template <bool SkipZeros, class Forces>
+void sum_spring_forces(const detail::ImplicitLayout& l, std::vector<double>& sum, Forces&& forces) {
     sum.assign(3 * l.mass.size(), 0.0);
     double* out = sum.data();
-    for (std::size_t s = 0; s < l.a.size(); ++s) {
-        double f[3];
-        if (!force_of(s, f)) continue;
-        double* pa = out + 3 * static_cast<std::size_t>(l.a[s]);
-        double* pb = out + 3 * static_cast<std::size_t>(l.b[s]);
-        for (int c = 0; c < 3; ++c) {
-            pa[c] += f[c];
-            pb[c] -= f[c];
+    alignas(64) double f[3 * kForceBlock];
+    for (std::size_t first = 0; first < l.a.size(); first += kForceBlock) {
+        const std::size_t count = std::min(kForceBlock, l.a.size() - first);
+        forces(first, count, f);
+        const std::uint32_t* a = l.a.data() + first;
+        const std::uint32_t* b = l.b.data() + first;
+        std::uint32_t held = a[0];  // the node whose sum is in acc (memory holds an older one)
+        double acc[3] = {out[3 * std::size_t{held}], out[3 * std::size_t{held} + 1], out[3 * std::size_t{held} + 2]};
+        for (std::size_t e = 0; e < count; ++e) {
+            if (SkipZeros && f[e] == 0.0 && f[kForceBlock + e] == 0.0 && f[2 * kForceBlock + e] == 0.0) continue;
+            if (a[e] != held) {
+                for (std::size_t c = 0; c < 3; ++c) out[3 * std::size_t{held} + c] = acc[c];
+                held = a[e];
+                for (std::size_t c = 0; c < 3; ++c) acc[c] = out[3 * std::size_t{held} + c];
+            }
+            double* pb = out + 3 * static_cast<std::size_t>(b[e]);
+            const bool b_held = b[e] == held;  // a spring to itself
+            for (std::size_t c = 0; c < 3; ++c) {
+                acc[c] += f[c * kForceBlock + e];
+                if (b_held)
+                    acc[c] -= f[c * kForceBlock + e];
+                else
+                    pb[c] -= f[c * kForceBlock + e];
+            }
         }
+        for (std::size_t c = 0; c < 3; ++c) out[3 * std::size_t{held} + c] = acc[c];
     }
 }
 
@@ -602,39 +699,39 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     const Vec3 g = params_.gravity;
     const double gravity[3] = {g.x, g.y, g.z};
     const double drift[3] = {wind_.x * hd, wind_.y * hd, wind_.z * hd};
-    for (std::size_t i = 0; i < n; ++i) {
-        const Vec3 x0 = x_.get(i), v0 = v_.get(i);
-        const Vec3 force = external_at(i) + (loads ? f_.get(i) : Vec3{});
-        const double xs[3] = {x0.x, x0.y, x0.z}, vs[3] = {v0.x, v0.y, v0.z}, fs[3] = {force.x, force.y, force.z};
-        const std::int32_t row = l.unknown[i];
-        for (int c = 0; c < 3; ++c) {
-            double y = xs[c] + hd * vs[c];  // an anchor's driven position at the step's end
-            st.start[3 * i + c] = xs[c];
-            if (row >= 0) {
-                const double m = b_->mass_of(i);
-                y += h2 * (gravity[c] + fs[c] / m);
-                // y' = (m y + c h (x_n + h w)) / m': the inertia and drag terms.
-                y = (m * y + drag_h * (xs[c] + drift[c])) / l.mass[i];
-                st.target[3 * static_cast<std::size_t>(row) + c] = y;
-            }
-            st.current[3 * i + c] = y;  // the first iterate: the inertial prediction
+    // The force per node, external plus this substep's loads (in float, as
+    // Vec3 sums them), when there is one.
+    const bool forces = !external_.x.empty() || loads;
+    if (forces) {
+        st.load.resize(3 * n);
+        for (std::size_t c = 0; c < 3; ++c) {
+            const std::vector<float>* ext = c == 0 ? &external_.x : c == 1 ? &external_.y : &external_.z;
+            const std::vector<float>* sub = c == 0 ? &f_.x : c == 1 ? &f_.y : &f_.z;
+            for (std::size_t i = 0; i < n; ++i)
+                st.load[c * n + i] = (ext->empty() ? 0.0f : (*ext)[i]) + (loads ? (*sub)[i] : 0.0f);
         }
     }
+    const bool masses = !b_->mass.empty();
+    const auto prediction = forces ? (masses ? predict<true, true> : predict<true, false>)
+                                   : (masses ? predict<false, true> : predict<false, false>);
+    for (std::size_t c = 0; c < 3; ++c) {
+        const std::vector<float>& x = c == 0 ? x_.x : c == 1 ? x_.y : x_.z;
+        const std::vector<float>& v = c == 0 ? v_.x : c == 1 ? v_.y : v_.z;
+        prediction(x.data(), v.data(), forces ? st.load.data() + c * n : nullptr, b_->mass.data(), b_->common_mass,
+                   l.mass.data(), l.unknown.data(), hd, h2, gravity[c], drag_h, drift[c], n, st.start.data() + c,
+                   st.current.data() + c);
+    }
+    for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t c = 0; c < 3; ++c) st.target[3 * row + c] = st.current[3 * l.node_of[row] + c];
     const double rho = params_.chebyshev_rho;
     double omega = 1.0;
     for (int it = 0; it < params_.implicit_iterations; ++it) {
         // Local step: each spring's best d (rest along x_a - x_b), and
         // k (d - (x_a - x_b)), the spring's force on a: the part of the
         // right-hand side h^2 J d not yet balanced by h^2 L x.
-        sum_spring_forces(l, st.force, [&](std::size_t s, double f[3]) {
-            const double* xa = &st.current[3 * l.a[s]];
-            const double* xb = &st.current[3 * l.b[s]];
-            const double d[3] = {xa[0] - xb[0], xa[1] - xb[1], xa[2] - xb[2]};
-            const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-            // A spring of zero length has no direction: it asks for none.
-            const double scale = len > 0.0 ? l.k[s] * (l.rest[s] / len - 1.0) : 0.0;
-            for (int c = 0; c < 3; ++c) f[c] = d[c] * scale;
-            return true;
+        sum_spring_forces<false>(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+            local_step_forces(st.current.data(), l.a.data() + first, l.b.data() + first, l.k.data() + first,
+                              l.rest.data() + first, count, f);
         });
         // Global step as a correction: (M' + h^2 L) dx = r with the residual
         // r = M' (y' - x) + h^2 J d - h^2 L x = M' (y' - x) + h^2 f(x), f
@@ -659,16 +756,18 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
                                         : 4.0 / (4.0 - rho * rho * omega);
         if (it == 0) st.older = st.current;
         float largest = 0.0f;  // the largest correction of a coordinate
-        for (std::size_t row = 0; row < rows; ++row)
+        for (std::size_t row = 0; row < rows; ++row) {
+            const float* correction = &st.work[4 * l.place(row)];
             for (std::size_t c = 0; c < 3; ++c) {
                 const std::size_t at = 3 * l.node_of[row] + c;
                 const double now = st.current[at];
-                const float dx = st.work[4 * l.place(row) + c];
+                const float dx = correction[c];
                 largest = std::max(largest, std::abs(dx));
                 const double solved = now + dx;
                 st.current[at] = omega * (solved - st.older[at]) + st.older[at];
                 st.older[at] = now;
             }
+        }
         // A residual tolerance: the global step's correction is the residual
         // through (M' + h^2 L)^-1, in metres.
         if (params_.implicit_tolerance > 0.0f && largest <= params_.implicit_tolerance) break;
@@ -744,21 +843,9 @@ void Simulation::Impl::strain_limit_global_step(float stretch) {
     const float* px = x_.x.data();
     const float* py = x_.y.data();
     const float* pz = x_.z.data();
-    sum_spring_forces(l, st.force, [&](std::size_t s, double f[3]) {
-        const std::uint32_t a = l.a[s], b = l.b[s];
-        const double d[3] = {static_cast<double>(px[a]) - px[b], static_cast<double>(py[a]) - py[b],
-                             static_cast<double>(pz[a]) - pz[b]};
-        const double square = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-        const double longest = static_cast<double>(stretch) * l.rest[s];
-        // A spring clearly shorter than its cap adds nothing (nor does one
-        // at it); the margin keeps the test's answer that of len > longest.
-        if (square < 0.99 * longest * longest) return false;
-        const double len = std::sqrt(square);
-        if (!(len > longest)) return false;
-        // k (d_s - (x_a - x_b)), the capped spring's pull on a.
-        const double scale = l.k[s] * (longest / len - 1.0);
-        for (int c = 0; c < 3; ++c) f[c] = d[c] * scale;
-        return true;
+    sum_spring_forces<true>(l, st.force, [&](std::size_t first, std::size_t count, double* f) {
+        capped_spring_forces(px, py, pz, l.a.data() + first, l.b.data() + first, l.k.data() + first,
+                             l.rest.data() + first, stretch, count, f);
     });
     for (std::size_t row = 0; row < rows; ++row) {
         const std::uint32_t i = l.node_of[row];

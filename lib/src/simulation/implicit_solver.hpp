@@ -89,7 +89,7 @@ struct ImplicitLayout {
     std::shared_ptr<const GlobalFactor> factor;
     std::shared_ptr<const GlobalIteration> iteration;
     /// Where the global step's work vector keeps row `row` (4 floats from 4 place(row)).
-    std::size_t place(std::size_t row) const;
+    std::size_t place(std::size_t row) const { return factor ? static_cast<std::size_t>(factor->place[row]) : row; }
     /// (M' + h^2 L) dx = r: work holds r by place on entry, dx on return.
     void solve_global(std::vector<float>& work, std::vector<float>& scratch) const;
 };
@@ -134,7 +134,10 @@ std::shared_ptr<const LongRangeAttachments> build_long_range_attachments(const P
 struct StrainLimitSprings {
     /// Springs begin .. end of a, b and rest. stride 1 or 2: a run, a[e] =
     /// a[begin] + stride (e - begin) and b[e] - a[e] the same for all, so its
-    /// ends are read and written as strided arrays; stride 0: springs whose
+    /// ends are read and written as strided arrays; stride 4: blocks of four
+    /// nodes, springs begin + 2 j and begin + 2 j + 1 joining a[begin] + 4 j +
+    /// 0 and + 1 to + 2 and + 3, where entries of rest -1 are a filler block
+    /// (no spring: its nodes are left as they are); stride 0: springs whose
     /// ends are gathered by index.
     struct Piece {
         std::uint32_t begin = 0, end = 0, stride = 0;
@@ -164,6 +167,7 @@ struct ImplicitState {
     std::vector<float> work;       ///< the global step's residual, then its correction, 4 per place in P's order
     std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
+    std::vector<float> load;       ///< the prediction's force per node, x, y and z arrays (when there is one)
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the

@@ -145,11 +145,81 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
             if (colour[u] != c || units[u].stride == 0) continue;
             const auto begin = static_cast<std::uint32_t>(out->a.size());
             for (std::uint32_t s : units[u].springs) put(s);
-            out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), units[u].stride});
+            // A run that carries on the colour's run before it (a grid's
+            // rows of every other neighbour pair, row after row) joins it:
+            // a longer loop, the same projections.
+            auto& pieces = out->pieces;
+            const std::uint32_t stride = units[u].stride;
+            if (pieces.size() > out->colour_first.back() && pieces.back().stride == stride &&
+                pieces.back().end == begin && out->a[begin] == out->a[begin - 1] + stride &&
+                out->b[begin] - out->a[begin] == out->b[begin - 1] - out->a[begin - 1])
+                pieces.back().end = static_cast<std::uint32_t>(out->a.size());
+            else
+                pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), stride});
+        }
+        // The colour's single springs share no node either, so their
+        // projections give the same bits in any order. Those of shape 2 in
+        // blocks of four nodes, q to q + 2 and q + 1 to q + 3 (a grid row's
+        // bend springs of one colour), with blocks q, q + 4, q + 8, ...,
+        // join a piece of stride 4; the rest are gathered by index.
+        std::vector<std::uint32_t> singles;
+        for (std::size_t u = 0; u < units.size(); ++u)
+            if (colour[u] == c && units[u].stride == 0) singles.push_back(units[u].springs[0]);
+        std::vector<std::uint32_t> shape2;  // by first node
+        for (std::uint32_t s : singles)
+            if (offset(s) == 2) shape2.push_back(s);
+        std::sort(shape2.begin(), shape2.end(), [&](std::uint32_t p, std::uint32_t q) { return kept_a[p] < kept_a[q]; });
+        const auto starting_at = [&](std::uint32_t node) -> std::int64_t {  // the shape-2 spring from node, or -1
+            const auto at = std::lower_bound(shape2.begin(), shape2.end(), node,
+                                             [&](std::uint32_t s, std::uint32_t first) { return kept_a[s] < first; });
+            return at != shape2.end() && kept_a[*at] == node ? static_cast<std::int64_t>(*at) : -1;
+        };
+        // A block with neither spring (a grid row's end) between two whole
+        // ones is a filler, entries of rest -1 that project_quads() leaves
+        // as they are, so that one loop runs on across the rows; its nodes
+        // are no other block's of the piece.
+        std::vector<bool> in_block(kept_a.size(), false);
+        const std::size_t nodes = l.node_first.size() - 1;
+        const auto whole = [&](std::uint32_t q) {  // both springs of block q, in no other block
+            const std::int64_t first = starting_at(q), second = starting_at(q + 1);
+            return first >= 0 && second >= 0 && !in_block[static_cast<std::size_t>(first)] &&
+                   !in_block[static_cast<std::size_t>(second)];
+        };
+        constexpr std::int64_t kFiller = -1;
+        for (std::uint32_t s : shape2) {
+            std::vector<std::int64_t> piece;  // blocks' springs: q to q + 2, then q + 1 to q + 3
+            std::size_t real = 0;
+            for (std::uint32_t q = kept_a[s];; q += 4) {
+                if (whole(q)) {
+                    piece.push_back(starting_at(q));
+                    piece.push_back(starting_at(q + 1));
+                    real += 2;
+                    continue;
+                }
+                if (starting_at(q) >= 0 || starting_at(q + 1) >= 0 || q + 7 >= nodes || !whole(q + 4)) break;
+                piece.push_back(kFiller);
+                piece.push_back(kFiller);
+            }
+            if (real < kMinRun) continue;
+            const auto begin = static_cast<std::uint32_t>(out->a.size());
+            const std::uint32_t q0 = kept_a[s];
+            for (std::size_t e = 0; e < piece.size(); ++e) {
+                if (piece[e] == kFiller) {
+                    const auto a = static_cast<std::uint32_t>(q0 + 4 * (e / 2) + e % 2);
+                    out->a.push_back(a);
+                    out->b.push_back(a + 2);
+                    out->rest.push_back(-1.0f);
+                    continue;
+                }
+                const auto t = static_cast<std::uint32_t>(piece[e]);
+                put(t);
+                in_block[t] = true;
+            }
+            out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), 4});
         }
         const auto begin = static_cast<std::uint32_t>(out->a.size());
-        for (std::size_t u = 0; u < units.size(); ++u)
-            if (colour[u] == c && units[u].stride == 0) put(units[u].springs[0]);
+        for (std::uint32_t s : singles)
+            if (!in_block[s]) put(s);
         if (out->a.size() > begin) out->pieces.push_back({begin, static_cast<std::uint32_t>(out->a.size()), 0});
         out->colour_first.push_back(static_cast<std::uint32_t>(out->pieces.size()));
     }
@@ -359,6 +429,56 @@ void project_pairs(float* __restrict x, float* __restrict y, float* __restrict z
     }
 }
 
+// One spring's projection on copies of its ends: the operations of
+// project_run(); a filler (rest < 0) subtracts +0 from each, which leaves
+// every value as it is (-0 too), and x + c is x - (-c) bit for bit.
+inline void project_ends(float& xa, float& ya, float& za, float& xb, float& yb, float& zb, float wa, float wb,
+                         float rest, float stretch) {
+    const float dx = xa - xb, dy = ya - yb, dz = za - zb;
+    const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+    const float longest = rest * stretch;
+    const float w = wa + wb;
+    const float scale = (1.0f - longest / len) / (w > 0.0f ? w : 1.0f);
+    const float s = len > longest && w > 0.0f ? scale : 0.0f;
+    const float cx = dx * s, cy = dy * s, cz = dz * s;
+    const bool spring = rest >= 0.0f;
+    xa = xa - (spring ? cx * wa : 0.0f);
+    ya = ya - (spring ? cy * wa : 0.0f);
+    za = za - (spring ? cz * wa : 0.0f);
+    xb = xb - (spring ? -(cx * wb) : 0.0f);
+    yb = yb - (spring ? -(cy * wb) : 0.0f);
+    zb = zb - (spring ? -(cz * wb) : 0.0f);
+}
+
+// A piece of stride 4: blocks of four nodes, block e from 4 e, springs 2 e
+// (nodes 4 e and 4 e + 2) and 2 e + 1 (4 e + 1 and 4 e + 3) from x, y, z; the
+// same operations as project_run() for each spring (the vector loops read and
+// write the blocks as interleaved groups of four); a filler block's springs
+// (rest -1) leave their nodes as they are.
+SPRINGKIT_STAGE_CLONES
+void project_quads(float* __restrict x, float* __restrict y, float* __restrict z, const float* __restrict w_,
+                   const float* __restrict rest, float stretch, std::size_t count) {
+    for (std::size_t e = 0; e < count; ++e) {
+        float x0 = x[4 * e], x1 = x[4 * e + 1], x2 = x[4 * e + 2], x3 = x[4 * e + 3];
+        float y0 = y[4 * e], y1 = y[4 * e + 1], y2 = y[4 * e + 2], y3 = y[4 * e + 3];
+        float z0 = z[4 * e], z1 = z[4 * e + 1], z2 = z[4 * e + 2], z3 = z[4 * e + 3];
+        project_ends(x0, y0, z0, x2, y2, z2, w_[4 * e], w_[4 * e + 2], rest[2 * e], stretch);
+        project_ends(x1, y1, z1, x3, y3, z3, w_[4 * e + 1], w_[4 * e + 3], rest[2 * e + 1], stretch);
+        x[4 * e] = x0;
+        x[4 * e + 1] = x1;
+        x[4 * e + 2] = x2;
+        x[4 * e + 3] = x3;
+        y[4 * e] = y0;
+        y[4 * e + 1] = y1;
+        y[4 * e + 2] = y2;
+        y[4 * e + 3] = y3;
+        z[4 * e] = z0;
+        z[4 * e + 1] = z1;
+        z[4 * e + 2] = z2;
+        z[4 * e + 3] = z3;
+    }
+}
+
 }  // namespace
 
 void Simulation::Impl::limit_strain(float limit, bool attachments) {
@@ -423,6 +543,10 @@ void Simulation::Impl::limit_strain(float limit, bool attachments) {
             const float* rest = sl.rest.data() + piece.begin;
             if (piece.stride == 2 && b[0] == a[0] + 1) {
                 project_pairs(px + a[0], py + a[0], pz + a[0], w + a[0], rest, stretch, count);
+                continue;
+            }
+            if (piece.stride == 4) {
+                project_quads(px + a[0], py + a[0], pz + a[0], w + a[0], rest, stretch, count / 2);
                 continue;
             }
             if (piece.stride != 0) {
