@@ -72,15 +72,14 @@ void GlobalIteration::solve_in_place(std::vector<float>& work, std::vector<float
         }
         const Sums left = dots(residual, residual, n);
         if (left.lane[0] <= limit[0] && left.lane[1] <= limit[1] && left.lane[2] <= limit[2]) break;
-        // The next direction: z + beta p, z = D^-1 r, beta = (r.z)_new / (r.z)_old.
-        Sums rz_new;
-        for (std::size_t i = 0; i < n; ++i)
-            for (int c = 0; c < 3; ++c)
-                rz_new.lane[c] += double(residual[4 * i + c]) * double(residual[4 * i + c] * inverse_diagonal[i]);
+        // The next direction: z + beta p, z = D^-1 r (kept where the product
+        // was, which this iteration has used), beta = (r.z)_new / (r.z)_old.
+        float* const z = product;
+        for (std::size_t i = 0; i < n; ++i) store4(z + 4 * i, load4(residual + 4 * i) * inverse_diagonal[i]);
+        const Sums rz_new = dots(residual, z, n);
         Lane4 beta = {0.0f, 0.0f, 0.0f, 0.0f};
         for (int c = 0; c < 3; ++c) beta[c] = rz.lane[c] > 0.0 ? static_cast<float>(rz_new.lane[c] / rz.lane[c]) : 0.0f;
-        for (std::size_t i = 0; i < n; ++i)
-            store4(direction + 4 * i, load4(residual + 4 * i) * inverse_diagonal[i] + beta * load4(direction + 4 * i));
+        for (std::size_t i = 0; i < n; ++i) store4(direction + 4 * i, load4(z + 4 * i) + beta * load4(direction + 4 * i));
         rz = rz_new;
     }
     std::memcpy(work.data(), solution, 4 * n * sizeof(float));
