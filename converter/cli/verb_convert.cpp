@@ -177,7 +177,17 @@ VerbRun register_convert(CLI::App& app) {
                           {{"--ground", "bottom", [o] { o->import.ground_at_bottom = true; }}});
     sub->add_option("--anchor", o->import.anchors,
                     "Anchor nodes: +y:10% (top 10% along an axis; +x -x +y -y +z -z top bottom), "
-                    "nodes:0,5,17, near:X,Y,Z (repeatable)");
+                    "nodes:0,5,17, near:X,Y,Z (repeatable)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                try {
+                    check_anchor_selector(text);
+                    return std::string();
+                } catch (const Error& e) {
+                    return std::string(e.what());
+                }
+            },
+            "SEL"));
     CLI::Option* bone_anchors = sub->add_option("--bone-anchors", o->import.bone_anchors,
                     "Skinned meshes: nodes weighted to one bone by at least this (0 < W <= 1, e.g. 0.5) become "
                     "anchors that follow the bone through the animation; the rest stays soft")

@@ -499,6 +499,34 @@ TEST(Convert, AnchorOptionAnchorsThePole) {
     for (const Anchor& a : m.anchors) EXPECT_EQ(m.positions[a.node].x, 0.0f);
 }
 
+// A selector malformed whatever the mesh is a usage error, refused before any
+// import and without naming an input; one that the mesh decides (an index out of
+// range) fails the file.
+TEST(Convert, AMalformedAnchorSelectorIsAUsageError) {
+    const fs::path out = work_dir() / "anchor-usage.json";
+    fs::remove(out);
+    const std::string expected = " (expected +y:10%, top:10%, nodes:0,5,17 or near:X,Y,Z) (see springkit --help)\n";
+    for (const auto& [selector, problem] :
+         std::vector<std::pair<std::string, std::string>>{{"top", "missing ':'"},
+                                                          {"left:10%", "unknown selector 'left'"},
+                                                          {"top:200%", "the share must be in (0, 100]%"},
+                                                          {"nodes:", "no node indices"},
+                                                          {"nodes:1.5", "node indices must be whole numbers >= 0"},
+                                                          {"near:1,2", "near needs three coordinates"}}) {
+        const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --anchor " + q(selector) +
+                                   " -o " + q(out));
+        EXPECT_EQ(r.exit_code, 2) << selector << ": " << r.err;
+        EXPECT_EQ(r.err, "error: --anchor: anchor selector '" + selector + "': " + problem + expected);
+        EXPECT_FALSE(fs::exists(out)) << selector;
+    }
+    const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --anchor nodes:98 -o " + q(out));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: " + sample_mesh("cube.obj").string() +
+                         ": anchor selector 'nodes:98': node 98 out of range (model has 98 nodes) (expected +y:10%, "
+                         "top:10%, nodes:0,5,17 or near:X,Y,Z)\n");
+    EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(InfoShapeError, ReportsShapeErrorInJson) {
     const fs::path plain = work_dir() / "cube-plain.json", volume = work_dir() / "cube-volume.json";
     ASSERT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --springs edges -o " + q(plain)).exit_code, 0);

@@ -278,6 +278,15 @@ TEST(Import, AnchorSelectors) {
     EXPECT_NE(error_of([&] { import_mesh(p, o); }).find("node 8 out of range (model has 8 nodes)"), std::string::npos);
     o.anchors = {"sideways:3%"};
     EXPECT_NE(error_of([&] { import_mesh(p, o); }).find("unknown selector 'sideways'"), std::string::npos);
+    // What the model does not decide is checked without one, with the same message.
+    EXPECT_EQ(error_of([] { check_anchor_selector("sideways:3%"); }),
+              "anchor selector 'sideways:3%': unknown selector 'sideways' (expected +y:10%, top:10%, "
+              "nodes:0,5,17 or near:X,Y,Z)");
+    EXPECT_EQ(error_of([] { check_anchor_selector("top"); }).rfind("anchor selector 'top': missing ':'", 0), 0u);
+    EXPECT_EQ(error_of([] { check_anchor_selector("nodes:"); }).rfind("anchor selector 'nodes:': no node indices", 0),
+              0u);
+    for (const char* fine : {"top:10%", "-x:0.1%", "nodes:0,99999", "near:1,2,3"})
+        EXPECT_EQ(error_of([&] { check_anchor_selector(fine); }), "") << fine;
 }
 
 TEST(Import, MissingAndUnreadableFilesNameTheFile) {

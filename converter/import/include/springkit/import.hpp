@@ -346,4 +346,9 @@ std::size_t add_volume_springs(Model& model, int per_node, float k = 0.0f);
 /// selector that matches no node.
 std::size_t apply_anchor_selector(Model& model, const std::string& selector);
 
+/// Throws springkit::Error, with the message apply_anchor_selector would give,
+/// when a selector is malformed whatever the model (the CLI refuses it as a
+/// usage error before reading any file).
+void check_anchor_selector(const std::string& selector);
+
 }  // namespace springkit
