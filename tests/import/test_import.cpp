@@ -289,6 +289,24 @@ TEST(Import, AnchorSelectors) {
         EXPECT_EQ(error_of([&] { check_anchor_selector(fine); }), "") << fine;
 }
 
+// The unit an FBX file declares is named in the report whatever it is, metres
+// (UnitScaleFactor 100) included, and so is a declared unit --no-unit-scale ignores.
+TEST(Import, AnFbxDeclaringMetresSaysSo) {
+    const fs::path fbx = "/usr/share/assimp/models/FBX/box_orphant_embedded_texture.fbx";  // UnitScaleFactor 100
+    ImportReport report;
+    import_mesh(fbx, {}, report);
+    EXPECT_EQ(report.unit_scale, 1.0);
+    EXPECT_EQ(report.unit, "the file's unit, 1 m (FBX UnitScaleFactor)");
+    ImportOptions ignore;
+    ignore.unit_to_metres = false;
+    ImportReport ignored;
+    import_mesh(fbx, ignore, ignored);
+    EXPECT_EQ(ignored.unit, "metres (--no-unit-scale: the file's unit, 1 m, ignored)");
+    ImportReport obj;
+    import_mesh(write("unitless.obj", kCubeObj), {}, obj);
+    EXPECT_EQ(obj.unit, "metres (the file declares none)");
+}
+
 TEST(Import, MissingAndUnreadableFilesNameTheFile) {
     const fs::path missing = temp_dir() / "missing.obj";
     EXPECT_EQ(error_of([&] { import_mesh(missing); }), missing.string() + ": no such file");

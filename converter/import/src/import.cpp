@@ -53,24 +53,26 @@ void reserve_more(std::vector<T>& v, std::size_t more) {
 }
 
 /// FBX stores its unit in the scene metadata: UnitScaleFactor is centimetres per
-/// file unit (1 = cm, 100 = m). Other formats leave it out (already metres or unitless).
-double unit_to_metres(const aiScene& scene) {
+/// file unit (1 = cm, 100 = m). Other formats leave it out (already metres or
+/// unitless): nothing then, nor for a factor that is no finite number > 0.
+std::optional<double> unit_to_metres(const aiScene& scene) {
     const aiMetadata* meta = scene.mMetaData;
-    if (meta == nullptr) return 1.0;
+    if (meta == nullptr) return std::nullopt;
     for (unsigned i = 0; i < meta->mNumProperties; ++i) {
         if (std::strcmp(meta->mKeys[i].C_Str(), "UnitScaleFactor") != 0) continue;
         const aiMetadataEntry& e = meta->mValues[i];
         double cm = 0.0;
-        if (e.mData == nullptr) return 1.0;
+        if (e.mData == nullptr) return std::nullopt;
         switch (e.mType) {
             case AI_DOUBLE: cm = *static_cast<const double*>(e.mData); break;
             case AI_FLOAT: cm = *static_cast<const float*>(e.mData); break;
             case AI_INT32: cm = *static_cast<const std::int32_t*>(e.mData); break;
-            default: return 1.0;
+            default: return std::nullopt;
         }
-        return std::isfinite(cm) && cm > 0.0 ? cm / 100.0 : 1.0;
+        if (std::isfinite(cm) && cm > 0.0) return cm / 100.0;
+        return std::nullopt;
     }
-    return 1.0;
+    return std::nullopt;
 }
 
 std::string diffuse_texture(const aiScene& scene, unsigned material) {
@@ -1189,6 +1191,12 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
     report.ground_sink = ground_sink_depth(model, ground.repulsion, &report.ground_nodes);
 }
 
+std::string file_unit_text(double metres_per_unit) {
+    char unit[128];
+    std::snprintf(unit, sizeof unit, "the file's unit, %g m (FBX UnitScaleFactor)", metres_per_unit);
+    return unit;
+}
+
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
                     ImportReport& report, bool for_parent) {
     if (soup.positions.empty()) fail(path, "the scene has no vertices (no meshes to convert)");
@@ -1198,8 +1206,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
         std::snprintf(unit, sizeof unit, "given: %g m per unit", options.units);
         report.unit = unit;
     } else if (report.unit_scale != 1.0) {
-        std::snprintf(unit, sizeof unit, "the file's unit, %g m (FBX UnitScaleFactor)", report.unit_scale);
-        report.unit = unit;
+        report.unit = file_unit_text(report.unit_scale);
     }
     double scale = report.unit_scale * options.scale;
     // The longest side of the bounding box, in the file's coordinates.
@@ -1631,7 +1638,15 @@ Model import_file(const std::filesystem::path& path, const ImportOptions& option
     }
     if (scene->mRootNode == nullptr) fail(path, "the scene has no root node");
     if (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) fail(path, "the scene is incomplete (no meshes to convert)");
-    report.unit_scale = options.unit_to_metres ? unit_to_metres(*scene) : 1.0;
+    // A file declaring metres (UnitScaleFactor 100) says so as much as one in cm.
+    if (const std::optional<double> declared = unit_to_metres(*scene); declared && options.unit_to_metres) {
+        report.unit_scale = *declared;
+        report.unit = file_unit_text(*declared);
+    } else if (declared) {
+        char unit[160];
+        std::snprintf(unit, sizeof unit, "metres (--no-unit-scale: the file's unit, %g m, ignored)", *declared);
+        report.unit = unit;
+    }
     Soup soup = gather_scene(path, *scene, report, options);
     if (free_scene) importer.FreeScene();
     return soup_to_model(path, soup, options, report, in_child);
