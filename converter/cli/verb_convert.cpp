@@ -165,7 +165,7 @@ VerbRun register_convert(CLI::App& app) {
         ->check(CLI::IsMember({"keep", "largest", "connect"}));
     sub->add_option("--size", o->import.size, "Rescale so the longest side of the bounding box is this many metres")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--ground-depth", o->import.ground_depth,
+    CLI::Option* ground_depth = sub->add_option("--ground-depth", o->import.ground_depth,
                     "With --ground bottom: how deep the resting model may sink, m (default 1% of its longest side); "
                     "the ground's repulsion is set from the weight")
         ->check(CLI::PositiveNumber);
@@ -209,7 +209,7 @@ VerbRun register_convert(CLI::App& app) {
     sub->add_option("--memory-limit", o->import.memory_limit_mib, "MiB of memory the importer may use (default 4096)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
-    return [o]() {
+    return [o, ground_depth]() {
         if (!o->units.empty()) o->import.units = units_in_metres(o->units);
         o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
                             : o->islands == "connect" ? ImportOptions::Islands::connect
@@ -218,6 +218,12 @@ VerbRun register_convert(CLI::App& app) {
                               : o->springs == "sheet" ? ImportOptions::Structure::sheet
                               : o->springs == "solid" ? ImportOptions::Structure::solid
                                                       : ImportOptions::Structure::automatic;
+        // The depth sets the repulsion of the ground --ground bottom puts under the
+        // model; with no ground, or one at a given height, it would do nothing.
+        if (ground_depth->count() > 0 && !o->import.ground_at_bottom) {
+            print_error("--ground-depth needs --ground bottom (a ground at a given height takes --ground-repulsion)");
+            return kExitUsage;
+        }
         // A mesh has no ground: the ground's constants need --ground.
         Parameters with_options;
         if (o->import.ground_at_bottom) with_options.ground = Ground{};

@@ -1058,6 +1058,18 @@ TEST(ParameterOptions, GroundConstantsNeedAGround) {
     const auto rope = run_command(kCli + " new rope --ground-friction 0.5 -o " + q(out));
     ASSERT_EQ(rope.exit_code, 0) << rope.err;
     EXPECT_EQ(springkit::load_model(out).params.ground->friction, 0.5f);
+    // --ground-depth sets the repulsion of --ground bottom alone; without it, it would do nothing.
+    for (const std::string ground : {"", " --ground -1"}) {
+        const auto depth = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + ground +
+                                       " --ground-depth 0.1 -o " + q(out));
+        EXPECT_EQ(depth.exit_code, 2) << ground;
+        EXPECT_EQ(depth.err, "error: --ground-depth needs --ground bottom (a ground at a given height takes "
+                             "--ground-repulsion)\n");
+    }
+    const fs::path bottom = work_dir() / "ground-depth.json";
+    EXPECT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --ground bottom --ground-depth 0.1 -o " +
+                          q(bottom)).exit_code,
+              0);
 }
 
 // `-o` naming the input mesh would replace the artist's source with a model.
