@@ -227,6 +227,8 @@ VerbRun register_info(CLI::App& app) {
                               {"warning", stability.worst > kStabilityWarning},
                               {"omega_dt", frequency.omega_dt},
                               {"omega_dt_limit", frequency.limit},
+                              {"damping_dt", frequency.damping_dt},
+                              {"damped", frequency.damped},
                               {"above_limit", frequency.above_limit()}};
             j["parameters"] = {{"k", p.k},
                                {"energy_loss", p.energy_loss},
@@ -330,8 +332,14 @@ VerbRun register_info(CLI::App& app) {
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
                     stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
-                    frequency.above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
+                    frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above" : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
+        // Shown once the spring damping takes a share of the step's budget worth naming.
+        if (frequency.damping_dt >= 0.1)
+            std::printf("              with spring damping, (dt * omega_max)^2 + 2 dt * damping rate = %.3g%s %.3g\n",
+                        frequency.damped,
+                        frequency.damping_above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
+                        FrequencyStability::kDampedLimit);
         const char* verdict =
             cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)";
         if (cost.implicit_node_iterations > 0)

@@ -650,11 +650,39 @@ TEST(ConvertMaterial, ALightModelOnStiffSpringsIsToldItsSubstepsAFrame) {
     std::snprintf(substep_text, sizeof substep_text, "%.2g", substep);
     EXPECT_EQ(r.err, "warning: " + sample_mesh("cube.obj").string() + ": the explicit step of this mesh needs " +
                          std::to_string(per_frame) + " substeps a 1/60 s frame (substep " + substep_text +
-                         " s), too many for real time: its lightest nodes hang on its stiffest springs; "
-                         "--integrator implicit is stable at one substep a frame\n");
+                         " s), too many for real time: its lightest nodes hang on its stiffest or most damped "
+                         "springs; --integrator implicit is stable at one substep a frame, or lower --damping\n");
     r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_EQ(r.err, "");
+}
+
+TEST(ConvertMaterial, TheSubstepKeepsTheSpringDampingOfLightNodesStable) {
+    // The cube at 0.1 g in all: its nodes of about 1 mg on springs of the
+    // converter's damping 0.02 N s/m. dt omega_max alone asked for 9.1e-6 s, at
+    // which 2 dt c / m per spring is far past symplectic Euler's limit, and the
+    // model exploded in its first frame; the substep now keeps the damping's
+    // share too, and the model runs.
+    const fs::path out = work_dir() / "lighter-cube.json";
+    auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --total-mass 0.0001 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("and (dt omega_max)^2 + 2 dt damping rate "), std::string::npos) << r.out;
+    const Model m = load_model(out);
+    const FrequencyStability f = frequency_stability(m);
+    EXPECT_LE(f.damped, kSubstepDampedTarget * 1.01);
+    EXPECT_FALSE(f.above_limit());
+    r = run_command(kCli + " simulate " + q(out) + " --seconds 0.1");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    // At 1 mg in all not even the shortest substep the file allows is stable: said so.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --total-mass 0.000001 -o " + q(out));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find(": the explicit step of this mesh is unstable even at the shortest substep, 1e-06 s "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("it will explode;"), std::string::npos) << r.err;
+    r = run_command(kCli + " info " + q(out));
+    EXPECT_NE(r.out.find("with spring damping, (dt * omega_max)^2 + 2 dt * damping rate = "), std::string::npos);
+    EXPECT_NE(r.out.find(" (WARNING: it will explode), at or above 4\n"), std::string::npos) << r.out;
 }
 
 TEST(GoldenCheck, RetunedModelFailsTheOldGoldenAndPassesItsOwn) {

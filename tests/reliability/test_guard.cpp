@@ -145,6 +145,54 @@ TEST(Guard, FrequencyOfAMassOnASpringIsTheSquareRootOfKOverM) {
     EXPECT_FALSE(f.above_limit());
 }
 
+TEST(Guard, SpringDampingTakesFromTheSameBudgetAndExplodesPastIt) {
+    // One node of 0.05 kg on a spring of k 1000 from an anchor, dt omega = 0.5,
+    // with spring damping c: symplectic Euler on x'' = -w^2 x - g x', g = c / m,
+    // has determinant 1 - g dt and trace 2 - (w dt)^2 - g dt; it is stable iff
+    // (w dt)^2 + 2 g dt < 4. Just below that the nudge dies out; just above it
+    // the step explodes, though dt omega is a quarter of its limit of 2.
+    const double omega = std::sqrt(1000.0 / 0.05);
+    const float dt = static_cast<float>(0.5 / omega);
+    for (double target : {3.9, 4.1}) {
+        Model m = chain(1, 1000.0f, 0.05f, dt);
+        m.anchors.pop_back();
+        m.springs.pop_back();
+        m.positions.pop_back();
+        const double w_dt = omega * static_cast<double>(dt);
+        m.params.spring_damping = static_cast<float>((target - w_dt * w_dt) / 2.0 * 0.05 / static_cast<double>(dt));
+        const FrequencyStability f = frequency_stability(m);
+        EXPECT_NEAR(f.omega_dt, 0.5, 1e-6);
+        EXPECT_NEAR(f.damping_dt, static_cast<double>(m.params.spring_damping) / static_cast<double>(0.05f) * dt,
+                    1e-9);
+        EXPECT_NEAR(f.damped, target, 1e-5);
+        EXPECT_EQ(f.above_limit(), target > 4.0);
+        EXPECT_EQ(stability_warning(m).empty(), target < 4.0) << stability_warning(m);
+        if (target > 4.0) {
+            EXPECT_EQ(stability_warning(m).rfind("(dt * omega_max)^2 + 2 dt * damping rate = 4.1 is at or above 4, the "
+                                                 "stability limit of symplectic_euler with spring damping",
+                                                 0),
+                      0u)
+                << stability_warning(m);
+        }
+        Simulation sim(m);
+        sim.set_position(1, m.positions[1] + Vec3{1e-3f, 0, 0});
+        bool exploded = false;
+        float last = 0.0f;
+        try {
+            for (int substep = 0; substep < 3000; ++substep) sim.step(dt);
+            last = std::abs(sim.positions()[1].x - m.positions[1].x);
+        } catch (const SimulationError&) {
+            exploded = true;
+        }
+        if (target < 4.0) {
+            EXPECT_FALSE(exploded);
+            EXPECT_LT(last, 1e-6f);
+        } else {
+            EXPECT_TRUE(exploded || last > 1.0f) << last;
+        }
+    }
+}
+
 TEST(Guard, FrequencyOfAChainIsItsHighestMode) {
     for (int n : {3, 10, 40}) {
         const FrequencyStability f = frequency_stability(chain(n, 500.0f, 0.02f, 0.001f));

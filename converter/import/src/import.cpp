@@ -653,17 +653,26 @@ double round_down_2(double dt) {
 
 }  // namespace
 
-double choose_substep(const Model& model, double* omega_dt) {
+double choose_substep(const Model& model, double* omega_dt, double* damped) {
     if (omega_dt != nullptr) *omega_dt = 0.0;
+    if (damped != nullptr) *damped = 0.0;
     const Integrator integrator = model.params.integrator;
     if (integrator != Integrator::symplectic_euler && integrator != Integrator::verlet) return 0.0;
     // A few iterations on a big mesh: its volume springs make each a pass of
     // cache misses, and its highest modes lie close together.
     const FrequencyStability f = frequency_stability(model, 6);
     if (omega_dt != nullptr) *omega_dt = f.omega_dt;
-    if (!(f.omega_dt > kSubstepOmegaTarget)) return 0.0;
-    return std::max(double(kMinSubstep),
-                    round_down_2(double(model.params.max_substep) * kSubstepOmegaTarget / f.omega_dt));
+    if (damped != nullptr) *damped = f.damped;
+    // The substep scaled by s: omega_dt by s, damping_dt by s.
+    double s = f.omega_dt > kSubstepOmegaTarget ? kSubstepOmegaTarget / f.omega_dt : 1.0;
+    if (f.damped > kSubstepDampedTarget) {
+        // The root of (s w)^2 + 2 s g = L, w = omega_dt, g = damping_dt, in the form
+        // that loses no digits when the damping dominates.
+        const double w2 = f.omega_dt * f.omega_dt, g = f.damping_dt, target = kSubstepDampedTarget;
+        s = std::min(s, target / (g + std::sqrt(g * g + target * w2)));
+    }
+    if (!(s < 1.0)) return 0.0;
+    return std::max(double(kMinSubstep), round_down_2(double(model.params.max_substep) * s));
 }
 
 double ground_sink_depth(const Model& model, double repulsion, std::size_t* nodes) {
@@ -1474,27 +1483,51 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     const ParameterInfo* substep_row = find_parameter("max_substep");
     if (substep_row != nullptr && options.parameters.find(*substep_row) == nullptr) {
         const double before = model.params.max_substep;
-        double omega_dt = 0.0;
-        const double chosen = choose_substep(model, &omega_dt);
+        double omega_dt = 0.0, damped = 0.0;
+        const double chosen = choose_substep(model, &omega_dt, &damped);
         if (chosen > 0.0) {
             model.params.max_substep = static_cast<float>(chosen);
-            char why[200];
-            std::snprintf(why, sizeof why,
-                          "%.2g s (dt omega_max would be %.3g at %.2g s: %s is stable below 2, and a mesh pulled far "
-                          "from rest needs a margin)",
-                          chosen, omega_dt, before, integrator_name(model.params.integrator));
+            const bool damping = damped > kSubstepDampedTarget;
+            char why[300];
+            if (damping)
+                std::snprintf(why, sizeof why,
+                              "%.2g s (dt omega_max would be %.3g and (dt omega_max)^2 + 2 dt damping rate %.3g at "
+                              "%.2g s: %s is stable below 2 and, with spring damping, 4, and a mesh pulled far from "
+                              "rest needs a margin)",
+                              chosen, omega_dt, damped, before, integrator_name(model.params.integrator));
+            else
+                std::snprintf(why, sizeof why,
+                              "%.2g s (dt omega_max would be %.3g at %.2g s: %s is stable below 2, and a mesh pulled "
+                              "far from rest needs a margin)",
+                              chosen, omega_dt, before, integrator_name(model.params.integrator));
             report.substep = why;
-            // More substeps a frame than a game can afford: the light nodes
-            // between stiff springs ask for them; the implicit integrator does
-            // not (a warning, since the model is what was asked for).
+            // At the shortest substep the files allow, still past the limits:
+            // the model will explode whatever the substep.
+            const double shrink = chosen / before;
+            const double omega_there = omega_dt * shrink;
+            const double damped_there = omega_there * omega_there + (damped - omega_dt * omega_dt) * shrink;
             const double per_frame = std::ceil((1.0 / 60.0) / chosen - 1e-9);
-            if (per_frame > kMostSubstepsPerFrame) {
-                char warning[320];
+            if (omega_there >= 2.0 || damped_there >= FrequencyStability::kDampedLimit) {
+                char warning[400];
+                std::snprintf(warning, sizeof warning,
+                              "the explicit step of this mesh is unstable even at the shortest substep, %.2g s "
+                              "(dt omega_max %.3g, (dt omega_max)^2 + 2 dt damping rate %.3g there; stable below 2 "
+                              "and 4): it will explode; its lightest nodes hang on its stiffest%s springs; "
+                              "--integrator implicit is stable at one substep a frame%s",
+                              chosen, omega_there, damped_there, damping ? " or most damped" : "",
+                              damping ? ", or lower --damping" : "");
+                report.warnings.push_back(warning);
+            } else if (per_frame > kMostSubstepsPerFrame) {
+                // More substeps a frame than a game can afford: the light nodes
+                // between stiff springs ask for them; the implicit integrator does
+                // not (a warning, since the model is what was asked for).
+                char warning[400];
                 std::snprintf(warning, sizeof warning,
                               "the explicit step of this mesh needs %.0f substeps a 1/60 s frame (substep %.2g s), "
-                              "too many for real time: its lightest nodes hang on its stiffest springs; "
-                              "--integrator implicit is stable at one substep a frame",
-                              per_frame, chosen);
+                              "too many for real time: its lightest nodes hang on its stiffest%s springs; "
+                              "--integrator implicit is stable at one substep a frame%s",
+                              per_frame, chosen, damping ? " or most damped" : "",
+                              damping ? ", or lower --damping" : "");
                 report.warnings.push_back(warning);
             }
         }

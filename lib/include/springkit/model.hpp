@@ -408,11 +408,28 @@ constexpr double kStabilityWarning = 0.3;
 /// changes by sqrt(keep (1 + omega_dt^2)) per substep (the determinant of its
 /// 2x2 map), so its limit is sqrt(1/keep - 1) (spring damping and air friction,
 /// left out, add to it).
+/// Spring damping is explicit too: symplectic Euler on x'' = -w^2 x - g x' maps
+/// (x, v) by a matrix of determinant 1 - g dt and trace 2 - (w dt)^2 - g dt, and
+/// the Jury conditions make it stable iff (w dt)^2 + 2 g dt < 4. A node light
+/// for the damping of its springs (--total-mass on a fine mesh) explodes so with
+/// omega_dt well below 2; `damped` says how far it is for symplectic Euler and
+/// Verlet (0 for the other integrators, for which damping is left out).
 struct FrequencyStability {
     double omega_dt = 0.0;  ///< max_substep * highest angular frequency
     double limit = 2.0;     ///< the integrator's bound on omega_dt
+    /// max_substep * the highest rate of the spring damping, the largest
+    /// eigenvalue of M^-1/2 C M^-1/2 (C: c u u^T per spring): by power iteration
+    /// where Gershgorin's bound on it (the most, over the free nodes i, of the sum
+    /// over their springs of c (1/m_i + 1/sqrt(m_i m_j))) is above 0.05 / max_substep,
+    /// else that bound
+    double damping_dt = 0.0;
+    /// omega_dt^2 + 2 damping_dt, stable below 4 (symplectic Euler, Verlet; else 0)
+    double damped = 0.0;
+    static constexpr double kDampedLimit = 4.0;
+    /// The damping alone, or with the springs, takes the step past its limit.
+    bool damping_above_limit() const { return damped >= kDampedLimit; }
     /// At or above the limit: the model will explode.
-    bool above_limit() const { return omega_dt > 0.0 && omega_dt >= limit; }
+    bool above_limit() const { return (omega_dt > 0.0 && omega_dt >= limit) || damping_above_limit(); }
 };
 /// `min_iterations`: the power iteration's floor on a big model (the budget of
 /// about 4e6 spring visits gives small ones up to 200); fewer are faster and

@@ -743,74 +743,117 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     std::vector<double> v(3 * n);
     for (std::size_t i = 0; i < n; ++i) line[i].inv_sqrt_mass = 1.0 / std::sqrt(static_cast<double>(model.node_mass(i)));
     for (const Anchor& anchor : model.anchors) line[anchor.node].inv_sqrt_mass = 0.0;
-    std::uint64_t seed = 0x9E3779B97F4A7C15ull;  // a fixed start: the same answer every time
-    for (std::size_t i = 0; i < 3 * n; ++i) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (line[i / 3].inv_sqrt_mass > 0.0 ? 1.0 : 0.0);
-    }
-    // At most about 4e6 spring visits (the editor runs this once after each edit;
-    // docs/PERFORMANCE.md times it) unless that is under 20
-    // iterations: fewer iterations on big models, where the Rayleigh quotient is
-    // still within a few percent (the top modes of a mesh lie close together;
-    // cloth of 10k and 65k nodes: 0.899 and 0.886).
-    const auto floor = static_cast<std::size_t>(std::clamp(min_iterations, 1, 200));
-    // (Volume elements, one or two per node, are left out of the budget: fewer
-    // iterations would let a model with them come out lower than without.)
-    const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (blocks.size() + 1), floor, 200));
-    constexpr std::size_t kAhead = 32;
-    double lambda = 0.0;
-    double norm = 0.0;  // |v|^2, summed in index order
-    for (double x : v) norm += x * x;
-    for (int iteration = 0; iteration < iterations; ++iteration) {
-        if (!(norm > 0.0)) break;
-        norm = std::sqrt(norm);
-        for (std::size_t i = 0; i < n; ++i)
-            for (int c = 0; c < 3; ++c) {
-                v[3 * i + c] /= norm;
-                line[i].y[c] = v[3 * i + c] * line[i].inv_sqrt_mass;
-                line[i].w[c] = 0.0;
-            }
-        for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
-            if (bi + kAhead < blocks.size()) {
-                __builtin_prefetch(&line[blocks[bi + kAhead].a], 1);
-                __builtin_prefetch(&line[blocks[bi + kAhead].b], 1);
-                if (bi + 4 * kAhead < blocks.size()) __builtin_prefetch(&blocks[bi + 4 * kAhead]);
-            }
-            const Block& b = blocks[bi];
-            NodeLine &la = line[b.a], &lb = line[b.b];
-            const double sa = la.inv_sqrt_mass, sb = lb.inv_sqrt_mass;
-            double r[3];
-            for (int c = 0; c < 3; ++c) r[c] = la.y[c] - lb.y[c];  // y_a - y_b
-            const double along = b.along * (r[0] * b.u[0] + r[1] * b.u[1] + r[2] * b.u[2]);
-            for (int c = 0; c < 3; ++c) {
-                const double f = b.across * r[c] + along * b.u[c];
-                la.w[c] += f * sa;
-                lb.w[c] -= f * sb;
-            }
+    // The largest eigenvalue of M^-1/2 (sum of `of`'s blocks, and the elements
+    // when `with_elements`) M^-1/2, by power iteration from a fixed start.
+    const std::vector<Element> no_elements;
+    auto largest = [&](const std::vector<Block>& of, bool with_elements) {
+        std::uint64_t seed = 0x9E3779B97F4A7C15ull;  // a fixed start: the same answer every time
+        for (std::size_t i = 0; i < 3 * n; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            v[i] = (static_cast<double>(seed >> 11) * 0x1p-53 - 0.5) * (line[i / 3].inv_sqrt_mass > 0.0 ? 1.0 : 0.0);
         }
-        for (const Element& e : elements) {
-            double along = 0.0;  // q . y, y = M^-1/2 v
-            for (int c = 0; c < 4; ++c)
-                for (int j = 0; j < 3; ++j) along += e.q[3 * c + j] * line[e.node[c]].y[j];
-            for (int c = 0; c < 4; ++c)
-                for (int j = 0; j < 3; ++j)
-                    line[e.node[c]].w[j] += along * e.q[3 * c + j] * line[e.node[c]].inv_sqrt_mass;
-        }
-        // The Rayleigh quotient v.w, and w as the next v with its |v|^2, in one pass.
-        double rayleigh = 0.0;
-        norm = 0.0;
-        for (std::size_t i = 0; i < n; ++i)
-            for (int c = 0; c < 3; ++c) {
-                const double w = line[i].w[c];
-                rayleigh += v[3 * i + c] * w;
-                v[3 * i + c] = w;
-                norm += w * w;
+        // At most about 4e6 spring visits (the editor runs this once after each edit;
+        // docs/PERFORMANCE.md times it) unless that is under 20
+        // iterations: fewer iterations on big models, where the Rayleigh quotient is
+        // still within a few percent (the top modes of a mesh lie close together;
+        // cloth of 10k and 65k nodes: 0.899 and 0.886).
+        const auto floor = static_cast<std::size_t>(std::clamp(min_iterations, 1, 200));
+        // (Volume elements, one or two per node, are left out of the budget: fewer
+        // iterations would let a model with them come out lower than without.)
+        const int iterations = static_cast<int>(std::clamp<std::size_t>(4'000'000 / (of.size() + 1), floor, 200));
+        constexpr std::size_t kAhead = 32;
+        double lambda = 0.0;
+        double norm = 0.0;  // |v|^2, summed in index order
+        for (double x : v) norm += x * x;
+        for (int iteration = 0; iteration < iterations; ++iteration) {
+            if (!(norm > 0.0)) break;
+            norm = std::sqrt(norm);
+            for (std::size_t i = 0; i < n; ++i)
+                for (int c = 0; c < 3; ++c) {
+                    v[3 * i + c] /= norm;
+                    line[i].y[c] = v[3 * i + c] * line[i].inv_sqrt_mass;
+                    line[i].w[c] = 0.0;
+                }
+            for (std::size_t bi = 0; bi < of.size(); ++bi) {
+                if (bi + kAhead < of.size()) {
+                    __builtin_prefetch(&line[of[bi + kAhead].a], 1);
+                    __builtin_prefetch(&line[of[bi + kAhead].b], 1);
+                    if (bi + 4 * kAhead < of.size()) __builtin_prefetch(&of[bi + 4 * kAhead]);
+                }
+                const Block& b = of[bi];
+                NodeLine &la = line[b.a], &lb = line[b.b];
+                const double sa = la.inv_sqrt_mass, sb = lb.inv_sqrt_mass;
+                double r[3];
+                for (int c = 0; c < 3; ++c) r[c] = la.y[c] - lb.y[c];  // y_a - y_b
+                const double along = b.along * (r[0] * b.u[0] + r[1] * b.u[1] + r[2] * b.u[2]);
+                for (int c = 0; c < 3; ++c) {
+                    const double f = b.across * r[c] + along * b.u[c];
+                    la.w[c] += f * sa;
+                    lb.w[c] -= f * sb;
+                }
             }
-        const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
-        lambda = rayleigh;
-        if (settled) break;
-    }
+            for (const Element& e : with_elements ? elements : no_elements) {
+                double along = 0.0;  // q . y, y = M^-1/2 v
+                for (int c = 0; c < 4; ++c)
+                    for (int j = 0; j < 3; ++j) along += e.q[3 * c + j] * line[e.node[c]].y[j];
+                for (int c = 0; c < 4; ++c)
+                    for (int j = 0; j < 3; ++j)
+                        line[e.node[c]].w[j] += along * e.q[3 * c + j] * line[e.node[c]].inv_sqrt_mass;
+            }
+            // The Rayleigh quotient v.w, and w as the next v with its |v|^2, in one pass.
+            double rayleigh = 0.0;
+            norm = 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (int c = 0; c < 3; ++c) {
+                    const double w = line[i].w[c];
+                    rayleigh += v[3 * i + c] * w;
+                    v[3 * i + c] = w;
+                    norm += w * w;
+                }
+            const bool settled = iteration >= 8 && std::abs(rayleigh - lambda) <= 1e-6 * rayleigh;
+            lambda = rayleigh;
+            if (settled) break;
+        }
+        return lambda;
+    };
+    const double lambda = largest(blocks, true);
     result.omega_dt = std::sqrt(std::max(0.0, lambda)) * static_cast<double>(p.max_substep);
+    if (p.integrator == Integrator::symplectic_euler || p.integrator == Integrator::verlet) {
+        // The damping's matrix C = sum over springs of c u u^T on (a, b) is as K's
+        // along-part; its largest eigenvalue in M^-1/2 C M^-1/2 is at most the
+        // largest absolute row sum of 3x3 blocks of norm c / m_i and c / sqrt(m_i m_j)
+        // (Gershgorin), exact for a node on one spring to an anchor; where that
+        // matters, the power iteration gives the eigenvalue itself.
+        const std::vector<float> damping = spring_dampings(model);
+        std::vector<double> rate(n, 0.0);
+        for (std::size_t si = 0; si < model.springs.size(); ++si) {
+            const Spring& spring = model.springs[si];
+            if (spring.kind != SpringKind::hooke || !(damping[si] > 0.0f)) continue;
+            const double sa = line[spring.a].inv_sqrt_mass, sb = line[spring.b].inv_sqrt_mass;
+            rate[spring.a] += damping[si] * (sa * sa + sa * sb);
+            rate[spring.b] += damping[si] * (sb * sb + sa * sb);
+        }
+        double gamma = rate.empty() ? 0.0 : *std::max_element(rate.begin(), rate.end());
+        // Only where the bound says the damping matters is its own power
+        // iteration worth its cost (the bound is below a twentieth of the budget
+        // of 4 otherwise); the iteration's answer is a lower bound, Gershgorin's
+        // an upper one.
+        if (gamma * static_cast<double>(p.max_substep) > 0.05) {
+            std::vector<Block> damped;
+            for (std::size_t si = 0; si < model.springs.size(); ++si) {
+                const Spring& spring = model.springs[si];
+                if (spring.kind != SpringKind::hooke || !(damping[si] > 0.0f)) continue;
+                const Vec3 d = model.positions[spring.b] - model.positions[spring.a];
+                const double length = std::sqrt(static_cast<double>(d.x) * d.x + static_cast<double>(d.y) * d.y +
+                                                static_cast<double>(d.z) * d.z);
+                if (length > 0.0)
+                    damped.push_back({spring.a, spring.b, 0.0, damping[si], {d.x / length, d.y / length, d.z / length}});
+            }
+            gamma = std::min(gamma, largest(damped, false));
+        }
+        result.damping_dt = gamma * static_cast<double>(p.max_substep);
+        result.damped = result.omega_dt * result.omega_dt + 2.0 * result.damping_dt;
+    }
     return result;
 }
 
@@ -823,6 +866,14 @@ std::string stability_warning(const Model& model) {
         if (!f.above_limit()) return {};
         std::ostringstream out;
         out.precision(3);
+        if (f.omega_dt < f.limit) {
+            out << "(dt * omega_max)^2 + 2 dt * damping rate = " << f.damped << " is at or above "
+                << FrequencyStability::kDampedLimit << ", the stability limit of "
+                << integrator_name(model.params.integrator) << " with spring damping (dt * omega_max = " << f.omega_dt
+                << ", dt * damping rate = " << f.damping_dt
+                << "): the model will explode; use a smaller max_substep or a lower spring_damping";
+            return out.str();
+        }
         out << "dt * omega_max = " << f.omega_dt << " is at or above " << f.limit << ", the stability limit of "
             << integrator_name(model.params.integrator) << ": the model will explode; use a smaller max_substep"
             << (model.params.integrator == Integrator::explicit_euler ? " or symplectic_euler" : " or a lower k");

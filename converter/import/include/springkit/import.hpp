@@ -314,9 +314,15 @@ StructureChoice choose_structure(const Model& model, const SurfaceShape& shape);
 /// blows up under a large perturbation well before. When dt omega_max of `model`
 /// is above kSubstepOmegaTarget, returns the max_substep (two significant digits,
 /// rounded down) that brings it to that; else 0 (keep it). Implicit Euler: 0.
-/// `omega_dt` (when not null) receives dt omega_max at the model's max_substep.
+/// The spring damping, explicit as well, is linear in the velocity: it needs no
+/// margin for a mesh far from rest, only (dt omega_max)^2 + 2 dt damping rate
+/// (FrequencyStability::damped, stable below 4) at most kSubstepDampedTarget;
+/// the substep is the shorter of the two (never below kMinSubstep).
+/// `omega_dt` (when not null) receives dt omega_max at the model's max_substep,
+/// `damped` FrequencyStability::damped there.
 inline constexpr double kSubstepOmegaTarget = 1.2;
-double choose_substep(const Model& model, double* omega_dt = nullptr);
+inline constexpr double kSubstepDampedTarget = 3.24;  // (0.9 x 2)^2
+double choose_substep(const Model& model, double* omega_dt = nullptr, double* damped = nullptr);
 
 /// How deep a model standing on a ground at the height of its lowest node sinks
 /// at rest when the ground pushes each node below it up by `repulsion` x its
