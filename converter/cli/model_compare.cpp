@@ -158,12 +158,27 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     // Parameters, whatever fields they have, through the canonical JSON form.
     std::map<std::string, nlohmann::json> pa, pb;
     const nlohmann::json ja = nlohmann::json::parse(model_to_json(a)), jb = nlohmann::json::parse(model_to_json(b));
-    flatten(ja.value("parameters", nlohmann::json::object()), "", pa);
-    flatten(jb.value("parameters", nlohmann::json::object()), "", pb);
+    const nlohmann::json qa = ja.value("parameters", nlohmann::json::object());
+    const nlohmann::json qb = jb.value("parameters", nlohmann::json::object());
+    flatten(qa, "", pa);
+    flatten(qb, "", pb);
+    // A parameter that is an object on one side only (a ground against none) is
+    // one line with the whole object, not "(unset) -> null" and a line per field.
+    std::set<std::string> whole;
+    for (const nlohmann::json* side : {&qa, &qb})
+        for (const auto& [k, v] : side->items()) {
+            const auto x = qa.find(k), y = qb.find(k);
+            const bool xo = x != qa.end() && x->is_object(), yo = y != qb.end() && y->is_object();
+            if (xo == yo || whole.count(k) > 0) continue;
+            whole.insert(k);
+            lines.push_back("parameter " + k + ": " + (x == qa.end() ? "(unset)" : x->dump()) + " -> " +
+                            (y == qb.end() ? "(unset)" : y->dump()));
+        }
     std::set<std::string> keys;
     for (const auto& [k, v] : pa) keys.insert(k);
     for (const auto& [k, v] : pb) keys.insert(k);
     for (const std::string& k : keys) {
+        if (whole.count(k.substr(0, k.find('/'))) > 0) continue;
         const auto x = pa.find(k), y = pb.find(k);
         const std::string vx = x == pa.end() ? "(unset)" : x->second.dump();
         const std::string vy = y == pb.end() ? "(unset)" : y->second.dump();

@@ -839,6 +839,23 @@ TEST(Diff, ListsParametersAndSpringsThatChanged) {
     EXPECT_NE(r.out.find("identical models"), std::string::npos) << r.out;
 }
 
+// A ground added or removed is one line with the whole ground, not a line per
+// field and "(unset) -> null"; a changed ground is a line per changed field.
+TEST(Diff, AGroundAddedOrRemovedIsOneLine) {
+    const fs::path a = work_dir() / "g-a.json", b = work_dir() / "g-b.json", c = work_dir() / "g-c.json";
+    const std::string mesh = q(sample_mesh("cube.obj"));
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " -o " + q(a)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --ground -1 -o " + q(b)).exit_code, 0);
+    ASSERT_EQ(run_command(kCli + " convert " + mesh + " --ground -2 -o " + q(c)).exit_code, 0);
+    const std::string ground = R"({"absorption":2,"friction":0.2,"height":-1,"repulsion":100})";
+    auto r = run_command(kCli + " diff " + q(a) + " " + q(b));
+    EXPECT_EQ(r.out, "--- " + a.string() + "\n+++ " + b.string() + "\nparameter ground: null -> " + ground + "\n");
+    r = run_command(kCli + " diff " + q(b) + " " + q(a));
+    EXPECT_EQ(r.out, "--- " + b.string() + "\n+++ " + a.string() + "\nparameter ground: " + ground + " -> null\n");
+    r = run_command(kCli + " diff " + q(b) + " " + q(c));
+    EXPECT_EQ(r.out, "--- " + b.string() + "\n+++ " + c.string() + "\nparameter ground/height: -1 -> -2\n");
+}
+
 // diff names what changed: the spring by index and node pair, the texcoord, the
 // face; a global change is one line, not one per spring.
 TEST(Diff, NamesTheSpringTexcoordAndFaceThatChanged) {
