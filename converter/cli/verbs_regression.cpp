@@ -351,8 +351,8 @@ VerbRun register_diff(CLI::App& app) {
     };
     auto o = std::make_shared<Options>();
     CLI::App* sub = app.add_subcommand("diff", "List what changed between two models");
-    sub->add_option("a", o->a, "Old model")->required();
-    sub->add_option("b", o->b, "New model")->required();
+    sub->add_option("old-model", o->a, "Old model")->required();
+    sub->add_option("new-model", o->b, "New model")->required();
     sub->add_flag("--exit-code", o->exit_code, "Exit 1 when the models differ (as git diff --exit-code)");
     sub->add_option("--limit", o->limit,
                     "Changes of one kind (springs, nodes, faces, ...) listed one by one at most (default 10)");

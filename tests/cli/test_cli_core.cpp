@@ -168,6 +168,15 @@ TEST(CliCore, UsageErrorsExitTwo) {
     }
 }
 
+// A missing model names what is missing as the usage line and the docs do.
+TEST(CliCore, DiffNamesItsMissingModel) {
+    const auto r = run_command(kCli + " diff x.json");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: new-model is required (see springkit --help)\n");
+    EXPECT_NE(run_command(kCli + " help diff").out.find("Usage: springkit diff [OPTIONS] old-model new-model"),
+              std::string::npos);
+}
+
 TEST(CliCore, HelpOnEveryVerbExitsZero) {
     for (const std::string verb : {"", "new ", "info ", "simulate "}) {
         const auto r = run_command(kCli + " " + verb + "--help");
