@@ -93,6 +93,11 @@ std::string importer_version();
 /// in a child process, or nothing in a build without it (load_scene then refuses
 /// such a scene naming the file).
 SceneMeshLoader scene_mesh_files();
+/// A number option's check: a finite number above `low` (at or above it when
+/// `or_equal`), refused with "must be a finite number > 0, not 'x'" (CLI11's
+/// PositiveNumber and NonNegativeNumber name DBL_MAX in full as the range's end).
+CLI::Validator finite_number_above(double low, bool or_equal);
+
 /// Metres per unit for convert's --units: mm, cm, m, km, in, ft, or a positive
 /// number; 0 for anything else.
 double units_in_metres(const std::string& text);

@@ -1,6 +1,8 @@
 // springkit CLI — the conventions every verb shares, as assimp's command line,
 // gltfpack and gltf-transform keep them: -q/-v, --version naming the build,
 // `springkit help VERB`, and `-o -` for standard output.
+#include <cstdlib>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -35,6 +37,21 @@ std::string version_text(std::string_view version, std::string_view build_type, 
     std::string text = "springkit " + std::string(version) + " (" + (native ? "native" : "portable") + " build";
     if (!build_type.empty()) text += ", " + std::string(build_type);
     return text + "; " + std::string(importer) + ")";
+}
+
+CLI::Validator finite_number_above(double low, bool or_equal) {
+    char bound[64];
+    std::snprintf(bound, sizeof bound, "%s %g", or_equal ? ">=" : ">", low);
+    const std::string what = bound;
+    return CLI::Validator(
+        [low, or_equal, what](std::string& text) {
+            char* end = nullptr;
+            const double v = std::strtod(text.c_str(), &end);
+            const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(v);
+            if (number && (or_equal ? v >= low : v > low)) return std::string();
+            return "must be a finite number " + what + ", not '" + text + "'";
+        },
+        "NUMBER " + what);
 }
 
 void add_help_verb(CLI::App& app, const std::shared_ptr<std::string>& verb) {

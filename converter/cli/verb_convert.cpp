@@ -125,7 +125,17 @@ VerbRun register_convert(CLI::App& app) {
         ->required();
     sub->add_option("--weld", o->import.weld,
                     "Weld vertices closer than EPS x bounding-box diagonal (default 1e-5; 0 = exact duplicates, "
-                    "negative = no welding)");
+                    "negative = no welding)")
+        ->check(CLI::Validator(
+            [](std::string& text) {
+                char* end = nullptr;
+                const double v = std::strtod(text.c_str(), &end);
+                return !text.empty() && end == text.c_str() + text.size() && std::isfinite(v) && v < 1.0
+                           ? std::string()
+                           : "the weld tolerance must be a finite number below 1 (a share of the bounding-box "
+                             "diagonal; negative: no welding), not '" + text + "'";
+            },
+            "EPS"));
     sub->add_option("--springs", o->springs,
                     "Structural springs beside the edges when no --bend, --shear or --volume is given: auto (default; "
                     "volume for a closed or curved mesh, bend + shear for a flat sheet, none without faces), edges "
@@ -149,8 +159,8 @@ VerbRun register_convert(CLI::App& app) {
                   "--no-volume-elements leaves them out for a cheaper step)");
     sub->add_option("--extra-k", o->import.extra_spring_k_factor,
                     "Stiffness of bend, shear and volume springs relative to --k (default 1)")
-        ->check(CLI::PositiveNumber);
-    sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(CLI::PositiveNumber);
+        ->check(finite_number_above(0.0, false));
+    sub->add_option("--scale", o->import.scale, "Scale after the unit conversion to metres")->check(finite_number_above(0.0, false));
     sub->add_flag("!--no-unit-scale", o->import.unit_to_metres,
                   "Ignore the file's declared unit (FBX UnitScaleFactor) and take coordinates as metres");
     sub->add_option("--units", o->units,
@@ -164,11 +174,11 @@ VerbRun register_convert(CLI::App& app) {
                     "connect (join each to the rest by springs from its nearest nodes)")
         ->check(CLI::IsMember({"keep", "largest", "connect"}));
     sub->add_option("--size", o->import.size, "Rescale so the longest side of the bounding box is this many metres")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number_above(0.0, false));
     CLI::Option* ground_depth = sub->add_option("--ground-depth", o->import.ground_depth,
                     "With --ground bottom: how deep the resting model may sink, m (default 1% of its longest side); "
                     "the ground's repulsion is set from the weight")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number_above(0.0, false));
     add_parameter_options(*sub, o->parameters,
                           {{"--damping", "default 0.02: wobbling settles in about a second"},
                            {"--ground", "adds a ground plane at this height, or with 'bottom' just under the model "
@@ -205,9 +215,9 @@ VerbRun register_convert(CLI::App& app) {
         ->needs(bone_anchors);
     sub->add_option("-j,--jobs", o->jobs, "Files converted at once (default: one per core)");
     sub->add_option("--timeout", o->import.timeout_seconds, "Seconds one file may take before it is refused (default 60)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number_above(0.0, false));
     sub->add_option("--memory-limit", o->import.memory_limit_mib, "MiB of memory the importer may use (default 4096)")
-        ->check(CLI::PositiveNumber);
+        ->check(finite_number_above(0.0, false));
     sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
     return [o, ground_depth]() {
         if (!o->units.empty()) o->import.units = units_in_metres(o->units);

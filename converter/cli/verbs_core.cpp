@@ -112,7 +112,7 @@ VerbRun register_new(CLI::App& app) {
                         per_template("Resolution", opt::resolution, &SceneTemplate::resolution))
             ->check(CLI::Range(2, 4096)),
         sub->add_option("--size", o->options.size, per_template("Size in metres", opt::size, &SceneTemplate::size))
-            ->check(CLI::PositiveNumber),
+            ->check(finite_number_above(0.0, false)),
         sub->add_option("--anchors", o->anchors, per_template("Where the cloth is held", opt::anchors))
             ->check(CLI::IsMember([] {
                 std::vector<std::string> names;
@@ -120,7 +120,7 @@ VerbRun register_new(CLI::App& app) {
                 return names;
             }())),
         sub->add_option("--slack", o->options.slack, per_template("Rope slack, m", opt::slack))
-            ->check(CLI::NonNegativeNumber)};
+            ->check(finite_number_above(0.0, true))};
     // A scene without a template is built as catalogued: a template option would
     // be silently lost, so it is a usage error (parameter options apply to all).
     sub->parse_complete_callback([o, template_options] {

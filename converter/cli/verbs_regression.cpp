@@ -181,7 +181,7 @@ VerbRun register_golden(CLI::App& app) {
                     "Longest time up to which check compares node positions, s (default: as long as a run nudged by "
                     "1e-6 x the diagonal stays within 1e-5 x the diagonal of this one; beyond, check compares "
                     "energies, bounds, strain and the settled shape)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finite_number_above(0.0, true));
     sub->add_option("--threads", o->threads, "Threads that step the model (default 1; results do not depend on it)")
         ->check(CLI::Range(1, 256));
     return [o]() {
@@ -233,7 +233,7 @@ VerbRun register_check(CLI::App& app) {
     sub->add_option("--tolerance", o->tolerance,
                     "Largest allowed distance of a node from its golden position up to the horizon, m "
                     "(default 1e-4 x the model's bounding-box diagonal)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finite_number_above(0.0, true));
     sub->add_option("--threads", o->threads, "Threads that step the model (default 1; results do not depend on it)")
         ->check(CLI::Range(1, 256));
     return [o]() {

@@ -168,6 +168,23 @@ TEST(CliCore, UsageErrorsExitTwo) {
     }
 }
 
+// A number option out of its range names the option, the bound and the value
+// (not CLI11's range that ends at DBL_MAX written out in full).
+TEST(CliCore, ANumberOutOfRangeNamesItsBound) {
+    const std::string model = (work_dir() / "bound.json").string();
+    ASSERT_EQ(run_command(kCli + " new cloth --resolution 4 -o " + model).exit_code, 0);
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {" check " + model + " --golden g.json --tolerance -1", "--tolerance: must be a finite number >= 0, not '-1'"},
+        {" new cloth --size 0 -o " + model, "--size: must be a finite number > 0, not '0'"},
+        {" new rope --slack nan -o " + model, "--slack: must be a finite number >= 0, not 'nan'"},
+        {" golden " + model + " --seconds 1 --horizon inf -o g.json", "--horizon: must be a finite number >= 0, not 'inf'"}};
+    for (const auto& [args, message] : cases) {
+        const auto r = run_command(kCli + args);
+        EXPECT_EQ(r.exit_code, 2) << args;
+        EXPECT_EQ(r.err, "error: " + message + " (see springkit --help)\n") << args;
+    }
+}
+
 // A missing model names what is missing as the usage line and the docs do.
 TEST(CliCore, DiffNamesItsMissingModel) {
     const auto r = run_command(kCli + " diff x.json");

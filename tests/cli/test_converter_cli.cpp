@@ -483,6 +483,19 @@ TEST(Convert, AnInvalidModelIsNamedByFileAndPlaceAndNothingIsWritten) {
 
 TEST(Convert, UsageErrorsExitTwo) {
     EXPECT_EQ(run_command(kCli + " convert " + q(sample_mesh("cube.obj"))).exit_code, 2);  // no -o
+    // Number options out of range are usage errors naming the option and the value.
+    for (const auto& [option, message] : std::vector<std::pair<std::string, std::string>>{
+             {"--weld nan", "--weld: the weld tolerance must be a finite number below 1 (a share of the bounding-box "
+                            "diagonal; negative: no welding), not 'nan'"},
+             {"--weld 1", "--weld: the weld tolerance must be a finite number below 1 (a share of the bounding-box "
+                          "diagonal; negative: no welding), not '1'"},
+             {"--scale 0", "--scale: must be a finite number > 0, not '0'"},
+             {"--size inf", "--size: must be a finite number > 0, not 'inf'"}}) {
+        const auto usage = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + option + " -o " +
+                                       q(work_dir() / "usage.json"));
+        EXPECT_EQ(usage.exit_code, 2) << option;
+        EXPECT_EQ(usage.err, "error: " + message + " (see springkit --help)\n");
+    }
     const auto r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("cube.obj")) +
                                " -o " + q(work_dir() / "twice"));
     EXPECT_EQ(r.exit_code, 2);
