@@ -1513,7 +1513,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                               "the explicit step of this mesh is unstable even at the shortest substep, %.2g s "
                               "(dt omega_max %.3g, (dt omega_max)^2 + 2 dt damping rate %.3g there; stable below 2 "
                               "and 4): it will explode; its lightest nodes hang on its stiffest%s springs; "
-                              "--integrator implicit --max-substep 0.0167 is stable at one substep a frame%s",
+                              "--integrator implicit is stable at one substep a frame%s",
                               chosen, omega_there, damped_there, damping ? " or most damped" : "",
                               damping ? ", or lower --damping" : "");
                 report.warnings.push_back(warning);
@@ -1525,7 +1525,7 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                 std::snprintf(warning, sizeof warning,
                               "the explicit step of this mesh needs %.0f substeps a 1/60 s frame (substep %.2g s), "
                               "too many for real time: its lightest nodes hang on its stiffest%s springs; "
-                              "--integrator implicit --max-substep 0.0167 is stable at one substep a frame%s",
+                              "--integrator implicit is stable at one substep a frame%s",
                               per_frame, chosen, damping ? " or most damped" : "",
                               damping ? ", or lower --damping" : "");
                 report.warnings.push_back(warning);
