@@ -560,6 +560,11 @@ TEST(ConvertStructure, VolumeElementsByDefaultAndTheSummarySaysWhy) {
     r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " --integrator implicit -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_TRUE(load_model(out).volume_elements.empty());
+    // One implicit step a frame, and the summary says so.
+    EXPECT_EQ(load_model(out).params.max_substep, 1.0f / 60.0f);
+    EXPECT_NE(r.out.find("; substep 1/60 s (one step a frame: the implicit integrator is stable for any k)"),
+              std::string::npos)
+        << r.out;
     EXPECT_NE(r.out.find("; no volume elements (their force is explicit, too stiff for the implicit integrator's "
                          "substeps)"),
               std::string::npos)

@@ -1490,6 +1490,9 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                               per_frame, chosen);
                 report.warnings.push_back(warning);
             }
+        } else if (model.params.integrator == Integrator::implicit && before >= kImplicitSubstep) {
+            // ParameterOverrides::apply() lengthened it.
+            report.substep = "1/60 s (one step a frame: the implicit integrator is stable for any k)";
         }
     }
     for (std::size_t i = 0; i < model.node_count(); ++i) report.total_mass += model.node_mass(i);
