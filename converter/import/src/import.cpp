@@ -1171,7 +1171,12 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
     const double weight = mass * length(model.params.gravity);
     if (row == nullptr || options.parameters.find(*row) == nullptr) {
         const double depth = options.ground_depth > 0.0 ? options.ground_depth : 0.01 * longest_side;
-        const double dt = model.params.max_substep;
+        // The implicit integrator keeps its nodes above the ground by a
+        // projection and reads no repulsion: the one written is for the
+        // explicit integrators at their default substep, and nothing is to be
+        // said of the substep.
+        const bool projected = model.params.integrator == Integrator::implicit;
+        const double dt = projected ? Parameters{}.max_substep : model.params.max_substep;
         const double stable = kStabilityWarning * lightest / (dt * dt);
         const double lowest = ground.height;
         // Level at depth / kGroundUnevenLoad, so that uneven loads stay within depth.
@@ -1182,7 +1187,7 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
         const double floor = Ground{}.repulsion;
         const double repulsion = std::min(std::max(needed, floor), std::max(stable, floor));
         ground.repulsion = static_cast<float>(repulsion);
-        if (needed > std::max(stable, floor) * 1.001)
+        if (!projected && needed > std::max(stable, floor) * 1.001)
             report.ground_substep = round_down_2(dt * std::sqrt(std::max(stable, floor) / needed));
     }
     report.ground_repulsion = ground.repulsion;
