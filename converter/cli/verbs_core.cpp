@@ -206,6 +206,8 @@ VerbRun register_info(CLI::App& app) {
         const Stability stability = stability_estimate(model);
         const FrequencyStability frequency = frequency_stability(model);
         const Parameters& p = model.params;
+        // k dt^2 / m bounds the explicit integrators only.
+        const bool explicit_step = p.integrator != Integrator::implicit;
         const FrameCost cost = frame_cost(model);
         std::optional<double> shape;
         double mirrored = 0.0;
@@ -240,7 +242,7 @@ VerbRun register_info(CLI::App& app) {
                            {"diagonal", box.diagonal()}};
             j["stability"] = {{"k_dt2_over_m", stability.worst},
                               {"worst_spring", stability.worst_spring},
-                              {"warning", stability.worst > kStabilityWarning},
+                              {"warning", explicit_step && stability.worst > kStabilityWarning},
                               {"omega_dt", frequency.omega_dt},
                               {"omega_dt_limit", frequency.limit},
                               {"above_limit", frequency.above_limit()}};
@@ -344,7 +346,9 @@ VerbRun register_info(CLI::App& app) {
                              : "node masses or spring k differ from what it gives: edited since");
         }
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
-                    stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
+                    !explicit_step                       ? " (no limit: the implicit integrator is stable for any k)"
+                    : stability.worst > kStabilityWarning ? " (WARNING: above 0.3)"
+                                                          : " (ok, below 0.3)");
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
                     frequency.above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
