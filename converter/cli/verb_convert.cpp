@@ -56,7 +56,11 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     std::snprintf(sized, sizeof sized, "; weighs %.4g kg", p.total_mass);
     text += sized;
     if (!p.substep.empty()) text += "; substep " + p.substep;
-    if (m.params.ground && p.ground_repulsion > 0.0) {
+    if (m.params.ground && m.params.integrator == Integrator::implicit) {
+        std::snprintf(sized, sizeof sized, "; ground at y = %.4g (a projection for the implicit integrator: nothing sinks)",
+                      m.params.ground->height);
+        text += sized;
+    } else if (m.params.ground && p.ground_repulsion > 0.0) {
         std::snprintf(sized, sizeof sized,
                       "; ground at y = %.4g, repulsion %.4g N/m: sinks %.3g m at rest (its weight on its %zu lowest "
                       "nodes)",

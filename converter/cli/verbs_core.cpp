@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,21 @@ std::string per_template(const char* what, unsigned option,
         separator = ", ";
     }
     return text + ")";
+}
+
+// The parameter options of info and simulate: the model as they ask to see it.
+void add_model_parameter_options(CLI::App& sub, const std::shared_ptr<ParameterOverrides>& overrides) {
+    add_parameter_options(sub, overrides, {{"--ground", "adds a ground (or moves the model's own)"}});
+}
+
+// The model file with the parameter options applied and validated again (an
+// option may take it out of range together with the model's own values);
+// empty after a usage error, which is printed.
+std::optional<Model> load_with_parameters(const std::string& path, const ParameterOverrides& overrides) {
+    Model model = load_model(path);
+    if (!apply_parameter_options(overrides, model.params)) return std::nullopt;
+    validate(model, path);
+    return model;
 }
 
 }  // namespace
@@ -177,11 +193,11 @@ VerbRun register_info(CLI::App& app) {
                   "bounding-box diagonal, simulate 5 s without gravity, RMS distance to the rest shape / diagonal");
     sub->add_option("--seed", o->seed, "Seed of the --shape-error perturbation (default 1)");
     // What the model would be with other parameters (its stability, its cost a frame).
-    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the model's own)"}});
+    add_model_parameter_options(*sub, o->parameters);
     return [o]() {
-        Model model = load_model(o->model);
-        if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
-        validate(model, o->model);
+        std::optional<Model> loaded = load_with_parameters(o->model, *o->parameters);
+        if (!loaded) return kExitUsage;
+        const Model& model = *loaded;
         std::size_t hooke = 0, ropes = 0;
         for (const Spring& s : model.springs) (s.kind == SpringKind::hooke ? hooke : ropes)++;
         double total_mass = 0.0;
@@ -190,6 +206,8 @@ VerbRun register_info(CLI::App& app) {
         const Stability stability = stability_estimate(model);
         const FrequencyStability frequency = frequency_stability(model);
         const Parameters& p = model.params;
+        // k dt^2 / m bounds the explicit integrators only.
+        const bool explicit_step = p.integrator != Integrator::implicit;
         const FrameCost cost = frame_cost(model);
         std::optional<double> shape;
         double mirrored = 0.0;
@@ -224,7 +242,7 @@ VerbRun register_info(CLI::App& app) {
                            {"diagonal", box.diagonal()}};
             j["stability"] = {{"k_dt2_over_m", stability.worst},
                               {"worst_spring", stability.worst_spring},
-                              {"warning", stability.worst > kStabilityWarning},
+                              {"warning", explicit_step && stability.worst > kStabilityWarning},
                               {"omega_dt", frequency.omega_dt},
                               {"omega_dt_limit", frequency.limit},
                               {"damping_dt", frequency.damping_dt},
@@ -330,7 +348,9 @@ VerbRun register_info(CLI::App& app) {
                              : "node masses or spring k differ from what it gives: edited since");
         }
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
-                    stability.worst > kStabilityWarning ? " (WARNING: above 0.3)" : " (ok, below 0.3)");
+                    !explicit_step                       ? " (no limit: the implicit integrator is stable for any k)"
+                    : stability.worst > kStabilityWarning ? " (WARNING: above 0.3)"
+                                                          : " (ok, below 0.3)");
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
                     frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above" : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
@@ -396,11 +416,11 @@ VerbRun register_simulate(CLI::App& app) {
     sub->add_option("--scene", o->scene,
                     "Scene file of colliders the model collides with (nodes stay the model's node_radius away)");
     // The model's parameters, overridden for this run (and in the model -o writes).
-    add_parameter_options(*sub, o->parameters, {{"--ground", "adds a ground (or moves the model's own)"}});
+    add_model_parameter_options(*sub, o->parameters);
     return [o]() {
-        Model model = load_model(o->model);
-        if (!apply_parameter_options(*o->parameters, model.params)) return kExitUsage;
-        validate(model, o->model);
+        std::optional<Model> loaded = load_with_parameters(o->model, *o->parameters);
+        if (!loaded) return kExitUsage;
+        Model& model = *loaded;
         std::shared_ptr<const ColliderSet> scene;
         if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene, scene_mesh_files()));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it

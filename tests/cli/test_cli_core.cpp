@@ -140,6 +140,16 @@ TEST(CliCore, InfoDescribesTheModelWithTheParametersGiven) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_NEAR(j["stability"]["omega_dt"].get<double>(), 25.0 * own, 1e-3 * 25.0 * own);
     EXPECT_DOUBLE_EQ(j["parameters"]["k"].get<double>(), 625.0 * m.params.k);
+    EXPECT_TRUE(j["stability"]["warning"].get<bool>()) << "k dt^2/m past 0.3";
+    // The implicit integrator (one step a frame) has no such limit: no warning.
+    const std::string stiff = " --k " + std::to_string(625.0 * m.params.k) + " --integrator implicit";
+    r = run_command(kCli + " info --json " + cloth + stiff);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(nlohmann::json::parse(r.out)["stability"]["warning"].get<bool>());
+    r = run_command(kCli + " info " + cloth + stiff);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find(" (no limit: the implicit integrator is stable for any k)\n"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("WARNING"), std::string::npos) << r.out;
 }
 
 TEST(CliCore, MissingFileIsOneErrorLineAndExitOne) {

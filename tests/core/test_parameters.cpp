@@ -183,6 +183,40 @@ TEST(ParameterOverrides, ApplySetsOnlyWhatWasSetAndAGroundHeightAddsAGround) {
     EXPECT_EQ(p, expected);  // nothing else changed
 }
 
+// The implicit integrator is there to take one step a 1/60 s frame: a switch
+// to it keeps a given substep, and otherwise takes a frame for one.
+TEST(ParameterOverrides, ASwitchToTheImplicitIntegratorTakesOneStepAFrame) {
+    ParameterOverrides o;
+    o.set(*find_parameter("integrator"), {.integrator = Integrator::implicit});
+    Parameters p;  // symplectic Euler, 2 ms
+    o.apply(p);
+    EXPECT_EQ(p.integrator, Integrator::implicit);
+    EXPECT_EQ(p.max_substep, kImplicitSubstep);
+    EXPECT_EQ(p.max_substep, 1.0f / 60.0f);
+    // A longer substep stays (the longest allowed is 0.1 s).
+    Parameters slow;
+    slow.max_substep = 0.05f;
+    o.apply(slow);
+    EXPECT_EQ(slow.max_substep, 0.05f);
+    // Already implicit: its substep is its own choice (a stiff sample at 4 steps a frame).
+    Parameters implicit;
+    implicit.integrator = Integrator::implicit;
+    implicit.max_substep = 1.0f / 240.0f;
+    o.apply(implicit);
+    EXPECT_EQ(implicit.max_substep, 1.0f / 240.0f);
+    // A substep given with the switch is kept.
+    o.set(*find_parameter("max_substep"), {.number = 0.005f});
+    Parameters given;
+    o.apply(given);
+    EXPECT_EQ(given.max_substep, 0.005f);
+    // Other integrators keep the explicit substep.
+    ParameterOverrides verlet;
+    verlet.set(*find_parameter("integrator"), {.integrator = Integrator::verlet});
+    Parameters rope;
+    verlet.apply(rope);
+    EXPECT_EQ(rope.max_substep, Parameters{}.max_substep);
+}
+
 TEST(ParameterOverrides, EraseUnsetsOneRow) {
     ParameterOverrides o;
     o.set(*find_parameter("k"), {.number = 5.0f});

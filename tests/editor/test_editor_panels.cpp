@@ -271,6 +271,43 @@ TEST(PanelsHeadless, aTypedNumberAppliesOnEnterNotAtEveryKeystroke) {
     EXPECT_EQ(doc.model().params.k, k_before);
 }
 
+// Choosing the implicit integrator in the Physics panel takes one step a
+// frame, as --integrator implicit does: max substep 2 ms -> 1/60 s, one undo
+// entry for both.
+TEST(PanelsHeadless, choosingTheImplicitIntegratorTakesOneStepAFrame) {
+    HeadlessImGui imgui;
+    Document doc(small_cloth(), "cloth.json", false);
+    ASSERT_EQ(doc.model().params.max_substep, 0.002f);
+    // The integrator's combo: the eighth main row (k, energy loss, mass,
+    // gravity, spring damping, air friction, max substep, integrator).
+    const ImVec2 k_at = k_field(imgui, doc);
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2(k_at.x, k_at.y + 7.0f * ImGui::GetFrameHeightWithSpacing());
+    auto draw = [&] { physics_section(doc); };
+    imgui.frame(draw);
+    io.MouseDown[0] = true;
+    imgui.frame(draw);
+    io.MouseDown[0] = false;
+    for (int i = 0; i < 3; ++i) imgui.frame(draw);  // the popup sizes itself
+    ImGuiWindow* popup = ImGui::FindWindowByName("##Combo_00");
+    ASSERT_NE(popup, nullptr) << "the combo opened";
+    // A click on its last item, "implicit".
+    const ImGuiStyle& style = ImGui::GetStyle();
+    io.MousePos = ImVec2(popup->Pos.x + style.WindowPadding.x + 10.0f,
+                         popup->Pos.y + popup->Size.y - style.WindowPadding.y - 0.5f * ImGui::GetTextLineHeight());
+    imgui.frame(draw);
+    io.MouseDown[0] = true;
+    imgui.frame(draw);
+    io.MouseDown[0] = false;
+    for (int i = 0; i < 2; ++i) imgui.frame(draw);
+    EXPECT_EQ(doc.model().params.integrator, Integrator::implicit);
+    EXPECT_EQ(doc.model().params.max_substep, 1.0f / 60.0f);
+    EXPECT_EQ(doc.history_size(), 1u);
+    ASSERT_TRUE(doc.undo());
+    EXPECT_EQ(doc.model().params.integrator, Integrator::symplectic_euler);
+    EXPECT_EQ(doc.model().params.max_substep, 0.002f);
+}
+
 TEST(PanelsHeadless, statusMessagesExpireErrorsLater) {
     EXPECT_TRUE(status_fresh("Saved cloth.json", kStatusSeconds - 0.1));
     EXPECT_FALSE(status_fresh("Saved cloth.json", kStatusSeconds));

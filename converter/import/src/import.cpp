@@ -1182,7 +1182,12 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
     const double weight = mass * length(model.params.gravity);
     if (row == nullptr || options.parameters.find(*row) == nullptr) {
         const double depth = options.ground_depth > 0.0 ? options.ground_depth : 0.01 * longest_side;
-        const double dt = model.params.max_substep;
+        // The implicit integrator keeps its nodes above the ground by a
+        // projection and reads no repulsion: the one written is for the
+        // explicit integrators at their default substep, and nothing is to be
+        // said of the substep.
+        const bool projected = model.params.integrator == Integrator::implicit;
+        const double dt = projected ? Parameters{}.max_substep : model.params.max_substep;
         const double stable = kStabilityWarning * lightest / (dt * dt);
         const double lowest = ground.height;
         // Level at depth / kGroundUnevenLoad, so that uneven loads stay within depth.
@@ -1193,7 +1198,7 @@ void set_ground_repulsion(Model& model, const ImportOptions& options, double lon
         const double floor = Ground{}.repulsion;
         const double repulsion = std::min(std::max(needed, floor), std::max(stable, floor));
         ground.repulsion = static_cast<float>(repulsion);
-        if (needed > std::max(stable, floor) * 1.001)
+        if (!projected && needed > std::max(stable, floor) * 1.001)
             report.ground_substep = round_down_2(dt * std::sqrt(std::max(stable, floor) / needed));
     }
     report.ground_repulsion = ground.repulsion;
@@ -1530,6 +1535,9 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                               damping ? ", or lower --damping" : "");
                 report.warnings.push_back(warning);
             }
+        } else if (model.params.integrator == Integrator::implicit && before >= kImplicitSubstep) {
+            // ParameterOverrides::apply() lengthened it.
+            report.substep = "1/60 s (one step a frame: the implicit integrator is stable for any k)";
         }
     }
     for (std::size_t i = 0; i < model.node_count(); ++i) report.total_mass += model.node_mass(i);

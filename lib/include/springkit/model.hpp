@@ -446,6 +446,9 @@ std::string stability_warning(const Model& model);
 /// overflow single-precision arithmetic.
 inline constexpr float kMinSubstep = 1.0e-6f;    ///< s; 16667 substeps per 1/60 s frame
 inline constexpr float kMaxSubstep = 0.1f;       ///< s
+/// s; one step a 1/60 s frame: the substep a switch to Integrator::implicit
+/// takes when none is given (ParameterOverrides::apply(), the editor).
+inline constexpr float kImplicitSubstep = 1.0f / 60.0f;
 inline constexpr float kMaxCoordinate = 1.0e9f;  ///< m; float spacing there is already 64 m
 
 /// Axis-aligned bounds of the rest positions (zero box for an empty model).

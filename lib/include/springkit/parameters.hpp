@@ -138,7 +138,9 @@ public:
     const ParameterValue* find(const ParameterInfo& row) const;
     bool empty() const { return values_.empty(); }
 
-    /// Writes the set values into `params`, in table order. Setting the ground's
+    /// Writes the set values into `params`, in table order. Switching `params`
+    /// to Integrator::implicit without setting max_substep lengthens the
+    /// substep to kImplicitSubstep, one step a 1/60 s frame. Setting the ground's
     /// height adds a ground (Ground's defaults for the rest) when there is none;
     /// the other ground rows change an existing ground and throws Error ("--ground-
     /// friction: the model has no ground; add one with --ground HEIGHT") without one.

@@ -374,6 +374,7 @@ const ParameterValue* ParameterOverrides::find(const ParameterInfo& row) const {
 }
 
 void ParameterOverrides::apply(Parameters& params) const {
+    const Integrator before = params.integrator;
     for (const auto& [row, value] : values_) {
         if (row->section == S::ground && !params.ground) {
             if (row->key != "height")
@@ -386,6 +387,13 @@ void ParameterOverrides::apply(Parameters& params) const {
         else if (int* n = parameter_count(*row, params)) *n = value.count;
         else if (Integrator* i = parameter_integrator(*row, params)) *i = value.integrator;
     }
+    // A switch to the implicit integrator without a substep of its own: one
+    // step a 1/60 s frame, what an integrator stable for any k is for (the
+    // explicit default, 2 ms, would run nine solves a frame).
+    const ParameterInfo* substep = find_parameter("max_substep");
+    if (params.integrator == Integrator::implicit && before != Integrator::implicit && substep != nullptr &&
+        find(*substep) == nullptr)
+        params.max_substep = std::max(params.max_substep, kImplicitSubstep);
 }
 
 }  // namespace springkit

@@ -230,6 +230,18 @@ std::shared_ptr<const StrainLimitSprings> build_strain_limit_springs(const Impli
 
 namespace {
 
+// p moved onto the ball of radius r around c when it lies outside (one long
+// range attachment). Branch-free, for the loops.
+inline void onto_ball(float& px, float& py, float& pz, float cx, float cy, float cz, float r) {
+    const float dx = px - cx, dy = py - cy, dz = pz - cz;
+    const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
+    const float scale = r / len;
+    const bool move = len > r;
+    px = move ? cx + dx * scale : px;
+    py = move ? cy + dy * scale : py;
+    pz = move ? cz + dz * scale : pz;
+}
+
 // Nodes of one slot of the long range attachments, (nx, ny, nz)[i]: node i
 // farther than longest[i] from its anchor, (px, py, pz)[anchor[i]], goes back
 // onto that sphere. Iteration i writes node i only and reads node i and an
@@ -240,15 +252,12 @@ void pull_towards_anchors(float* nx, float* ny, float* nz, const float* px, cons
                           const std::uint32_t* __restrict anchor, const float* __restrict longest, std::size_t nodes) {
 #pragma GCC ivdep
     for (std::size_t i = 0; i < nodes; ++i) {
+        float x = nx[i], y = ny[i], z = nz[i];
         const std::uint32_t a = anchor[i];
-        const float ax = px[a], ay = py[a], az = pz[a];
-        const float dx = nx[i] - ax, dy = ny[i] - ay, dz = nz[i] - az;
-        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        const float scale = longest[i] / len;
-        const bool move = len > longest[i];
-        nx[i] = move ? ax + dx * scale : nx[i];
-        ny[i] = move ? ay + dy * scale : ny[i];
-        nz[i] = move ? az + dz * scale : nz[i];
+        onto_ball(x, y, z, px[a], py[a], pz[a], longest[i]);
+        nx[i] = x;
+        ny[i] = y;
+        nz[i] = z;
     }
 }
 
@@ -256,15 +265,7 @@ void pull_towards_anchors(float* nx, float* ny, float* nz, const float* px, cons
 SPRINGKIT_STAGE_CLONES
 void pull_towards_anchor(float* __restrict px, float* __restrict py, float* __restrict pz, float ax, float ay, float az,
                          const float* __restrict longest, std::size_t nodes) {
-    for (std::size_t i = 0; i < nodes; ++i) {
-        const float dx = px[i] - ax, dy = py[i] - ay, dz = pz[i] - az;
-        const float len = std::sqrt(dx * dx + dy * dy + dz * dz);
-        const float scale = longest[i] / len;
-        const bool move = len > longest[i];
-        px[i] = move ? ax + dx * scale : px[i];
-        py[i] = move ? ay + dy * scale : py[i];
-        pz[i] = move ? az + dz * scale : pz[i];
-    }
+    for (std::size_t i = 0; i < nodes; ++i) onto_ball(px[i], py[i], pz[i], ax, ay, az, longest[i]);
 }
 
 // The nearest point to p in the intersection of the balls (c1, r1) and
