@@ -274,7 +274,10 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
                 path, max_force * path, with.peak, without.peak, with.strain, without.strain);
     EXPECT_GT(with.peak, without.peak + 0.5) << "the pull moved the cloth";
     EXPECT_LT(with.peak, without.peak + max_force * path) << "no more energy than the pull's work";
-    EXPECT_LT(with.strain, 0.1) << "two seconds after letting go, no spring is torn or folded over";
+    // The last frame's largest stretch is one sample of a cloth still swinging: it
+    // goes between 7% and 21% over the last half second (5% hanging still); a torn
+    // or folded-over spring is well past 100%.
+    EXPECT_LT(with.strain, 0.25) << "two seconds after letting go, no spring is torn or folded over";
 }
 
 TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
