@@ -71,8 +71,26 @@ EditorApp::~EditorApp() {
 void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
     auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
     if (!app) return;
-    if (action == GLFW_PRESS) app->key_presses_.push_back({key, mods});
+    if (action == GLFW_PRESS) {
+        app->key_presses_.push_back({key, mods});
+        app->keys_down_unseen_.push_back(key);
+    }
+    // Dear ImGui 1.86's GLFW backend keeps only whether a key is down (KeysDown),
+    // which NewFrame reads: a key that goes down and up between two frames (a
+    // brisk Enter at 10 frames a second) never reaches a text field. Its release
+    // waits until NewFrame has seen it down (release_held_back_keys()).
+    if (action == GLFW_RELEASE &&
+        std::find(app->keys_down_unseen_.begin(), app->keys_down_unseen_.end(), key) != app->keys_down_unseen_.end()) {
+        app->held_back_releases_.push_back({key, scancode, mods});
+        return;
+    }
     if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
+}
+
+void EditorApp::release_held_back_keys() {
+    keys_down_unseen_.clear();
+    for (const KeyRelease& r : std::exchange(held_back_releases_, {}))
+        if (previous_key_callback_) previous_key_callback_(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
 }
 
 // ---------------------------------------------------------------------------
@@ -1060,6 +1078,8 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     // The steps the frame before left running end before anything reads input,
     // edits the document or looks at the simulation.
     finish_steps();
+    // Dear ImGui's NewFrame has run: the keys that went down have been seen.
+    release_held_back_keys();
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;

@@ -220,6 +220,8 @@ private:
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
+    /// Passes on the key releases key_callback held back (called after ImGui::NewFrame).
+    void release_held_back_keys();
     void move_anchor_with_keys(float dt);
     /// Where the held arrows point, relative to the camera: the arrows slide on the
     /// ground, Page Up/Down lift (not normalised; zero when none is held).
@@ -334,6 +336,13 @@ private:
 
     FrameStats stats_;
     std::vector<KeyPress> key_presses_;  ///< queued by key_callback since the last frame
+    /// Keys that went down since Dear ImGui last looked (its NewFrame), and the
+    /// releases of such keys held back until it has seen them down (key_callback).
+    std::vector<int> keys_down_unseen_;
+    struct KeyRelease {
+        int key, scancode, mods;
+    };
+    std::vector<KeyRelease> held_back_releases_;
     void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on
 };
 
