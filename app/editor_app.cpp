@@ -60,11 +60,15 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     // passes every event on to.
     glfwSetWindowUserPointer(window_, this);
     previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+    previous_cursor_callback_ = glfwSetCursorPosCallback(window_, cursor_callback);
+    previous_mouse_button_callback_ = glfwSetMouseButtonCallback(window_, mouse_button_callback);
 }
 
 EditorApp::~EditorApp() {
     if (stepper_.joinable()) stepper_.join();
     glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetCursorPosCallback(window_, previous_cursor_callback_);
+    glfwSetMouseButtonCallback(window_, previous_mouse_button_callback_);
     glfwSetWindowUserPointer(window_, nullptr);
 }
 
@@ -85,6 +89,24 @@ void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int acti
         return;
     }
     if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
+}
+
+void EditorApp::cursor_callback(GLFWwindow* window, double x, double y) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    // Floored, as Dear ImGui floors its MousePos (NewFrame), so that the press and
+    // the moves after it are measured alike.
+    app->cursor_at_ = CursorAt{std::floor(static_cast<float>(x)), std::floor(static_cast<float>(y))};
+    if (app->previous_cursor_callback_) app->previous_cursor_callback_(window, x, y);
+}
+
+void EditorApp::mouse_button_callback(GLFWwindow* window, int button, int action, int mods) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    // The events come in order: the cursor's last one is where the button went down.
+    if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !app->left_pressed_at_)
+        app->left_pressed_at_ = app->cursor_at_;
+    if (app->previous_mouse_button_callback_) app->previous_mouse_button_callback_(window, button, action, mods);
 }
 
 void EditorApp::release_held_back_keys() {
@@ -759,8 +781,12 @@ void EditorApp::handle_viewport_mouse() {
     if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            drag_.press_x = mx;
-            drag_.press_y = my;
+            // Where the button went down, not where the cursor is as the frame
+            // starts: at 10 frames a second a quick grab has moved on by then.
+            const CursorAt at = left_pressed_at_.value_or(CursorAt{mx, my});
+            const float px = at.x, py = at.y;
+            drag_.press_x = px;
+            drag_.press_y = py;
             // Nothing happens until the button is let go (a click) or the mouse
             // moves past the threshold (a drag): a click never moves the model.
             drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
@@ -778,12 +804,12 @@ void EditorApp::handle_viewport_mouse() {
                     }
                 springs = shown;
             }
-            drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
+            drag_.pressed_on = pick(positions, springs, view_projection, vp, px, py);
             if (drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::spring && !shown_index.empty())
                 drag_.pressed_on->index = shown_index[drag_.pressed_on->index];
             drag_.collider.reset();
             if (!drag_.pressed_on) {
-                if (auto hit = collider_under(camera_.ray(vp, mx, my))) {
+                if (auto hit = collider_under(camera_.ray(vp, px, py))) {
                     drag_.collider = hit->first;
                     drag_.grabbed = hit->second;
                 }
@@ -1088,6 +1114,7 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     if (show_ui_) draw_ui();
     handle_shortcuts();
     handle_viewport_mouse();
+    left_pressed_at_.reset();
     sync_with_document();
     move_anchor_with_keys(static_cast<float>(real_dt));
     move_collider_with_keys(static_cast<float>(real_dt));

@@ -280,6 +280,39 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     EXPECT_LT(with.strain, 0.25) << "two seconds after letting go, no spring is torn or folded over";
 }
 
+TEST(EditorInput, aNodeGrabbedAndPulledWithinOneFrameIsPulled) {
+    // At 10 frames a second a quick grab and pull moves the mouse on before the
+    // next frame starts: the button goes down on the free corner of the hanging
+    // cloth and the cursor is 120 px left of it when the frame looks. The press is
+    // where the button went down, so the corner is pulled (not a selection box
+    // from empty space) and the cloth's centre of mass leaves the middle it hangs
+    // in by symmetry.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model cloth = saved_hanging_cloth(file);
+    const OpeningView view = opening_view(cloth);
+    const ScreenPoint start = view.at(cloth.positions[99]);
+    ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
+              (std::optional<PickHit>{PickHit{PickHit::Kind::node, 99}}));
+    const ScreenPoint end{start.x - 120.0f, start.y, 0};
+    ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, end.x, end.y));
+    ASSERT_GT(end.x, static_cast<float>(view.viewport.x)) << "in the scene, not over a panel";
+    const fs::path script = dir.path() / "grab.txt";
+    std::ofstream(script) << "wait 2\npress left " << xy(start) << "\nmove " << xy(end) << "\nwait 30\nrelease left\nwait 1\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --stats" + size_args() + " --input-script '" +
+                                         script.string() + "'",
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    double middle = 0.0;
+    for (const Vec3& p : cloth.positions) middle += p.x;
+    middle /= static_cast<double>(cloth.positions.size());
+    const std::size_t at = run.out.find("centre of mass m:");
+    double x = 0, y = 0, z = 0;
+    ASSERT_TRUE(at != std::string::npos && std::sscanf(run.out.c_str() + at, "centre of mass m: %lf %lf %lf", &x, &y, &z) == 3)
+        << run.out;
+    EXPECT_GT(std::abs(x - middle), 0.02) << "the corner was pulled sideways";
+}
+
 TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
     // By default a frame's steps run on a worker while the frame draws the state
     // they start from (EditorApp::frame); --sequential steps first. A pull on the
