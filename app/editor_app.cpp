@@ -1157,7 +1157,9 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     } else {
         followed_.reset();
     }
-    if (options_.frames == 0 || options_.autosave_seconds)
+    // Not once the person chose to quit without saving (carry_out() deleted the
+    // autosave): the edits are still in the document until the window closes.
+    if (!quit_confirmed_ && (options_.frames == 0 || options_.autosave_seconds))
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
     if (options_.frames == 0) {
         std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";

@@ -365,6 +365,27 @@ TEST(EditorInput, anEnterPressedAndLetGoBetweenTwoFramesStillAppliesATypedValue)
     EXPECT_EQ(load_model(file).params.k, 2500.0f) << "Enter applied the typed k, and Ctrl+S saved it";
 }
 
+TEST(EditorInput, quittingWithoutSavingLeavesNoAutosaveToRecover) {
+    // Anchor everything, Ctrl+Q, "Don't Save" (the dialog's middle button, centred
+    // in the window) with an autosave every frame: the autosave the answer deletes
+    // must not be written again before the window closes, or the next opening
+    // offers to recover the edits the person dropped.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model original = small_cloth();
+    save_model(original, file);
+    const fs::path script = dir.path() / "quit.txt";
+    std::ofstream(script) << "wait 2\nkey a\nkey p\nwait 2\nkey ctrl+q\nwait 2\nclick left " << kWidth / 2 << " "
+                          << kHeight / 2 + 27 << "\nwait 3\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --autosave-seconds 0 --input-script '" +
+                                         script.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(load_model(file), original) << "nothing saved";
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.autosave"));
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
+}
+
 TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
     TempDir dir;
     const fs::path script = dir.path() / "bad.txt";
