@@ -60,19 +60,59 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     // passes every event on to.
     glfwSetWindowUserPointer(window_, this);
     previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+    previous_cursor_callback_ = glfwSetCursorPosCallback(window_, cursor_callback);
+    previous_mouse_button_callback_ = glfwSetMouseButtonCallback(window_, mouse_button_callback);
 }
 
 EditorApp::~EditorApp() {
     if (stepper_.joinable()) stepper_.join();
     glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetCursorPosCallback(window_, previous_cursor_callback_);
+    glfwSetMouseButtonCallback(window_, previous_mouse_button_callback_);
     glfwSetWindowUserPointer(window_, nullptr);
 }
 
 void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
     auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
     if (!app) return;
-    if (action == GLFW_PRESS) app->key_presses_.push_back({key, mods});
+    if (action == GLFW_PRESS) {
+        app->key_presses_.push_back({key, mods});
+        app->keys_down_unseen_.push_back(key);
+    }
+    // Dear ImGui 1.86's GLFW backend keeps only whether a key is down (KeysDown),
+    // which NewFrame reads: a key that goes down and up between two frames (a
+    // brisk Enter at 10 frames a second) never reaches a text field. Its release
+    // waits until NewFrame has seen it down (release_held_back_keys()).
+    if (action == GLFW_RELEASE &&
+        std::find(app->keys_down_unseen_.begin(), app->keys_down_unseen_.end(), key) != app->keys_down_unseen_.end()) {
+        app->held_back_releases_.push_back({key, scancode, mods});
+        return;
+    }
     if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
+}
+
+void EditorApp::cursor_callback(GLFWwindow* window, double x, double y) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    // Floored, as Dear ImGui floors its MousePos (NewFrame), so that the press and
+    // the moves after it are measured alike.
+    app->cursor_at_ = CursorAt{std::floor(static_cast<float>(x)), std::floor(static_cast<float>(y))};
+    if (app->previous_cursor_callback_) app->previous_cursor_callback_(window, x, y);
+}
+
+void EditorApp::mouse_button_callback(GLFWwindow* window, int button, int action, int mods) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (!app) return;
+    // The events come in order: the cursor's last one is where the button went down.
+    if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !app->left_pressed_at_)
+        app->left_pressed_at_ = app->cursor_at_;
+    if (app->previous_mouse_button_callback_) app->previous_mouse_button_callback_(window, button, action, mods);
+}
+
+void EditorApp::release_held_back_keys() {
+    keys_down_unseen_.clear();
+    for (const KeyRelease& r : std::exchange(held_back_releases_, {}))
+        if (previous_key_callback_) previous_key_callback_(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
 }
 
 // ---------------------------------------------------------------------------
@@ -741,8 +781,12 @@ void EditorApp::handle_viewport_mouse() {
     if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
         if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-            drag_.press_x = mx;
-            drag_.press_y = my;
+            // Where the button went down, not where the cursor is as the frame
+            // starts: at 10 frames a second a quick grab has moved on by then.
+            const CursorAt at = left_pressed_at_.value_or(CursorAt{mx, my});
+            const float px = at.x, py = at.y;
+            drag_.press_x = px;
+            drag_.press_y = py;
             // Nothing happens until the button is let go (a click) or the mouse
             // moves past the threshold (a drag): a click never moves the model.
             drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
@@ -760,12 +804,12 @@ void EditorApp::handle_viewport_mouse() {
                     }
                 springs = shown;
             }
-            drag_.pressed_on = pick(positions, springs, view_projection, vp, mx, my);
+            drag_.pressed_on = pick(positions, springs, view_projection, vp, px, py);
             if (drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::spring && !shown_index.empty())
                 drag_.pressed_on->index = shown_index[drag_.pressed_on->index];
             drag_.collider.reset();
             if (!drag_.pressed_on) {
-                if (auto hit = collider_under(camera_.ray(vp, mx, my))) {
+                if (auto hit = collider_under(camera_.ray(vp, px, py))) {
                     drag_.collider = hit->first;
                     drag_.grabbed = hit->second;
                 }
@@ -1060,6 +1104,8 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     // The steps the frame before left running end before anything reads input,
     // edits the document or looks at the simulation.
     finish_steps();
+    // Dear ImGui's NewFrame has run: the keys that went down have been seen.
+    release_held_back_keys();
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;
@@ -1068,6 +1114,7 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     if (show_ui_) draw_ui();
     handle_shortcuts();
     handle_viewport_mouse();
+    left_pressed_at_.reset();
     sync_with_document();
     move_anchor_with_keys(static_cast<float>(real_dt));
     move_collider_with_keys(static_cast<float>(real_dt));
@@ -1110,7 +1157,9 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     } else {
         followed_.reset();
     }
-    if (options_.frames == 0 || options_.autosave_seconds)
+    // Not once the person chose to quit without saving (carry_out() deleted the
+    // autosave): the edits are still in the document until the window closes.
+    if (!quit_confirmed_ && (options_.frames == 0 || options_.autosave_seconds))
         autosaver_.tick(doc_, std::chrono::duration<double>(now.time_since_epoch()).count());
     if (options_.frames == 0) {
         std::string title = doc_.display_name() + (doc_.dirty() ? " *" : "") + " - springkit-editor";

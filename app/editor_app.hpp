@@ -220,6 +220,12 @@ private:
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
+    /// Passes on the key releases key_callback held back (called after ImGui::NewFrame).
+    void release_held_back_keys();
+    /// The cursor's place at each of its events, and where the left button went
+    /// down (mouse_button_callback), ahead of Dear ImGui's callbacks.
+    static void cursor_callback(GLFWwindow* window, double x, double y);
+    static void mouse_button_callback(GLFWwindow* window, int button, int action, int mods);
     void move_anchor_with_keys(float dt);
     /// Where the held arrows point, relative to the camera: the arrows slide on the
     /// ground, Page Up/Down lift (not normalised; zero when none is held).
@@ -334,6 +340,22 @@ private:
 
     FrameStats stats_;
     std::vector<KeyPress> key_presses_;  ///< queued by key_callback since the last frame
+    /// Keys that went down since Dear ImGui last looked (its NewFrame), and the
+    /// releases of such keys held back until it has seen them down (key_callback).
+    std::vector<int> keys_down_unseen_;
+    struct KeyRelease {
+        int key, scancode, mods;
+    };
+    std::vector<KeyRelease> held_back_releases_;
+    /// The cursor at its last event, and where the left button last went down
+    /// since the frame before looked (Dear ImGui's MousePos is the cursor when the
+    /// frame starts: after a quick grab and pull, already off the node).
+    struct CursorAt {
+        float x, y;
+    };
+    std::optional<CursorAt> cursor_at_, left_pressed_at_;
+    void (*previous_cursor_callback_)(GLFWwindow*, double, double) = nullptr;
+    void (*previous_mouse_button_callback_)(GLFWwindow*, int, int, int) = nullptr;
     void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on
 };
 

@@ -25,6 +25,7 @@ void LiveSimulation::restart(const Model& model) {
 
 void LiveSimulation::start_recording() {
     pending_forces_.clear();
+    pull_.reset();
     unreplayable_ = false;
     recording_.start(*sim_);
     frame_ = 0;
@@ -98,20 +99,33 @@ void LiveSimulation::step(float frame_dt) {
     if (!sim_ || !error_.empty()) return;
     // Resumed from an earlier frame: the run goes another way from there.
     if (frame_) recording_.truncate_after(*frame_);
+    // A pulled frame runs one substep a step, the pull worked out before each
+    // (pull_node()): as many steps as the frame has substeps (Simulation::step's count).
+    std::uint32_t pieces = 1;
+    if (pull_ && frame_dt > 0.0f) {
+        const float substeps = std::ceil(frame_dt / sim_->parameters().max_substep - 1e-6f);
+        pieces = static_cast<std::uint32_t>(std::clamp(substeps, 1.0f, 1.0e6f));
+    }
+    const float piece_dt = frame_dt / static_cast<float>(pieces);
     try {
-        sim_->step(frame_dt);
+        for (std::uint32_t piece = 0; piece < pieces; ++piece) {
+            if (pull_) apply_pull(piece, pieces);
+            sim_->step(piece_dt);
+        }
     } catch (const SimulationError& e) {
+        pull_.reset();
         error_ = e.what();
         frame_.reset();
         return;
     }
+    pull_.reset();
     if (colliders_moving_) {
         // The sweep was this step's; the colliders stand still at its end.
         for (ColliderId id = 0; id < colliders_->size(); ++id) colliders_->set_transform(id, (*colliders_)[id].pose);
         colliders_moving_ = false;
     }
     record_energy();
-    recording_.record(*sim_, frame_dt, pending_forces_, unreplayable_ || !frame_);
+    recording_.record(*sim_, frame_dt, pending_forces_, unreplayable_ || !frame_, pieces);
     pending_forces_.clear();
     unreplayable_ = false;
     frame_ = recording_.last_frame();
@@ -137,6 +151,7 @@ bool LiveSimulation::show_frame(std::uint64_t frame) {
         return false;
     }
     pending_forces_.clear();
+    pull_.reset();
     unreplayable_ = false;
     frame_ = frame;
     return true;
@@ -232,15 +247,20 @@ void LiveSimulation::pull_node(std::uint32_t node, Vec3 target, Vec3 target_velo
         unreplayable_ = true;
         return;
     }
-    const float m = model_->node_mass(node);
-    const float k = 0.5f * m / (frame_dt * frame_dt);
-    const float c = 1.2f * m / frame_dt;
-    Vec3 force = (target - sim_->positions()[node]) * k + (target_velocity - sim_->velocities()[node]) * c;
+    pull_ = Pull{node, target, target_velocity, frame_dt};
+}
+
+void LiveSimulation::apply_pull(std::uint32_t piece, std::uint32_t pieces) {
+    const Pull& p = *pull_;
+    const float m = model_->node_mass(p.node);
+    const float k = 0.5f * m / (p.frame_dt * p.frame_dt);
+    const float c = (pieces > 1 ? 1.5f : 1.2f) * m / p.frame_dt;
+    Vec3 force = (p.target - sim_->positions()[p.node]) * k + (p.target_velocity - sim_->velocities()[p.node]) * c;
     const float limit = static_cast<float>(max_pull_force());
     const float size = length(force);
     if (size > limit) force = force * (limit / size);
-    sim_->apply_force(node, force);
-    pending_forces_.push_back({node, force});
+    sim_->apply_force(p.node, force);
+    pending_forces_.push_back({p.node, force, piece});
 }
 
 double LiveSimulation::max_pull_force() const {

@@ -30,7 +30,7 @@ void RunRecording::start(const Simulation& sim) {
 }
 
 void RunRecording::record(const Simulation& sim, float frame_dt,
-                          std::span<const RecordedForce> forces, bool save) {
+                          std::span<const RecordedForce> forces, bool save, std::uint32_t pieces) {
     if (empty()) {
         start(sim);
         return;
@@ -43,6 +43,7 @@ void RunRecording::record(const Simulation& sim, float frame_dt,
     const std::uint64_t number = last_frame() + 1;
     if (save || number % kSaveEvery == 0) f.state = sim.save_state();
     f.frame_dt = frame_dt;
+    f.pieces = std::max<std::uint32_t>(pieces, 1);
     f.kinetic = sim.kinetic_energy();
     f.time = sim.time();
     push(std::move(f));
@@ -95,8 +96,13 @@ void RunRecording::rebuild(Simulation& sim, std::uint64_t frame,
     }
     for (std::uint64_t j = now + 1; j <= frame; ++j) {
         const Frame& f = at(j);
-        for (const RecordedForce& force : f.forces) sim.apply_force(force.node, force.force);
-        sim.step(f.frame_dt);
+        // The forces are in piece order (LiveSimulation::step applies them so).
+        const float piece_dt = f.frame_dt / static_cast<float>(f.pieces);
+        auto force = f.forces.begin();
+        for (std::uint32_t piece = 0; piece < f.pieces; ++piece) {
+            for (; force != f.forces.end() && force->piece == piece; ++force) sim.apply_force(force->node, force->force);
+            sim.step(piece_dt);
+        }
     }
 }
 

@@ -15,11 +15,14 @@
 
 namespace springkit::editor {
 
-/// A force a frame applied to a node before its step (the mouse's pull): what a
-/// replay from an earlier saved state must apply again to arrive at the same bits.
+/// A force a frame applied to a node before one of its steps (the mouse's pull):
+/// what a replay from an earlier saved state must apply again to arrive at the
+/// same bits. A frame may be stepped in equal pieces (LiveSimulation::step while
+/// pulling); `piece` is the one the force was applied before.
 struct RecordedForce {
     std::uint32_t node = 0;
     Vec3 force{};
+    std::uint32_t piece = 0;
 };
 
 /// The recorded frames, numbered from the recording's start (frame 0 is the
@@ -47,10 +50,11 @@ public:
     void start(const Simulation& sim);
     void clear();
     /// Appends the frame `sim` has just stepped, after `forces` were applied to it
-    /// with `frame_dt`; `save` forces a saved state (set after input a replay
+    /// with `frame_dt` (in `pieces` equal steps of frame_dt / pieces, each force
+    /// before its piece); `save` forces a saved state (set after input a replay
     /// cannot repeat). Drops the oldest frames past the caps.
     void record(const Simulation& sim, float frame_dt, std::span<const RecordedForce> forces,
-                bool save);
+                bool save, std::uint32_t pieces = 1);
     /// Drops the frames after `frame` (a run resumed from there goes another way).
     void truncate_after(std::uint64_t frame);
 
@@ -86,6 +90,7 @@ private:
         std::vector<RecordedForce> forces;  ///< applied before this frame's step
         std::vector<std::byte> state;       ///< save_state() after it, or empty
         float frame_dt = 0.0f;              ///< s, this frame's step
+        std::uint32_t pieces = 1;           ///< equal steps it was taken in
         double kinetic = 0.0;               ///< J after it
         double time = 0.0;                  ///< s, simulation time after it
     };

@@ -274,7 +274,43 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
                 path, max_force * path, with.peak, without.peak, with.strain, without.strain);
     EXPECT_GT(with.peak, without.peak + 0.5) << "the pull moved the cloth";
     EXPECT_LT(with.peak, without.peak + max_force * path) << "no more energy than the pull's work";
-    EXPECT_LT(with.strain, 0.1) << "two seconds after letting go, no spring is torn or folded over";
+    // The last frame's largest stretch is one sample of a cloth still swinging: it
+    // goes between 7% and 21% over the last half second (5% hanging still); a torn
+    // or folded-over spring is well past 100%.
+    EXPECT_LT(with.strain, 0.25) << "two seconds after letting go, no spring is torn or folded over";
+}
+
+TEST(EditorInput, aNodeGrabbedAndPulledWithinOneFrameIsPulled) {
+    // At 10 frames a second a quick grab and pull moves the mouse on before the
+    // next frame starts: the button goes down on the free corner of the hanging
+    // cloth and the cursor is 120 px left of it when the frame looks. The press is
+    // where the button went down, so the corner is pulled (not a selection box
+    // from empty space) and the cloth's centre of mass leaves the middle it hangs
+    // in by symmetry.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model cloth = saved_hanging_cloth(file);
+    const OpeningView view = opening_view(cloth);
+    const ScreenPoint start = view.at(cloth.positions[99]);
+    ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
+              (std::optional<PickHit>{PickHit{PickHit::Kind::node, 99}}));
+    const ScreenPoint end{start.x - 120.0f, start.y, 0};
+    ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, end.x, end.y));
+    ASSERT_GT(end.x, static_cast<float>(view.viewport.x)) << "in the scene, not over a panel";
+    const fs::path script = dir.path() / "grab.txt";
+    std::ofstream(script) << "wait 2\npress left " << xy(start) << "\nmove " << xy(end) << "\nwait 30\nrelease left\nwait 1\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --stats" + size_args() + " --input-script '" +
+                                         script.string() + "'",
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    double middle = 0.0;
+    for (const Vec3& p : cloth.positions) middle += p.x;
+    middle /= static_cast<double>(cloth.positions.size());
+    const std::size_t at = run.out.find("centre of mass m:");
+    double x = 0, y = 0, z = 0;
+    ASSERT_TRUE(at != std::string::npos && std::sscanf(run.out.c_str() + at, "centre of mass m: %lf %lf %lf", &x, &y, &z) == 3)
+        << run.out;
+    EXPECT_GT(std::abs(x - middle), 0.02) << "the corner was pulled sideways";
 }
 
 TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
@@ -308,6 +344,46 @@ TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
     EXPECT_EQ(state, after_timing(sequential.out));
     const EnergyReport moved = energy_report(overlapped.out);
     EXPECT_GT(moved.peak, 0.1) << "the pull and gravity moved the cloth";
+}
+
+TEST(EditorInput, anEnterPressedAndLetGoBetweenTwoFramesStillAppliesATypedValue) {
+    // A brisk key press lasts less than a frame of a heavy model (at 10 frames a
+    // second, 100 ms): Enter goes down and up before the next frame. Dear ImGui
+    // 1.86 only looks at whether a key is down when a frame starts, so the text
+    // field never saw the Enter and k stayed as it was until the field lost focus.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model original = small_cloth();
+    save_model(original, file);
+    const fs::path script = dir.path() / "enter.txt";
+    std::ofstream(script) << "wait 2\nkeydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
+                          << "type 2500\nkeydown enter\nkeyup enter\nwait 2\nkey ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
+                                         size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(load_model(file).params.k, 2500.0f) << "Enter applied the typed k, and Ctrl+S saved it";
+}
+
+TEST(EditorInput, quittingWithoutSavingLeavesNoAutosaveToRecover) {
+    // Anchor everything, Ctrl+Q, "Don't Save" (the dialog's middle button, centred
+    // in the window) with an autosave every frame: the autosave the answer deletes
+    // must not be written again before the window closes, or the next opening
+    // offers to recover the edits the person dropped.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    const Model original = small_cloth();
+    save_model(original, file);
+    const fs::path script = dir.path() / "quit.txt";
+    std::ofstream(script) << "wait 2\nkey a\nkey p\nwait 2\nkey ctrl+q\nwait 2\nclick left " << kWidth / 2 << " "
+                          << kHeight / 2 + 27 << "\nwait 3\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --autosave-seconds 0 --input-script '" +
+                                         script.string() + "'" + size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(load_model(file), original) << "nothing saved";
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.autosave"));
+    EXPECT_FALSE(fs::exists(dir.path() / ".cloth.json.scene.autosave"));
 }
 
 TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
