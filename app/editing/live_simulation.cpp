@@ -102,10 +102,9 @@ void LiveSimulation::step(float frame_dt) {
     // A pulled frame runs one substep a step, the pull worked out before each
     // (pull_node()): as many steps as the frame has substeps (Simulation::step's count).
     std::uint32_t pieces = 1;
-    if (pull_ && frame_dt > 0.0f) {
-        const float substeps = std::ceil(frame_dt / sim_->parameters().max_substep - 1e-6f);
-        pieces = static_cast<std::uint32_t>(std::clamp(substeps, 1.0f, 1.0e6f));
-    }
+    if (pull_ && frame_dt > 0.0f)
+        pieces = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(substeps_per_frame(frame_dt, sim_->parameters().max_substep), 1'000'000));
     const float piece_dt = frame_dt / static_cast<float>(pieces);
     try {
         for (std::uint32_t piece = 0; piece < pieces; ++piece) {

@@ -83,8 +83,8 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
     // How much of the model rests on the colliders: node-collider contacts of the last step.
     ImGui::Text("colliders %zu   contacts %zu", doc.colliders().size(),
                 live.running() ? live.simulation().contacts().size() : std::size_t{0});
-    const int substeps = static_cast<int>(std::ceil(1.0 / 60.0 / m.params.max_substep - 1e-6));
-    ImGui::Text("substeps per frame %d", std::max(substeps, 1));
+    ImGui::Text("substeps per frame %llu",
+                static_cast<unsigned long long>(substeps_per_frame(1.0f / 60.0f, m.params.max_substep)));
     ImGui::Text("edits %zu   %s", doc.history_size(), doc.dirty() ? "unsaved" : "saved");
     const ImGuiIO& io = ImGui::GetIO();
     ImGui::TextDisabled("%.1f ms/frame (%.0f fps)", 1000.0 / std::max(io.Framerate, 1.0f),

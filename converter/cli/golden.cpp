@@ -254,12 +254,6 @@ std::string golden_to_json(const Golden& g) {
     return root.dump(1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::uint64_t substeps_per_frame(float frame_dt, float max_substep) {
-    // As Simulation::step counts them.
-    const float count = std::ceil(frame_dt / max_substep - 1e-6f);
-    return count < 1.0f ? 1 : static_cast<std::uint64_t>(count);
-}
-
 void check_golden_work(const Model& model, float frame_dt, std::uint64_t last_frame, const std::string& name) {
     const std::uint64_t per_frame = substeps_per_frame(frame_dt, model.params.max_substep);
     std::uint64_t total = 0;

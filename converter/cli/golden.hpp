@@ -65,9 +65,6 @@ Golden golden_from_json(std::string_view text, const std::string& name);
 /// The golden as `golden` writes it (round-trips through golden_from_json).
 std::string golden_to_json(const Golden& golden);
 
-/// Substeps Simulation::step(frame_dt) takes with the model's max_substep.
-std::uint64_t substeps_per_frame(float frame_dt, float max_substep);
-
 /// Throws springkit::Error naming `name` when running `last_frame` frames of
 /// `frame_dt` on `model` needs more than kMaxGoldenSubsteps substeps.
 void check_golden_work(const Model& model, float frame_dt, std::uint64_t last_frame, const std::string& name);

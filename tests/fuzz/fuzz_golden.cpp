@@ -54,7 +54,7 @@ void golden_file(const std::uint8_t* data, std::size_t size) {
             continue;
         }
         const double substeps = static_cast<double>(g.frames.back()) *
-                                static_cast<double>(cli::substeps_per_frame(g.frame_dt, max_substep));
+                                static_cast<double>(substeps_per_frame(g.frame_dt, max_substep));
         if (substeps > static_cast<double>(cli::kMaxGoldenSubsteps)) broken("work within the limit");
     }
     // What golden would write for it reads back the same.

@@ -451,6 +451,13 @@ inline constexpr float kMaxSubstep = 0.1f;       ///< s
 inline constexpr float kImplicitSubstep = 1.0f / 60.0f;
 inline constexpr float kMaxCoordinate = 1.0e9f;  ///< m; float spacing there is already 64 m
 
+/// The substeps Simulation::step(frame_dt) divides a frame into: the fewest of
+/// at most max_substep, ceil(frame_dt / max_substep) less a millionth for the
+/// rounding of an exact multiple, and at least one. Tools that count or replay
+/// substeps (frame costs, goldens, the editor's pulled frames) take this count
+/// so that theirs is the step's to the bit.
+std::uint64_t substeps_per_frame(float frame_dt, float max_substep);
+
 /// Axis-aligned bounds of the rest positions (zero box for an empty model).
 struct Bounds {
     Vec3 min{};

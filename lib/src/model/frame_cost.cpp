@@ -10,10 +10,7 @@ FrameCost frame_cost(const Model& model) {
     FrameCost cost;
     std::uint64_t hooke = 0, ropes = 0;
     for (const Spring& s : model.springs) (s.kind == SpringKind::hooke ? hooke : ropes)++;
-    // As Simulation::step divides a frame: the fewest substeps of at most max_substep.
-    const double frame = 1.0 / 60.0;
-    cost.substeps = std::max<std::uint64_t>(
-        1, static_cast<std::uint64_t>(std::ceil(frame / static_cast<double>(model.params.max_substep) - 1e-6)));
+    cost.substeps = substeps_per_frame(1.0f / 60.0f, model.params.max_substep);
     cost.spring_visits = cost.substeps * hooke;
     cost.rope_visits = cost.substeps * static_cast<std::uint64_t>(std::max(0, model.params.rope_iterations)) * ropes;
     cost.element_visits = cost.substeps * model.volume_elements.size();

@@ -857,6 +857,11 @@ FrequencyStability frequency_stability(const Model& model, int min_iterations) {
     return result;
 }
 
+std::uint64_t substeps_per_frame(float frame_dt, float max_substep) {
+    const float count = std::ceil(frame_dt / max_substep - 1e-6f);
+    return count < 1.0f ? 1 : static_cast<std::uint64_t>(count);
+}
+
 std::string stability_warning(const Model& model) {
     // Implicit Euler is stable for any k dt^2/m: nothing to warn of.
     if (model.params.integrator == Integrator::implicit) return {};

@@ -554,8 +554,7 @@ StepResult Simulation::Impl::step(float frame_dt) {
         time_ += frame_dt;
         return {.asleep = true};
     }
-    const auto count = static_cast<std::uint64_t>(std::ceil(frame_dt / max_dt - 1e-6f));
-    const std::uint64_t substeps = std::max<std::uint64_t>(1, count);
+    const std::uint64_t substeps = substeps_per_frame(frame_dt, max_dt);
     const float dt = frame_dt / static_cast<float>(substeps);
     // Energy loss is defined per 1/60 s frame (Oliveira multiplies the velocity
     // once a frame); per substep that is energy_loss^(dt * 60), the same decay at
