@@ -64,9 +64,8 @@ void physics_section(Document& doc) {
         for (const ParameterWidget& w : physics_widgets(group)) {
             const bool changed = parameter_input(w, p);
             // The implicit integrator takes one step a frame, as a switch on
-            // the command line does (ParameterOverrides::apply()).
-            if (changed && p.integrator == Integrator::implicit && m.params.integrator != Integrator::implicit)
-                p.max_substep = std::max(p.max_substep, kImplicitSubstep);
+            // the command line does.
+            if (changed) take_implicit_substep(p, m.params.integrator);
             if (w.control == ParameterControl::combo) {
                 if (changed) commit(false);  // a choice, not a drag: its own undo entry
             } else {

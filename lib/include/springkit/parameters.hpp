@@ -129,6 +129,13 @@ std::string parse_parameter(const ParameterInfo& row, std::string_view text, Par
 /// Parameters a user sets on top of a model's own (the CLI's options, an import
 /// dialog): only the rows that were set. `new`, `convert` and the importer apply
 /// them after building the model, so what was asked for wins.
+/// After `params`'s integrator was set, having been `before`: a switch to
+/// Integrator::implicit lengthens a shorter max_substep to kImplicitSubstep, one
+/// step a 1/60 s frame, what an integrator stable for any k is for (the explicit
+/// default, 2 ms, would run nine solves a frame). ParameterOverrides::apply()
+/// (unless it sets max_substep too) and the editor's Physics panel call it.
+void take_implicit_substep(Parameters& params, Integrator before);
+
 class ParameterOverrides {
 public:
     void set(const ParameterInfo& row, const ParameterValue& value);

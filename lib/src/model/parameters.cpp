@@ -373,6 +373,11 @@ const ParameterValue* ParameterOverrides::find(const ParameterInfo& row) const {
     return nullptr;
 }
 
+void take_implicit_substep(Parameters& params, Integrator before) {
+    if (params.integrator == Integrator::implicit && before != Integrator::implicit)
+        params.max_substep = std::max(params.max_substep, kImplicitSubstep);
+}
+
 void ParameterOverrides::apply(Parameters& params) const {
     const Integrator before = params.integrator;
     for (const auto& [row, value] : values_) {
@@ -387,13 +392,9 @@ void ParameterOverrides::apply(Parameters& params) const {
         else if (int* n = parameter_count(*row, params)) *n = value.count;
         else if (Integrator* i = parameter_integrator(*row, params)) *i = value.integrator;
     }
-    // A switch to the implicit integrator without a substep of its own: one
-    // step a 1/60 s frame, what an integrator stable for any k is for (the
-    // explicit default, 2 ms, would run nine solves a frame).
+    // A substep given with the switch is the one wanted.
     const ParameterInfo* substep = find_parameter("max_substep");
-    if (params.integrator == Integrator::implicit && before != Integrator::implicit && substep != nullptr &&
-        find(*substep) == nullptr)
-        params.max_substep = std::max(params.max_substep, kImplicitSubstep);
+    if (substep != nullptr && find(*substep) == nullptr) take_implicit_substep(params, before);
 }
 
 }  // namespace springkit
