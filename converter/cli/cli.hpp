@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -93,6 +94,9 @@ std::string importer_version();
 /// in a child process, or nothing in a build without it (load_scene then refuses
 /// such a scene naming the file).
 SceneMeshLoader scene_mesh_files();
+/// The whole of `text` as a finite number, or nothing (CLI11 reads "inf" and
+/// "nan" as numbers).
+std::optional<double> finite_number(const std::string& text);
 /// A number option's check: a finite number above `low` (at or above it when
 /// `or_equal`), refused with "must be a finite number > 0, not 'x'" (CLI11's
 /// PositiveNumber and NonNegativeNumber name DBL_MAX in full as the range's end).

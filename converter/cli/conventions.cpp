@@ -39,16 +39,21 @@ std::string version_text(std::string_view version, std::string_view build_type, 
     return text + "; " + std::string(importer) + ")";
 }
 
+std::optional<double> finite_number(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+    return v;
+}
+
 CLI::Validator finite_number_above(double low, bool or_equal) {
     char bound[64];
     std::snprintf(bound, sizeof bound, "%s %g", or_equal ? ">=" : ">", low);
     const std::string what = bound;
     return CLI::Validator(
         [low, or_equal, what](std::string& text) {
-            char* end = nullptr;
-            const double v = std::strtod(text.c_str(), &end);
-            const bool number = !text.empty() && end == text.c_str() + text.size() && std::isfinite(v);
-            if (number && (or_equal ? v >= low : v > low)) return std::string();
+            const std::optional<double> v = finite_number(text);
+            if (v && (or_equal ? *v >= low : *v > low)) return std::string();
             return "must be a finite number " + what + ", not '" + text + "'";
         },
         "NUMBER " + what);

@@ -132,10 +132,8 @@ VerbRun register_convert(CLI::App& app) {
                     "negative = no welding)")
         ->check(CLI::Validator(
             [](std::string& text) {
-                char* end = nullptr;
-                const double v = std::strtod(text.c_str(), &end);
-                return !text.empty() && end == text.c_str() + text.size() && std::isfinite(v) && v < 1.0
-                           ? std::string()
+                const std::optional<double> v = finite_number(text);
+                return v && *v < 1.0 ? std::string()
                            : "the weld tolerance must be a finite number below 1 (a share of the bounding-box "
                              "diagonal; negative: no welding), not '" + text + "'";
             },
