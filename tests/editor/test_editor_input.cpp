@@ -235,6 +235,17 @@ Model saved_hanging_cloth(const fs::path& file) {
     return cloth;
 }
 
+// That cloth saved in a folder of the test's own, the view the editor opens it
+// with, and its free bottom corner (node kCorner) on the screen.
+struct HangingCloth {
+    static constexpr std::uint32_t kCorner = 99;
+    TempDir dir;
+    fs::path file = dir.path() / "cloth.json";
+    Model cloth = saved_hanging_cloth(file);
+    OpeningView view = opening_view(cloth);
+    ScreenPoint corner = view.at(cloth.positions[kCorner]);
+};
+
 }  // namespace
 
 TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWhole) {
@@ -243,12 +254,9 @@ TEST(EditorInput, pullingAClothCorner150PixelsKeepsTheEnergyBoundedAndTheClothWh
     // lets go; two seconds later the cloth is looked at again. The pull is a soft spring limited to twice the
     // cloth's weight (LiveSimulation::pull_node), so the energy it puts in is at
     // most F_max times the distance the mouse's target travels.
-    TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    const Model cloth = saved_hanging_cloth(file);
-    const OpeningView view = opening_view(cloth);
-    const std::uint32_t corner = 99;
-    const ScreenPoint start = view.at(cloth.positions[corner]);
+    const HangingCloth scene;
+    const auto& [dir, file, cloth, view, start] = scene;
+    const std::uint32_t corner = HangingCloth::kCorner;
     ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
               (std::optional<PickHit>{PickHit{PickHit::Kind::node, corner}}));
     const ScreenPoint end{start.x + 150.0f, start.y, 0};
@@ -287,13 +295,10 @@ TEST(EditorInput, aNodeGrabbedAndPulledWithinOneFrameIsPulled) {
     // where the button went down, so the corner is pulled (not a selection box
     // from empty space) and the cloth's centre of mass leaves the middle it hangs
     // in by symmetry.
-    TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    const Model cloth = saved_hanging_cloth(file);
-    const OpeningView view = opening_view(cloth);
-    const ScreenPoint start = view.at(cloth.positions[99]);
+    const HangingCloth scene;
+    const auto& [dir, file, cloth, view, start] = scene;
     ASSERT_EQ(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, start.x, start.y),
-              (std::optional<PickHit>{PickHit{PickHit::Kind::node, 99}}));
+              (std::optional<PickHit>{PickHit{PickHit::Kind::node, HangingCloth::kCorner}}));
     const ScreenPoint end{start.x - 120.0f, start.y, 0};
     ASSERT_FALSE(pick(cloth.positions, cloth.springs, view.matrix, view.viewport, end.x, end.y));
     ASSERT_GT(end.x, static_cast<float>(view.viewport.x)) << "in the scene, not over a panel";
@@ -320,11 +325,8 @@ TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
     // the middle (a frame that steps first either way): the inputs must reach the
     // steps at the same frame boundaries, so the two runs end in the same state to
     // the last bit of what --stats prints (17 digits).
-    TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    const Model cloth = saved_hanging_cloth(file);
-    const OpeningView view = opening_view(cloth);
-    const ScreenPoint start = view.at(cloth.positions[99]);
+    const HangingCloth scene;
+    const auto& [dir, file, cloth, view, start] = scene;
     const fs::path script = dir.path() / "pull.txt";
     std::ofstream(script) << "drag left " << xy(start) << " " << start.x + 120.0f << " " << start.y - 40.0f
                           << " 8\nwait 3\nscreenshot " << (dir.path() / "mid.png").string()
@@ -399,10 +401,8 @@ TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     // A press on the free corner of the hanging cloth, the mouse moving 3 px (under
     // the 4 px drag threshold) before the release: a click. It selects the node and
     // leaves the run bit for bit as it would have been without it.
-    TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    const Model cloth = saved_hanging_cloth(file);
-    const ScreenPoint corner = opening_view(cloth).at(cloth.positions[99]);
+    const HangingCloth scene;
+    const auto& [dir, file, cloth, view, corner] = scene;
     const fs::path click = dir.path() / "click.txt", none = dir.path() / "none.txt";
     std::ofstream(click) << "press left " << xy(corner) << "\nwait 2\nmove " << corner.x + 3.0f << " " << corner.y
                          << "\nwait 2\nrelease left\nwait 30\n";
