@@ -57,7 +57,7 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     text += sized;
     if (!p.substep.empty()) text += "; substep " + p.substep;
     if (m.params.ground && m.params.integrator == Integrator::implicit) {
-        std::snprintf(sized, sizeof sized, "; ground at y = %.4g (a projection for the implicit integrator: nothing sinks)",
+        std::snprintf(sized, sizeof sized, "; ground at y = %.4g (a constraint of the implicit integrator: nothing sinks)",
                       m.params.ground->height);
         text += sized;
     } else if (m.params.ground && p.ground_repulsion > 0.0) {

@@ -251,14 +251,14 @@ TEST(Convert, GroundBottomHoldsTheModelWithinTheStatedDepth) {
     EXPECT_NEAR(printed_sink(r.out), 0.02, 1e-4) << r.out;
     EXPECT_NEAR(load_model(out).params.ground->repulsion, 98 * 0.05 * 9.81 / (25 * 0.02 / kGroundUnevenLoad), 0.01);
     EXPECT_LE(deepest_after(out, settled, 3.0), printed_sink(r.out));
-    // The heavy sphere with the implicit integrator: its ground is a projection,
+    // The heavy sphere with the implicit integrator: its ground is a constraint,
     // so nothing sinks and no substep is asked for; the repulsion written is the
     // explicit one's at the default substep.
     r = run_command(kCli + " convert " + q(sample_mesh("uv_sphere.obj")) +
                     " --mass 5 --ground bottom --integrator implicit -o " + q(out));
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NE(r.out.find("; ground at y = "), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find(" (a projection for the implicit integrator: nothing sinks)"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(" (a constraint of the implicit integrator: nothing sinks)"), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("sinks "), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("--max-substep"), std::string::npos) << r.out;
     EXPECT_FLOAT_EQ(load_model(out).params.ground->repulsion, 375000.0f);

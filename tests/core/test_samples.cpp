@@ -435,9 +435,11 @@ TEST(LiuSamples, StiffFlagFliesAsTheFlagDoesAtOneStepAFrame) {
 
 // The converted sphere as a stiff jelly (k 20000 N/m, k dt^2 / m = 111) at one
 // implicit step per frame, dropped 0.5 m onto its ground: after 4 s it rests on
-// the ground without passing it, about as tall as its rest shape (1 m; what the
-// contact squeezes), its springs within 1% of their rest lengths on average,
-// and still.
+// the ground without passing it, as tall as its rest shape to within 2 mm (its
+// 21.5 N weight over springs of 20000 N/m squeezes it by less), no spring more
+// than 0.5% from its rest length, and still. (With the ground lifting only the
+// nodes below it after each solve, the jelly settled 8 cm short; with the
+// ground also pulling, 2.3 cm short with springs 2% long.)
 TEST(LiuSamples, ConvertedStiffJellyKeepsItsShapeAtOneStepAFrame) {
     const Model m = load_model(std::filesystem::path(SPRINGKIT_SOURCE_DIR) / "samples/models/converted-stiff-jelly.json");
     ASSERT_EQ(m.params.integrator, Integrator::implicit);
@@ -453,11 +455,18 @@ TEST(LiuSamples, ConvertedStiffJellyKeepsItsShapeAtOneStepAFrame) {
     }
     EXPECT_GT(lowest, ground - 1e-3f);
     EXPECT_LT(lowest, ground + 1e-2f);
-    EXPECT_GT(highest - lowest, 0.9f);
+    float rest_low = std::numeric_limits<float>::max(), rest_high = -rest_low;
+    for (const Vec3& p : m.positions) {
+        rest_low = std::min(rest_low, p.y);
+        rest_high = std::max(rest_high, p.y);
+    }
+    EXPECT_NEAR(highest - lowest, rest_high - rest_low, 2e-3f);
     double strain = 0.0;
     for (const Spring& s : m.springs)
-        strain += std::abs(static_cast<double>(length(sim.positions()[s.b] - sim.positions()[s.a])) / s.rest - 1.0);
-    EXPECT_LT(strain / static_cast<double>(m.springs.size()), 0.01);
+        strain = std::max(strain, std::abs(static_cast<double>(length(sim.positions()[s.b] - sim.positions()[s.a])) /
+                                               s.rest -
+                                           1.0));
+    EXPECT_LT(strain, 0.005);
     EXPECT_LT(sim.kinetic_energy(), 0.1);
 }
 

@@ -168,6 +168,11 @@ struct ImplicitState {
     std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
     std::vector<float> load;       ///< the prediction's force per node, x, y and z arrays (when there is one)
+    /// The ground's support (Simulation::Impl::support_on_ground()): the rows
+    /// below the ground, their gaps, conjugate-gradient vectors and
+    /// multipliers, and each row's lift.
+    std::vector<std::uint32_t> touching;
+    std::vector<double> gap, direction, response, multiplier, lift;
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the

@@ -358,6 +358,7 @@ public:
     std::size_t implicit_pass(const StageArgs& args);
     void limit_strain(float limit, bool attachments);
     void strain_limit_global_step(float stretch);
+    void support_on_ground(float height);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);
