@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <memory>
 #include <optional>
 #include <set>
 #include <vector>
@@ -477,8 +478,8 @@ TEST(Implicit, ChainStandingOnTheGroundShortensEachSpringByTheWeightAboveIt) {
     // rest - (nodes - 1 - j) m g / k. Implicit Euler's fixed point is this
     // static state whatever the step, if the ground holds the bottom node
     // inside the step: lifted after the solve only, the chain above fell
-    // g h^2 a step through its springs and settled about 2.6 times as short
-    // at the bottom (and it slumps more the heavier it is).
+    // g h^2 a step through its springs, and its bottom spring settled 7.4
+    // times as compressed (a heavier body slumps and topples).
     const int nodes = 8;
     const float rest = 0.25f, k = 2000.0f, mass = 0.1f;
     const Model m = standing_chain(nodes, rest, k, mass, 20);
@@ -489,6 +490,63 @@ TEST(Implicit, ChainStandingOnTheGroundShortensEachSpringByTheWeightAboveIt) {
         EXPECT_NEAR(spring_length(sim, m.springs[static_cast<std::size_t>(j)]), expected, 2e-5) << "spring " << j;
     }
     EXPECT_EQ(sim.positions()[0].y, 0.0f);
+}
+
+TEST(Implicit, ChainStandingOnABoxOrASphereShortensEachSpringByTheWeightAboveIt) {
+    // The colliders are constraints of the step as the ground is: the chain
+    // standing on a box's top face, or on the top of a sphere, settles to the
+    // static answer (lifted by the contact stage alone, a step late, its
+    // bottom spring settled 7.4 times as compressed).
+    const int nodes = 8;
+    const float rest = 0.25f, k = 2000.0f, mass = 0.1f;
+    Model m = standing_chain(nodes, rest, k, mass, 20);
+    m.params.ground.reset();
+    Collider box = box_collider({1.0f, 0.5f, 1.0f});
+    box.pose.position = {0.0f, -0.5f, 0.0f};
+    Collider ball = sphere_collider(2.0f);
+    ball.pose.position = {0.0f, -2.0f, 0.0f};
+    for (const Collider& support : {box, ball}) {
+        auto set = std::make_shared<ColliderSet>();
+        set->add(support);
+        Simulation sim(m);
+        sim.set_colliders(set);
+        for (int frame = 0; frame < 300; ++frame) sim.step(kFrame);
+        for (int j = 0; j + 1 < nodes; ++j) {
+            const double expected = rest - (nodes - 1 - j) * mass * 9.81 / k;
+            EXPECT_NEAR(spring_length(sim, m.springs[static_cast<std::size_t>(j)]), expected, 2e-5)
+                << "spring " << j << " on the " << (support.shape == ColliderShape::box ? "box" : "sphere");
+        }
+        EXPECT_NEAR(sim.positions()[0].y, 0.0f, 1e-5f);
+        // The contact report holds the push inside the step: at rest the
+        // support's impulse over a step is the chain's weight times the step.
+        double lifted = 0.0;
+        for (const Contact& c : sim.contacts()) lifted += c.impulse.y;
+        EXPECT_NEAR(lifted, nodes * mass * 9.81 * kFrame, 1e-3 * nodes * mass * 9.81 * kFrame);
+    }
+}
+
+TEST(Implicit, BodyStartingInsideAColliderIsNotShotOut) {
+    // A bar of four nodes lies 0.3 m inside a box. The step pushes a node out
+    // only by what its own motion took it inside; pushed out of its whole
+    // overlap in one step it would leave at 0.3 m / (1/60 s) = 18 m/s. The
+    // contact stage moves it out instead, and it rests on the top face.
+    Model m;
+    m.params = implicit_params(20);
+    m.params.k = 2000.0f;
+    m.params.mass = 0.1f;
+    for (int i = 0; i < 4; ++i) m.positions.push_back({0.25f * static_cast<float>(i), 0.0f, 0.0f});
+    for (std::uint32_t i = 0; i + 1 < 4; ++i) m.springs.push_back({i, i + 1, 0.25f});
+    Collider box = box_collider({2.0f, 0.5f, 2.0f});
+    box.pose.position = {0.0f, -0.2f, 0.0f};  // top face at y = 0.3
+    auto set = std::make_shared<ColliderSet>();
+    set->add(box);
+    Simulation sim(m);
+    sim.set_colliders(set);
+    for (int frame = 0; frame < 60; ++frame) {
+        sim.step(kFrame);
+        for (const Vec3& v : sim.velocities()) ASSERT_LT(length(v), 0.5f) << "frame " << frame;
+    }
+    for (const Vec3& x : sim.positions()) EXPECT_NEAR(x.y, 0.3f, 1e-5f);
 }
 
 TEST(Implicit, GroundOnlyPushesABodyThrownUpLeavesIt) {

@@ -166,22 +166,27 @@ void Simulation::Impl::stage_contacts(const StageArgs& args) {
             x_.set(i, x_new);
             v_.set(i, v_new);
             if (verlet) set_previous(i, x_new - v_new * args.dt);
-            // The report: summed per node and collider over the step.
-            const Vec3 impulse = (v_new - v) * b_->mass_of(i);
-            std::uint32_t slot = cs.latest[i];
-            while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != ci) slot = cs.previous_of[slot];
-            if (slot == detail::CollisionState::kNone) {
-                if (cs.latest[i] == detail::CollisionState::kNone) cs.touched.push_back(i);
-                cs.pending.push_back({i, ci, impulse, x_new, n_world});
-                cs.previous_of.push_back(cs.latest[i]);
-                cs.latest[i] = static_cast<std::uint32_t>(cs.pending.size() - 1);
-            } else {
-                Contact& contact = cs.pending[slot];
-                contact.impulse += impulse;
-                contact.point = x_new;
-                contact.normal = n_world;
-            }
+            record_contact(i, ci, (v_new - v) * b_->mass_of(i), x_new, n_world);
         }
+    }
+}
+
+void Simulation::Impl::record_contact(std::uint32_t node, ColliderId collider, Vec3 impulse, Vec3 point,
+                                      Vec3 normal) {
+    // The report: summed per node and collider over the step.
+    detail::CollisionState& cs = collision_;
+    std::uint32_t slot = cs.latest[node];
+    while (slot != detail::CollisionState::kNone && cs.pending[slot].collider != collider) slot = cs.previous_of[slot];
+    if (slot == detail::CollisionState::kNone) {
+        if (cs.latest[node] == detail::CollisionState::kNone) cs.touched.push_back(node);
+        cs.pending.push_back({node, collider, impulse, point, normal});
+        cs.previous_of.push_back(cs.latest[node]);
+        cs.latest[node] = static_cast<std::uint32_t>(cs.pending.size() - 1);
+    } else {
+        Contact& contact = cs.pending[slot];
+        contact.impulse += impulse;
+        contact.point = point;
+        contact.normal = normal;
     }
 }
 

@@ -36,10 +36,12 @@
 // (m_i y_i + c h (x_n + h w)) / (m_i + c h) as target. The ground is a
 // constraint on the solve's result (the penalty force of the explicit
 // integrators would need k_ground h^2 / m small): the nodes the solve put
-// below it are lifted to it by forces that the matrix spreads through the
-// body (support_on_ground()), then a projection catches what is left; its
-// friction is an implicit slowing of the sliding velocity of the nodes on
-// it. Parameters::long_range_attachments tie each node to its
+// below it, or inside a collider, are pushed out by forces that the matrix
+// spreads through the body (support_on_contacts(), implicit_contacts.cpp),
+// then a projection catches what is left (the ground here, colliders in the
+// contact stage); the ground's friction is an implicit slowing of the
+// sliding velocity of the nodes on it. Parameters::long_range_attachments
+// tie each node to its
 // nearest anchors and Parameters::strain_limit caps each Hooke spring's
 // stretch, both projections after the solve (limit_strain(), strain_limit.cpp), and rope
 // constraints follow as for every integrator. A near-inextensible cloth at
@@ -775,7 +777,7 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
         // through (M' + h^2 L)^-1, in metres.
         if (params_.implicit_tolerance > 0.0f && largest <= params_.implicit_tolerance) break;
     }
-    if (params_.ground) support_on_ground(params_.ground->height);
+    support_on_contacts(args.dt);
     // The solve's end, x_theta, carried on to the substep's end.
     const double carry = 1.0 / theta;
     const auto solved = [&](std::size_t i) {
@@ -827,95 +829,6 @@ std::size_t Simulation::Impl::implicit_pass(const StageArgs& args) {
     if (beads) bead_inverse_mass_ = b_->inverse_mass;  // the beads' loads last one substep
     static const std::size_t rope_constraints = stage_index("rope constraints");
     return rope_constraints;
-}
-
-void Simulation::Impl::support_on_ground(float height) {
-    // The ground as a constraint of the implicit step. The solve ends at x_u,
-    // the minimiser of g without the ground; some free nodes C are below it.
-    // Lifting them by forces: node j in C pushed up by a multiplier l_j (an
-    // impulse times h, kg m) moves the whole body by A^-1 E l, where A = M' +
-    // h^2 L is the global step's matrix and E puts l_j on node j's y: the
-    // body answers as the step's own linearisation says, its springs carrying
-    // the support to the nodes above (a projection of C alone would let the
-    // rest of the body fall a step's worth of gravity, g h^2, each step, and
-    // a heavy body sinks into its own springs and topples). The multipliers
-    // that put C on the ground solve
-    //     S l = gap,  S = E^T A^-1 E  (C x C, symmetric positive definite),
-    // gap_j = height - y_j: the Schur complement of the contact constraints
-    // (Otaduy, Tamstorf, Steinemann and Gross, "Implicit Contact Handling for
-    // Deformable Objects", Eurographics 2009). Conjugate gradients solve it
-    // without forming S: each product S p is one back-substitution through
-    // the factor, the body's lift accumulated beside it. A node whose
-    // multiplier comes out negative would be pulled down (the ground only
-    // pushes: Signorini's l >= 0, y >= height, l (y - height) = 0): it is
-    // let go and the rest solved again from x_u, a few rounds at most.
-    // What the iterations leave (a share of the gap) the projection after
-    // catches. Only y moves: the matrix acts on each coordinate alike and E
-    // has no x or z.
-    detail::ImplicitState& st = implicit_;
-    const detail::ImplicitLayout& l = *st.layout;
-    const std::size_t rows = l.node_of.size();
-    st.touching.clear();
-    double largest_gap = 0.0;
-    for (std::size_t row = 0; row < rows; ++row) {
-        const double below = height - st.current[3 * std::size_t{l.node_of[row]} + 1];
-        if (below > 0.0) {
-            st.touching.push_back(static_cast<std::uint32_t>(row));
-            largest_gap = std::max(largest_gap, below);
-        }
-    }
-    if (st.touching.empty()) return;
-    // Residual tolerance, a share of the largest gap; iterations and rounds
-    // of letting go, at most.
-    constexpr double kShareLeft = 0.1;
-    constexpr int kIterations = 12, kRounds = 3;
-    std::vector<double>& r = st.gap;
-    std::vector<double>& p = st.direction;
-    std::vector<double>& q = st.response;
-    std::vector<double>& lambda = st.multiplier;
-    std::vector<double>& lift = st.lift;
-    for (int round = 0; round < kRounds && !st.touching.empty(); ++round) {
-        const std::size_t c = st.touching.size();
-        r.resize(c);
-        for (std::size_t j = 0; j < c; ++j) r[j] = height - st.current[3 * std::size_t{l.node_of[st.touching[j]]} + 1];
-        lambda.assign(c, 0.0);
-        lift.assign(rows, 0.0);
-        p = r;
-        q.resize(c);
-        double rr = 0.0;
-        for (double e : r) rr += e * e;
-        for (int it = 0; it < kIterations; ++it) {
-            std::fill(st.work.begin(), st.work.end(), 0.0f);
-            for (std::size_t j = 0; j < c; ++j) st.work[4 * l.place(st.touching[j]) + 1] = static_cast<float>(p[j]);
-            l.solve_global(st.work, st.solve_scratch);  // A^-1 E p
-            double pq = 0.0;
-            for (std::size_t j = 0; j < c; ++j) {
-                q[j] = st.work[4 * l.place(st.touching[j]) + 1];  // (S p)_j
-                pq += p[j] * q[j];
-            }
-            if (!(pq > 0.0)) break;
-            const double alpha = rr / pq;
-            for (std::size_t row = 0; row < rows; ++row) lift[row] += alpha * st.work[4 * l.place(row) + 1];
-            double next = 0.0, left = 0.0;
-            for (std::size_t j = 0; j < c; ++j) {
-                lambda[j] += alpha * p[j];
-                r[j] -= alpha * q[j];
-                next += r[j] * r[j];
-                left = std::max(left, std::abs(r[j]));
-            }
-            if (left <= kShareLeft * largest_gap) break;
-            const double beta = next / rr;
-            rr = next;
-            for (std::size_t j = 0; j < c; ++j) p[j] = r[j] + beta * p[j];
-        }
-        std::size_t kept = 0;
-        for (std::size_t j = 0; j < c; ++j)
-            if (lambda[j] >= 0.0) st.touching[kept++] = st.touching[j];
-        if (kept == c) break;
-        st.touching.resize(kept);
-        if (kept == 0) lift.assign(rows, 0.0);  // every node let go: no support
-    }
-    for (std::size_t row = 0; row < rows; ++row) st.current[3 * std::size_t{l.node_of[row]} + 1] += lift[row];
 }
 
 void Simulation::Impl::strain_limit_global_step(float stretch) {

@@ -168,11 +168,13 @@ struct ImplicitState {
     std::vector<float> solve_scratch;  ///< the conjugate gradients' vectors, when the layout iterates
     std::vector<float> shift;      ///< the strain limit's corrections of one colour, 6 per spring (limit_strain())
     std::vector<float> load;       ///< the prediction's force per node, x, y and z arrays (when there is one)
-    /// The ground's support (Simulation::Impl::support_on_ground()): the rows
-    /// below the ground, their gaps, conjugate-gradient vectors and
-    /// multipliers, and each row's lift.
-    std::vector<std::uint32_t> touching;
-    std::vector<double> gap, direction, response, multiplier, lift;
+    /// The contacts' support (Simulation::Impl::support_on_contacts()): each
+    /// contact's row, collider (kGround for the ground), normal (3 per
+    /// contact) and gap, the conjugate-gradient vectors and multipliers per
+    /// contact, and each row's push (3 per row).
+    static constexpr std::uint32_t kGround = 0xffffffffu;
+    std::vector<std::uint32_t> touching, touched_collider;
+    std::vector<double> normal, gap, residual, direction, response, multiplier, push;
 };
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the

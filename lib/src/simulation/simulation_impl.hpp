@@ -342,6 +342,7 @@ public:
     void stage_self_collision(const StageArgs& args);
     void stage_contacts(const StageArgs& args);
     void stage_contact_report(const StageArgs& args);
+    void record_contact(std::uint32_t node, ColliderId collider, Vec3 impulse, Vec3 point, Vec3 normal);
     void gather_candidates(const Collider& c, const Transform& pose, float margin, float dt);
     void clear_contacts();
     // What the stages call.
@@ -358,7 +359,7 @@ public:
     std::size_t implicit_pass(const StageArgs& args);
     void limit_strain(float limit, bool attachments);
     void strain_limit_global_step(float stretch);
-    void support_on_ground(float height);
+    void support_on_contacts(float dt);
     // Stages of the attachments (simulation_attachments.cpp).
     void apply_bead_loads();
     void apply_tethers(float dt);
