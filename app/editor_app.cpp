@@ -106,6 +106,10 @@ void EditorApp::mouse_button_callback(GLFWwindow* window, int button, int action
     // The events come in order: the cursor's last one is where the button went down.
     if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !app->left_pressed_at_)
         app->left_pressed_at_ = app->cursor_at_;
+    // The keys held at the press, from the event itself (X11's state field): by
+    // the frame that carries the click out they may have come up.
+    if (action == GLFW_PRESS && button >= 0 && button < 3 && !app->pressed_mods_[button])
+        app->pressed_mods_[button] = mods;
     if (app->previous_mouse_button_callback_) app->previous_mouse_button_callback_(window, button, action, mods);
 }
 
@@ -780,7 +784,12 @@ void EditorApp::handle_viewport_mouse() {
     // except for a drag that started in the viewport.
     if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        const auto pressed = [&](ImGuiMouseButton button) {
+            if (!ImGui::IsMouseClicked(button)) return false;
+            drag_.press_mods = pressed_mods_[static_cast<std::size_t>(button)].value_or(0);
+            return true;
+        };
+        if (pressed(ImGuiMouseButton_Left)) {
             // Where the button went down, not where the cursor is as the frame
             // starts: at 10 frames a second a quick grab has moved on by then.
             const CursorAt at = left_pressed_at_.value_or(CursorAt{mx, my});
@@ -789,7 +798,7 @@ void EditorApp::handle_viewport_mouse() {
             drag_.press_y = py;
             // Nothing happens until the button is let go (a click) or the mouse
             // moves past the threshold (a drag): a click never moves the model.
-            drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
+            drag_.kind = (held_mods() & GLFW_MOD_ALT) != 0 ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
             // Hidden springs cannot be clicked: those of a class the legend hides
             // are left out, and the hit's index mapped back.
             std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
@@ -814,8 +823,8 @@ void EditorApp::handle_viewport_mouse() {
                     drag_.grabbed = hit->second;
                 }
             }
-        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
-            drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
+        } else if (pressed(ImGuiMouseButton_Right) || pressed(ImGuiMouseButton_Middle)) {
+            drag_.kind = (held_mods() & GLFW_MOD_SHIFT) != 0 ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
     }
 
@@ -832,7 +841,7 @@ void EditorApp::handle_viewport_mouse() {
             if (dx * dx + dy * dy < kDragThreshold * kDragThreshold) break;
             // A drag: a node grabbed without a modifier is pulled; anything else,
             // or Shift/Ctrl anywhere, draws a selection box.
-            const bool modifier = io.KeyShift || io.KeyCtrl;
+            const bool modifier = (held_mods() & (GLFW_MOD_SHIFT | GLFW_MOD_CONTROL)) != 0;
             if (!modifier && drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::node) {
                 drag_.kind = ViewportDrag::Kind::node;
                 drag_.node = drag_.pressed_on->index;
@@ -890,7 +899,10 @@ void EditorApp::handle_viewport_mouse() {
             draw->AddRect(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 200));
             if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
             drag_.kind = ViewportDrag::Kind::none;
-            const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+            const int mods = held_mods();
+            const SelectMode mode = (mods & GLFW_MOD_SHIFT) != 0     ? SelectMode::add
+                                    : (mods & GLFW_MOD_CONTROL) != 0 ? SelectMode::subtract
+                                                                     : SelectMode::replace;
             selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my),
                                     mode);
             break;
@@ -910,10 +922,19 @@ std::optional<std::pair<std::size_t, Vec3>> EditorApp::collider_under(const Ray&
     return nearest;
 }
 
-void EditorApp::click(const std::optional<PickHit>& hit) {
+int EditorApp::held_mods() const {
     const ImGuiIO& io = ImGui::GetIO();
+    const int now = (io.KeyShift ? GLFW_MOD_SHIFT : 0) | (io.KeyCtrl ? GLFW_MOD_CONTROL : 0) |
+                    (io.KeyAlt ? GLFW_MOD_ALT : 0);
+    return now | drag_.press_mods;
+}
+
+void EditorApp::click(const std::optional<PickHit>& hit) {
     // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
-    const SelectMode mode = io.KeyShift ? SelectMode::toggle : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+    const int mods = held_mods();
+    const SelectMode mode = (mods & GLFW_MOD_SHIFT) != 0     ? SelectMode::toggle
+                            : (mods & GLFW_MOD_CONTROL) != 0 ? SelectMode::subtract
+                                                             : SelectMode::replace;
     if (!hit) {
         if (mode == SelectMode::replace) selection_.clear();
         // Nothing of the model under the cursor: the nearest collider there, if any.
@@ -1100,6 +1121,10 @@ void EditorApp::after_steps(bool last) {
     stats_.last_contacts = live_.simulation().contacts().size();
 }
 
+void EditorApp::lay_out() {
+    if (show_ui_) draw_ui();
+}
+
 void EditorApp::frame(bool fixed_step, bool exact) {
     // The steps the frame before left running end before anything reads input,
     // edits the document or looks at the simulation.
@@ -1115,6 +1140,7 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     handle_shortcuts();
     handle_viewport_mouse();
     left_pressed_at_.reset();
+    pressed_mods_ = {};
     sync_with_document();
     move_anchor_with_keys(static_cast<float>(real_dt));
     move_collider_with_keys(static_cast<float>(real_dt));

@@ -108,6 +108,9 @@ struct ViewportDrag {
     enum class Kind { none, press, orbit, pan, box, node, collider };
     Kind kind = Kind::none;
     float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
+    /// The modifier keys (GLFW_MOD_*) held when the button went down, as the
+    /// mouse-button callback reported them (EditorApp::held_mods).
+    int press_mods = 0;
     std::optional<PickHit> pressed_on;  ///< Kind::press: what was under the cursor
     std::uint32_t node = 0;          ///< Kind::node: the grabbed node
     Vec3 target{};                   ///< Kind::node: where it is pulled to
@@ -145,6 +148,11 @@ public:
     /// saved: the last of a headless run, a script's screenshot), and
     /// EditorOptions::sequential, step first and draw the stepped state.
     void frame(bool fixed_step, bool exact = false);
+    /// Lays out the panels with no input, steps or drawing, inside a Dear ImGui
+    /// frame of its own before the first frame(): Dear ImGui hovers and clicks a
+    /// window where the frame before placed it, so without it a press on the
+    /// first frame (an input script's frame 0) falls through a panel to the scene.
+    void lay_out();
     /// Waits for the steps frame() left running (a no-op when none are).
     void finish_steps();
 
@@ -215,6 +223,11 @@ private:
     /// button this frame (a stroke goes on), so that nothing else does.
     bool paint_with_mouse(bool inside, float x, float y, std::span<const Vec3> positions,
                           const Mat4& view_projection, const Viewport& vp);
+    /// The modifier keys (GLFW_MOD_*) of the viewport drag under way: those held
+    /// when its button went down, and those held now. Dear ImGui 1.86's KeyShift
+    /// is the key's state as the last key event left it: a Shift let go before the
+    /// frame that sees the button come up is not held any more by then.
+    int held_mods() const;
     /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
@@ -354,6 +367,9 @@ private:
         float x, y;
     };
     std::optional<CursorAt> cursor_at_, left_pressed_at_;
+    /// The modifier keys the mouse-button callback reported with the first press
+    /// of each button (left, right, middle) since the frame before looked.
+    std::array<std::optional<int>, 3> pressed_mods_{};
     void (*previous_cursor_callback_)(GLFWwindow*, double, double) = nullptr;
     void (*previous_mouse_button_callback_)(GLFWwindow*, int, int, int) = nullptr;
     void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on

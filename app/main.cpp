@@ -183,6 +183,13 @@ int main(int argc, char** argv) {
         const bool opened = app.open_initial();
         if (!opened && options.frames > 0) status = kExitFailure;  // headless: nothing to show is a failure
 
+        if (status == kExitOk) {
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            app.lay_out();
+            ImGui::EndFrame();
+        }
         int frame = 0;
         while (status == kExitOk) {
             const auto start = std::chrono::steady_clock::now();

@@ -397,6 +397,50 @@ TEST(EditorInput, aBadScriptStopsTheEditorWithFileLineAndProblem) {
     EXPECT_EQ(run.err, "error: " + script.string() + ":2: click: takes a button, optionally followed by X Y\n");
 }
 
+TEST(EditorInput, aShiftClickWhoseShiftComesUpBeforeTheNextFrameStillAdds) {
+    // Node 6 is selected; Shift goes down, the button goes down on node 18, and
+    // the button and Shift come up together before the next frame (a quick hand,
+    // or 10 frames a second). The click is carried out on the frame that sees the
+    // button up, when Shift is up too: its modifiers are the ones held when the
+    // button went down (the mouse-button callback's), so node 18 joins the
+    // selection and F joins 6 and 18 with a spring.
+    TempDir dir;
+    const Model original = small_cloth();
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(original, file);
+    const OpeningView view = opening_view(original);
+    ASSERT_FALSE(spring_between(original, 6, 18));
+    const fs::path script = dir.path() / "shift.txt";
+    std::ofstream(script) << "wait 2\nclick left " << xy(view.at(original.positions[6])) << "\nkeydown shift\npress left "
+                          << xy(view.at(original.positions[18])) << "\nwait 1\nrelease left\nkeyup shift\nwait 1\n"
+                          << "key f\nkey ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
+                                         size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    const Model saved = load_model(file);
+    EXPECT_TRUE(spring_between(saved, 6, 18)) << "Shift+click added node 18 to the selection";
+    EXPECT_EQ(saved.springs.size(), original.springs.size() + 1);
+}
+
+TEST(EditorInput, aScriptsFirstFrameClicksThePanels) {
+    // The script's first line, on frame 0: Ctrl+click the Physics panel's k field
+    // and type 2500. Dear ImGui hovers a window where the frame before laid it out;
+    // the editor lays its panels out once before the first frame, so the click
+    // finds the field instead of falling through to the scene.
+    TempDir dir;
+    const fs::path file = dir.path() / "cloth.json";
+    save_model(small_cloth(), file);
+    const fs::path script = dir.path() / "first.txt";
+    std::ofstream(script) << "keydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
+                          << "type 2500\nkey enter\nwait 2\nkey ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
+                                         size_args(),
+                                     dir.path());
+    ASSERT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_EQ(load_model(file).params.k, 2500.0f);
+}
+
 TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {
     // A press on the free corner of the hanging cloth, the mouse moving 3 px (under
     // the 4 px drag threshold) before the release: a click. It selects the node and
