@@ -642,6 +642,12 @@ Viewport EditorApp::viewport() const {
                           panels.right);
 }
 
+Viewport EditorApp::uncovered_viewport() const {
+    if (!show_ui_) return viewport();
+    const float w = static_cast<float>(window_size().width);
+    return uncovered_scene(viewport(), w, side_panels(w, kToolsWidth, kInsightWidth));
+}
+
 void EditorApp::handle_shortcuts() {
     // Every press since the last frame, in order: at 3 frames a second a Ctrl+Z
     // comes and goes between two frames, and polling the keys' state would miss it.
@@ -974,14 +980,14 @@ void EditorApp::draw_ui() {
     if (auto frame = timeline_section(live_, selection_, timeline_)) show_frame(*frame);
     end_side_panel();
     if (view_.springs && !view_.colour_by_class && !doc_.model().springs.empty())
-        strain_legend(viewport(), view_.strain_full);
+        strain_legend(uncovered_viewport(), view_.strain_full);
     if (view_.legend && live_.running()) {
         if (class_counts_revision_ != doc_.revision() || class_counts_model_ != &live_.model()) {
             class_counts_ = count_spring_classes(live_.model().springs);
             class_counts_revision_ = doc_.revision();
             class_counts_model_ = &live_.model();
         }
-        spring_legend(viewport(), view_, class_counts_);
+        spring_legend(uncovered_viewport(), view_, class_counts_);
     }
     if (live_.running() && !selection_.springs().empty())
         selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),

@@ -244,6 +244,9 @@ private:
     /// ground, Page Up/Down lift (not normalised; zero when none is held).
     Vec3 arrow_direction() const;
     Viewport viewport() const;
+    /// The part of viewport() no side panel covers (uncovered_scene): where the
+    /// legends go.
+    Viewport uncovered_viewport() const;
     /// The window's size and its framebuffer's, in pixels, as the frame's
     /// ImGui_ImplGlfw_NewFrame() read them (before the first frame, from GLFW).
     /// Each GLFW query is a round trip to the X server (XGetWindowAttributes),
