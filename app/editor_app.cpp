@@ -82,7 +82,10 @@ void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int acti
     // Dear ImGui 1.86's GLFW backend keeps only whether a key is down (KeysDown),
     // which NewFrame reads: a key that goes down and up between two frames (a
     // brisk Enter at 10 frames a second) never reaches a text field. Its release
-    // waits until NewFrame has seen it down (release_held_back_keys()).
+    // waits until a whole frame has seen it down (release_held_back_keys(), after
+    // the frame): widgets read the modifiers (io.KeyCtrl) while they run, so a
+    // Ctrl+A in a text field needs Ctrl down until then, and a text field checks
+    // them against the io.KeyMods that NewFrame took (an assertion).
     if (action == GLFW_RELEASE &&
         std::find(app->keys_down_unseen_.begin(), app->keys_down_unseen_.end(), key) != app->keys_down_unseen_.end()) {
         app->held_back_releases_.push_back({key, scancode, mods});
@@ -1135,8 +1138,6 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     // The steps the frame before left running end before anything reads input,
     // edits the document or looks at the simulation.
     finish_steps();
-    // Dear ImGui's NewFrame has run: the keys that went down have been seen.
-    release_held_back_keys();
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;

@@ -153,6 +153,10 @@ public:
     /// window where the frame before placed it, so without it a press on the
     /// first frame (an input script's frame 0) falls through a panel to the scene.
     void lay_out();
+    /// Passes on the key releases key_callback held back, once the frame's panels
+    /// have run (after frame(), before the next frame's events): a key that went
+    /// down and up between two frames is down for exactly the one frame.
+    void release_held_back_keys();
     /// Waits for the steps frame() left running (a no-op when none are).
     void finish_steps();
 
@@ -233,8 +237,6 @@ private:
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
-    /// Passes on the key releases key_callback held back (called after ImGui::NewFrame).
-    void release_held_back_keys();
     /// The cursor's place at each of its events, and where the left button went
     /// down (mouse_button_callback), ahead of Dear ImGui's callbacks.
     static void cursor_callback(GLFWwindow* window, double x, double y);

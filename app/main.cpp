@@ -210,6 +210,7 @@ int main(int argc, char** argv) {
             if (last && !options.screenshot.empty()) shots.push_back(options.screenshot);
             // A frame whose picture is kept, and the last, show their own steps.
             app.frame(options.frames > 0, last || !shots.empty());
+            app.release_held_back_keys();
             ImGui::Render();
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             if (!shots.empty()) {
