@@ -60,6 +60,7 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     // passes every event on to.
     glfwSetWindowUserPointer(window_, this);
     previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+    previous_char_callback_ = glfwSetCharCallback(window_, char_callback);
     previous_cursor_callback_ = glfwSetCursorPosCallback(window_, cursor_callback);
     previous_mouse_button_callback_ = glfwSetMouseButtonCallback(window_, mouse_button_callback);
 }
@@ -67,31 +68,65 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
 EditorApp::~EditorApp() {
     if (stepper_.joinable()) stepper_.join();
     glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetCharCallback(window_, previous_char_callback_);
     glfwSetCursorPosCallback(window_, previous_cursor_callback_);
     glfwSetMouseButtonCallback(window_, previous_mouse_button_callback_);
     glfwSetWindowUserPointer(window_, nullptr);
 }
 
+namespace {
+
+bool modifier_key(int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; }
+
+}  // namespace
+
 void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
     auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
-    if (!app) return;
-    if (action == GLFW_PRESS) {
-        app->key_presses_.push_back({key, mods});
-        app->keys_down_unseen_.push_back(key);
-    }
+    if (app) app->key_input({false, key, scancode, action, mods, 0});
+}
+
+void EditorApp::char_callback(GLFWwindow* window, unsigned int codepoint) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (app) app->key_input({true, 0, 0, 0, 0, codepoint});
+}
+
+bool EditorApp::waits_for_next_frame(const KeyInput& e) const {
+    if (!deferred_input_.empty()) return true;  // in order behind those already waiting
+    for (const KeyRelease& r : held_back_releases_)
+        if (modifier_key(r.key) || (!e.character && e.action == GLFW_PRESS && r.key == e.key)) return true;
+    return false;
+}
+
+void EditorApp::key_input(const KeyInput& e) {
     // Dear ImGui 1.86's GLFW backend keeps only whether a key is down (KeysDown),
     // which NewFrame reads: a key that goes down and up between two frames (a
     // brisk Enter at 10 frames a second) never reaches a text field. Its release
     // waits until a whole frame has seen it down (release_held_back_keys(), after
     // the frame): widgets read the modifiers (io.KeyCtrl) while they run, so a
     // Ctrl+A in a text field needs Ctrl down until then, and a text field checks
-    // them against the io.KeyMods that NewFrame took (an assertion).
-    if (action == GLFW_RELEASE &&
-        std::find(app->keys_down_unseen_.begin(), app->keys_down_unseen_.end(), key) != app->keys_down_unseen_.end()) {
-        app->held_back_releases_.push_back({key, scancode, mods});
+    // them against the io.KeyMods that NewFrame took (an assertion). What comes
+    // after a modifier held so (the 3 typed after a Ctrl+A: a text field takes
+    // no character while Ctrl is down), or a key pressed again, waits for the
+    // next frame: the frame sees the events of one moment, in their order, as
+    // Dear ImGui 1.87's input queue trickles them.
+    if (waits_for_next_frame(e)) {
+        deferred_input_.push_back(e);
         return;
     }
-    if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
+    if (e.character) {
+        if (previous_char_callback_) previous_char_callback_(window_, e.codepoint);
+        return;
+    }
+    if (e.action == GLFW_PRESS) {
+        key_presses_.push_back({e.key, e.mods});
+        keys_down_unseen_.push_back(e.key);
+    }
+    if (e.action == GLFW_RELEASE &&
+        std::find(keys_down_unseen_.begin(), keys_down_unseen_.end(), e.key) != keys_down_unseen_.end()) {
+        held_back_releases_.push_back({e.key, e.scancode, e.mods});
+        return;
+    }
+    if (previous_key_callback_) previous_key_callback_(window_, e.key, e.scancode, e.action, e.mods);
 }
 
 void EditorApp::cursor_callback(GLFWwindow* window, double x, double y) {
@@ -120,6 +155,9 @@ void EditorApp::release_held_back_keys() {
     keys_down_unseen_.clear();
     for (const KeyRelease& r : std::exchange(held_back_releases_, {}))
         if (previous_key_callback_) previous_key_callback_(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
+    // What waited goes in now, before the next frame's events; some of it may
+    // hold back and wait again.
+    for (const KeyInput& e : std::exchange(deferred_input_, {})) key_input(e);
 }
 
 // ---------------------------------------------------------------------------

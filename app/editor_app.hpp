@@ -153,9 +153,10 @@ public:
     /// window where the frame before placed it, so without it a press on the
     /// first frame (an input script's frame 0) falls through a panel to the scene.
     void lay_out();
-    /// Passes on the key releases key_callback held back, once the frame's panels
-    /// have run (after frame(), before the next frame's events): a key that went
-    /// down and up between two frames is down for exactly the one frame.
+    /// Passes on the key releases key_callback held back, and the events that
+    /// waited behind them, once the frame is over (after ImGui::Render(), whose
+    /// EndFrame drops typed characters; before the next frame's events): a key
+    /// that went down and up between two frames is down for exactly the one frame.
     void release_held_back_keys();
     /// Waits for the steps frame() left running (a no-op when none are).
     void finish_steps();
@@ -237,6 +238,20 @@ private:
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
+    static void char_callback(GLFWwindow* window, unsigned int codepoint);
+    /// A key event (GLFW's) or a typed character, from the callbacks or waiting.
+    struct KeyInput {
+        bool character = false;
+        int key = 0, scancode = 0, action = 0, mods = 0;
+        unsigned int codepoint = 0;
+    };
+    /// Passes a key event or character on to the shortcut queue and Dear ImGui,
+    /// holding back a quick release, or keeps it for after the frame.
+    void key_input(const KeyInput& e);
+    /// Whether `e` must wait for the next frame: a modifier's release is held back
+    /// (it stays down for this frame), `e` presses a key whose release is, or
+    /// events wait already.
+    bool waits_for_next_frame(const KeyInput& e) const;
     /// The cursor's place at each of its events, and where the left button went
     /// down (mouse_button_callback), ahead of Dear ImGui's callbacks.
     static void cursor_callback(GLFWwindow* window, double x, double y);
@@ -365,6 +380,7 @@ private:
         int key, scancode, mods;
     };
     std::vector<KeyRelease> held_back_releases_;
+    std::vector<KeyInput> deferred_input_;  ///< events after a held-back release, for the next frame
     /// The cursor at its last event, and where the left button last went down
     /// since the frame before looked (Dear ImGui's MousePos is the cursor when the
     /// frame starts: after a quick grab and pull, already off the node).
@@ -377,6 +393,7 @@ private:
     std::array<std::optional<int>, 3> pressed_mods_{};
     void (*previous_cursor_callback_)(GLFWwindow*, double, double) = nullptr;
     void (*previous_mouse_button_callback_)(GLFWwindow*, int, int, int) = nullptr;
+    void (*previous_char_callback_)(GLFWwindow*, unsigned int) = nullptr;
     void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on
 };
 

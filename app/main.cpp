@@ -210,8 +210,9 @@ int main(int argc, char** argv) {
             if (last && !options.screenshot.empty()) shots.push_back(options.screenshot);
             // A frame whose picture is kept, and the last, show their own steps.
             app.frame(options.frames > 0, last || !shots.empty());
-            app.release_held_back_keys();
             ImGui::Render();
+            // After Render's EndFrame, which drops the characters typed into it.
+            app.release_held_back_keys();
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             if (!shots.empty()) {
                 int fb_width = 0, fb_height = 0;

@@ -369,17 +369,19 @@ TEST(EditorInput, anEnterPressedAndLetGoBetweenTwoFramesStillAppliesATypedValue)
 
 TEST(EditorInput, aCtrlChordPressedAndLetGoBetweenTwoFramesWorksInATextField) {
     // In the k field, typing 2500, then Ctrl+A goes down and up between two frames
-    // (a quick hand at a low frame rate) and 3000 is typed over the selection.
-    // Dear ImGui 1.86 reads Ctrl (io.KeyCtrl) while the field runs and checks it
-    // against the modifiers NewFrame saw (io.KeyMods): Ctrl must stay down for
-    // the whole frame that sees A go down. Let go halfway, the field did not
-    // select all, and Dear ImGui's check stopped the editor (an assertion).
+    // (a quick hand at a low frame rate), and the 3 of 3000 comes before the next
+    // frame too. Dear ImGui 1.86 reads Ctrl (io.KeyCtrl) while the field runs and
+    // checks it against the modifiers NewFrame saw (io.KeyMods): Ctrl must stay
+    // down for the whole frame that sees A go down. Let go halfway, the field did
+    // not select all, and Dear ImGui's check stopped the editor (an assertion);
+    // held down, the field drops the 3 typed after it (a character typed with
+    // Ctrl down is a shortcut), unless the 3 waits for the next frame.
     TempDir dir;
     const fs::path file = dir.path() / "cloth.json";
     save_model(small_cloth(), file);
     const fs::path script = dir.path() / "chord.txt";
     std::ofstream(script) << "wait 2\nkeydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
-                          << "type 2500\nkeydown ctrl\nkeydown a\nkeyup a\nkeyup ctrl\nwait 1\ntype 3000\n"
+                          << "type 2500\nkeydown ctrl\nkeydown a\nkeyup a\nkeyup ctrl\ntype 3000\n"
                           << "key enter\nwait 2\nkey ctrl+s\nwait 2\n";
     const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
                                          size_args(),
