@@ -294,7 +294,7 @@ bool EditorApp::open_model(const fs::path& path) {
 bool EditorApp::open_scene(const fs::path& path) {
     if (!reporting([&] { doc_.open_scene(path); })) return false;
     selected_collider_.reset();
-    sync_with_document();
+    sync_with_document(false);  // the file's colliders stand where it puts them
     set_status("Opened scene " + path.string() + " (" + std::to_string(doc_.colliders().size()) + " colliders)");
     return true;
 }
@@ -467,14 +467,16 @@ void EditorApp::set_status(std::string message) {
     messages_.status_time = glfwGetTime();
 }
 
-void EditorApp::sync_with_document() {
+void EditorApp::sync_with_document(bool sweep) {
     if (doc_.scene_revision() != seen_scene_revision_) {
         seen_scene_revision_ = doc_.scene_revision();
         if (selected_collider_ && *selected_collider_ >= doc_.colliders().size()) selected_collider_.reset();
         // Moved while it runs: the collider sweeps there over the next frame and
-        // pushes what it meets (LiveSimulation::set_colliders). An edit never makes
-        // an invalid collider; reporting is a bug guard.
-        reporting([&] { live_.set_colliders(doc_.colliders(), playback_.playing ? kFrameDt : 0.0f); });
+        // pushes what it meets (LiveSimulation::set_colliders). An undo jumps back
+        // over the whole path of a drag in one frame, through whatever lies
+        // between: it puts the collider there instead. An edit never makes an
+        // invalid collider; reporting is a bug guard.
+        reporting([&] { live_.set_colliders(doc_.colliders(), sweep && playback_.playing ? kFrameDt : 0.0f); });
     }
     if (doc_.revision() == seen_revision_) return;
     seen_revision_ = doc_.revision();
@@ -643,13 +645,13 @@ void EditorApp::show_frame(std::uint64_t frame) {
 void EditorApp::undo() {
     const char* name = doc_.undo_name();
     if (doc_.undo()) set_status(std::string("Undo ") + name);
-    sync_with_document();  // the panels drawn after this in the frame see the new model
+    sync_with_document(false);  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::redo() {
     const char* name = doc_.redo_name();
     if (doc_.redo()) set_status(std::string("Redo ") + name);
-    sync_with_document();  // the panels drawn after this in the frame see the new model
+    sync_with_document(false);  // the panels drawn after this in the frame see the new model
 }
 
 // ---------------------------------------------------------------------------

@@ -218,7 +218,11 @@ private:
         }
     }
     void set_status(std::string message);
-    void sync_with_document();
+    /// Brings the simulation up to the document's model and colliders. `sweep`: a
+    /// collider moved while the model runs sweeps to its new place over the next
+    /// frame, pushing what it meets (a drag, the arrows); otherwise it is put
+    /// there at once (undo and redo: it goes back, it is not thrown across).
+    void sync_with_document(bool sweep = true);
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();

@@ -795,6 +795,84 @@ TEST(EditorInput, aColliderIsDraggedWithTheMouseAndNudgedWithTheArrows) {
     EXPECT_NEAR(length(nudged - right * dot(nudged, right)), 0.0f, 1e-5f) << "along the camera's right only";
 }
 
+TEST(EditorInput, undoingAColliderDragPutsItBackWithoutThrowingItThroughTheModel) {
+    // A ribbon 0.4 m wide and 2 m tall hangs from its top corners while it runs; a
+    // ball 1.2 m to its left is dragged up over it and down on its right (one undo
+    // entry), never touching it. Ctrl+Z puts the ball back: in one frame, along the
+    // straight line through the ribbon's middle. Swept there as a drag's frames
+    // are, the ball went through the ribbon at 140 m/s and flung it; put there,
+    // the ribbon runs on as if the ball had stayed on the right (--stats prints
+    // the same energies to the last bit).
+    TempDir dir;
+    ClothSpec spec;
+    spec.columns = 3;
+    spec.rows = 10;
+    spec.width = 0.4f;
+    spec.height = 2.0f;
+    spec.origin = {-0.2f, 2.0f, 0.0f};
+    spec.vertical = true;
+    const Model ribbon = make_cloth(spec);
+    const fs::path file = dir.path() / "ribbon.json", scene_file = dir.path() / "ribbon.scene.json";
+    save_model(ribbon, file);
+
+    // The view after four wheel steps out, the cursor in the scene's middle. The
+    // drag moves the ball on the plane facing the camera (right and up on it).
+    OpeningView view = opening_view(ribbon);
+    constexpr float kWheel = -4.0f;
+    view.camera.zoom(kWheel);
+    view.matrix = view.camera.view_projection(view.viewport);
+    const OrbitCamera& camera = view.camera;
+    const Vec3 facing = normalized(camera.eye() - camera.target);
+    const Vec3 right = normalized(cross(Vec3{0, 1, 0}, facing)), up = cross(facing, right);
+    const Vec3 middle{0.0f, 1.0f, 0.0f};  // of the ribbon
+    const Vec3 start = middle - right * 1.2f;
+    ColliderSet world;
+    Collider ball = sphere_collider(0.2f);
+    ball.pose.position = start;
+    world.add(ball);
+    save_scene(world, scene_file);
+
+    const ScreenPoint press = view.at(start);
+    ASSERT_FALSE(pick(ribbon.positions, ribbon.springs, view.matrix, view.viewport, press.x, press.y))
+        << "the press is on the ball, not the ribbon";
+    const Ray ray = camera.ray(view.viewport, press.x, press.y);
+    const auto t = ray_collider(ball, ray.origin, ray.direction, 1e4f);
+    ASSERT_TRUE(t);
+    const Vec3 grabbed = ray.origin + ray.direction * *t;
+    // Past the drag threshold first (that frame starts the drag without moving
+    // the ball), then up, across above the ribbon's top and down.
+    const std::array<Vec3, 4> path{up * 0.1f, up * 2.2f, up * 2.2f + right * 2.4f, right * 2.4f};
+    std::ostringstream drag;
+    drag << "press left " << xy(press) << "\nwait 1\n";
+    for (std::size_t i = 0; i < path.size(); ++i) {
+        const ScreenPoint p = view.at(grabbed + path[i]);
+        ASSERT_TRUE(p.x > view.viewport.x + 5 && p.x < view.viewport.x + view.viewport.width - 5 &&
+                    p.y > view.viewport.y + 5 && p.y < view.viewport.y + view.viewport.height - 5)
+            << "point " << i << " in the scene";
+        drag << "move " << xy(p) << "\nwait 1\n";
+    }
+    const ScreenPoint centre{view.viewport.x + view.viewport.width / 2, view.viewport.y + view.viewport.height / 2, 0};
+    const std::string before = "move " + xy(centre) + "\nwheel " + std::to_string(static_cast<int>(kWheel)) +
+                               "\nwait 2\n" + drag.str() + "release left\nwait 1\nkey ctrl+s\nwait 30\n";
+    const fs::path undo = dir.path() / "undo.txt", stay = dir.path() / "stay.txt";
+    std::ofstream(undo) << before << "key ctrl+z\nwait 40\n";
+    std::ofstream(stay) << before << "wait 2\nwait 40\n";
+    const std::string common = "'" + file.string() + "' --stats" + size_args() + " --input-script ";
+    const EditorRun undone = run_editor(common + "'" + undo.string() + "'", dir.path());
+    ASSERT_EQ(undone.exit_code, 0) << undone.err;
+    // Ctrl+S after the drag saved where it put the ball: across the ribbon from
+    // where it started, the ribbon's middle between.
+    const Vec3 dragged = load_scene(scene_file)[0].pose.position;
+    EXPECT_LT(length(dragged - (middle + right * 1.2f)), 0.05f);
+    const EditorRun stayed = run_editor(common + "'" + stay.string() + "'", dir.path());
+    ASSERT_EQ(stayed.exit_code, 0) << stayed.err;
+    const EnergyReport a = energy_report(undone.out), b = energy_report(stayed.out);
+    EXPECT_EQ(a.peak, b.peak);
+    EXPECT_EQ(a.last, b.last);
+    EXPECT_EQ(a.strain, b.strain);
+    EXPECT_GT(a.peak, 0.0) << "the ribbon ran";
+}
+
 TEST(EditorInput, aBrokenSceneFileFailsWithOneLineNamingItsPlace) {
     TempDir dir;
     const fs::path file = dir.path() / "cloth.json", scene_file = dir.path() / "cloth.scene.json";
