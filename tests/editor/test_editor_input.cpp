@@ -348,23 +348,39 @@ TEST(EditorInput, stepsRunWhileTheFrameDrawsGiveTheSameRunAsSteppingFirst) {
     EXPECT_GT(moved.peak, 0.1) << "the pull and gravity moved the cloth";
 }
 
+namespace {
+
+// `model` saved in `dir`, edited by the editor (paused, this file's window) as
+// `script` says, and read back: the script ends with Ctrl+S.
+Model edited_by_script(const Model& model, const std::string& script, const fs::path& dir) {
+    const fs::path file = dir / "cloth.json", script_file = dir / "script.txt";
+    save_model(model, file);
+    std::ofstream(script_file) << script << "key ctrl+s\nwait 2\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script_file.string() +
+                                         "'" + size_args(),
+                                     dir);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return load_model(file);
+}
+
+// The script's lines that Ctrl+click the Physics panel's k field (a text field then).
+std::string ctrl_click_k_field() {
+    std::ostringstream lines;
+    lines << "keydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n";
+    return lines.str();
+}
+
+}  // namespace
+
 TEST(EditorInput, anEnterPressedAndLetGoBetweenTwoFramesStillAppliesATypedValue) {
     // A brisk key press lasts less than a frame of a heavy model (at 10 frames a
     // second, 100 ms): Enter goes down and up before the next frame. Dear ImGui
     // 1.86 only looks at whether a key is down when a frame starts, so the text
     // field never saw the Enter and k stayed as it was until the field lost focus.
     TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    const Model original = small_cloth();
-    save_model(original, file);
-    const fs::path script = dir.path() / "enter.txt";
-    std::ofstream(script) << "wait 2\nkeydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
-                          << "type 2500\nkeydown enter\nkeyup enter\nwait 2\nkey ctrl+s\nwait 2\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
-                                         size_args(),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(load_model(file).params.k, 2500.0f) << "Enter applied the typed k, and Ctrl+S saved it";
+    const Model saved = edited_by_script(
+        small_cloth(), "wait 2\n" + ctrl_click_k_field() + "type 2500\nkeydown enter\nkeyup enter\nwait 2\n", dir.path());
+    EXPECT_EQ(saved.params.k, 2500.0f) << "Enter applied the typed k, and Ctrl+S saved it";
 }
 
 TEST(EditorInput, aCtrlChordPressedAndLetGoBetweenTwoFramesWorksInATextField) {
@@ -377,17 +393,12 @@ TEST(EditorInput, aCtrlChordPressedAndLetGoBetweenTwoFramesWorksInATextField) {
     // held down, the field drops the 3 typed after it (a character typed with
     // Ctrl down is a shortcut), unless the 3 waits for the next frame.
     TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    save_model(small_cloth(), file);
-    const fs::path script = dir.path() / "chord.txt";
-    std::ofstream(script) << "wait 2\nkeydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
-                          << "type 2500\nkeydown ctrl\nkeydown a\nkeyup a\nkeyup ctrl\ntype 3000\n"
-                          << "key enter\nwait 2\nkey ctrl+s\nwait 2\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
-                                         size_args(),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(load_model(file).params.k, 3000.0f) << "Ctrl+A selected 2500, and 3000 replaced it";
+    const Model saved = edited_by_script(small_cloth(),
+                                         "wait 2\n" + ctrl_click_k_field() +
+                                             "type 2500\nkeydown ctrl\nkeydown a\nkeyup a\nkeyup ctrl\ntype 3000\n"
+                                             "key enter\nwait 2\n",
+                                         dir.path());
+    EXPECT_EQ(saved.params.k, 3000.0f) << "Ctrl+A selected 2500, and 3000 replaced it";
 }
 
 TEST(EditorInput, quittingWithoutSavingLeavesNoAutosaveToRecover) {
@@ -429,19 +440,13 @@ TEST(EditorInput, aShiftClickWhoseShiftComesUpBeforeTheNextFrameStillAdds) {
     // selection and F joins 6 and 18 with a spring.
     TempDir dir;
     const Model original = small_cloth();
-    const fs::path file = dir.path() / "cloth.json";
-    save_model(original, file);
     const OpeningView view = opening_view(original);
     ASSERT_FALSE(spring_between(original, 6, 18));
-    const fs::path script = dir.path() / "shift.txt";
-    std::ofstream(script) << "wait 2\nclick left " << xy(view.at(original.positions[6])) << "\nkeydown shift\npress left "
-                          << xy(view.at(original.positions[18])) << "\nwait 1\nrelease left\nkeyup shift\nwait 1\n"
-                          << "key f\nkey ctrl+s\nwait 2\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
-                                         size_args(),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const Model saved = load_model(file);
+    const Model saved = edited_by_script(original,
+                                         "wait 2\nclick left " + xy(view.at(original.positions[6])) +
+                                             "\nkeydown shift\npress left " + xy(view.at(original.positions[18])) +
+                                             "\nwait 1\nrelease left\nkeyup shift\nwait 1\nkey f\n",
+                                         dir.path());
     EXPECT_TRUE(spring_between(saved, 6, 18)) << "Shift+click added node 18 to the selection";
     EXPECT_EQ(saved.springs.size(), original.springs.size() + 1);
 }
@@ -452,16 +457,9 @@ TEST(EditorInput, aScriptsFirstFrameClicksThePanels) {
     // the editor lays its panels out once before the first frame, so the click
     // finds the field instead of falling through to the scene.
     TempDir dir;
-    const fs::path file = dir.path() / "cloth.json";
-    save_model(small_cloth(), file);
-    const fs::path script = dir.path() / "first.txt";
-    std::ofstream(script) << "keydown ctrl\nclick left " << kFieldX << " " << kFieldY << "\nkeyup ctrl\n"
-                          << "type 2500\nkey enter\nwait 2\nkey ctrl+s\nwait 2\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --input-script '" + script.string() + "'" +
-                                         size_args(),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    EXPECT_EQ(load_model(file).params.k, 2500.0f);
+    const Model saved = edited_by_script(small_cloth(), ctrl_click_k_field() + "type 2500\nkey enter\nwait 2\n",
+                                         dir.path());
+    EXPECT_EQ(saved.params.k, 2500.0f);
 }
 
 TEST(EditorInput, clickingARunningNodeWithAShakyHandDoesNotMoveTheModel) {

@@ -229,6 +229,24 @@ TEST(EditorViews, scrubbingBackAndOnShowsTheRecordedFramesExactly) {
 // A small window keeps the scene between the side panels: both narrow by one share
 // (to 63% at 640 px) so that the scene keeps kMinSceneWidth, where the editor frames
 // the model whole. Narrower than the panels at their least, the scene goes under them.
+namespace {
+
+// `model` opened paused in a window `width` x `height` (no floor grid or shadow),
+// its third frame; an empty image (and a failure) when the editor fails.
+Image small_window_shot(const Model& model, int width, int height, const fs::path& dir) {
+    const fs::path file = dir / "model.json", shot = dir / "small.png";
+    save_model(model, file);
+    std::ofstream(dir / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
+                                         (dir / "script.txt").string() + "'" +
+                                         springkit::test::editor::size_args(width, height),
+                                     dir);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return run.exit_code == 0 ? load_png(shot) : Image{};
+}
+
+}  // namespace
+
 TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
     const SidePanels full = side_panels(1280, kToolsWidth, kInsightWidth);
     EXPECT_EQ(full.left, kToolsWidth);
@@ -243,15 +261,7 @@ TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
 
     TempDir dir;
     const Model model = cloth_with_kinds();
-    const fs::path file = dir.path() / "cloth.json", shot = dir.path() / "small.png";
-    save_model(model, file);
-    std::ofstream(dir.path() / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
-                                         (dir.path() / "script.txt").string() + "'" +
-                                         springkit::test::editor::size_args(kSmallWidth, kSmallHeight),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const Image image = load_png(shot);
+    const Image image = small_window_shot(model, kSmallWidth, kSmallHeight, dir.path());
     ASSERT_EQ(image.width, kSmallWidth);
     const Viewport vp = OpeningView::scene(kSmallWidth, kSmallHeight);
     EXPECT_NEAR(vp.x, small.left, 1e-3);
@@ -314,15 +324,7 @@ TEST(EditorViews, theStrainLegendStaysBetweenPanelsThatFloatOverTheScene) {
     EXPECT_LT(bar->width, kStrainLegendWidth);
 
     TempDir dir;
-    const fs::path file = dir.path() / "cloth.json", shot = dir.path() / "small.png";
-    save_model(cloth_with_kinds(), file);
-    std::ofstream(dir.path() / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
-                                         (dir.path() / "script.txt").string() + "'" +
-                                         springkit::test::editor::size_args(kSmallWidth, kSmallHeight),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const Image image = load_png(shot);
+    const Image image = small_window_shot(cloth_with_kinds(), kSmallWidth, kSmallHeight, dir.path());
     ASSERT_EQ(image.width, kSmallWidth);
     auto blue = [](const unsigned char* p) { return p[2] > 220 && p[0] < 90 && p[1] < 90; };
     auto red = [](const unsigned char* p) { return p[0] > 220 && p[1] < 90 && p[2] < 90; };
