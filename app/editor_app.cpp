@@ -60,6 +60,7 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
     // passes every event on to.
     glfwSetWindowUserPointer(window_, this);
     previous_key_callback_ = glfwSetKeyCallback(window_, key_callback);
+    previous_char_callback_ = glfwSetCharCallback(window_, char_callback);
     previous_cursor_callback_ = glfwSetCursorPosCallback(window_, cursor_callback);
     previous_mouse_button_callback_ = glfwSetMouseButtonCallback(window_, mouse_button_callback);
 }
@@ -67,28 +68,65 @@ EditorApp::EditorApp(GLFWwindow* window, EditorOptions options)
 EditorApp::~EditorApp() {
     if (stepper_.joinable()) stepper_.join();
     glfwSetKeyCallback(window_, previous_key_callback_);
+    glfwSetCharCallback(window_, previous_char_callback_);
     glfwSetCursorPosCallback(window_, previous_cursor_callback_);
     glfwSetMouseButtonCallback(window_, previous_mouse_button_callback_);
     glfwSetWindowUserPointer(window_, nullptr);
 }
 
+namespace {
+
+bool modifier_key(int key) { return key >= GLFW_KEY_LEFT_SHIFT && key <= GLFW_KEY_RIGHT_SUPER; }
+
+}  // namespace
+
 void EditorApp::key_callback(GLFWwindow* window, int key, int scancode, int action, int mods) {
     auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
-    if (!app) return;
-    if (action == GLFW_PRESS) {
-        app->key_presses_.push_back({key, mods});
-        app->keys_down_unseen_.push_back(key);
-    }
+    if (app) app->key_input({false, key, scancode, action, mods, 0});
+}
+
+void EditorApp::char_callback(GLFWwindow* window, unsigned int codepoint) {
+    auto* app = static_cast<EditorApp*>(glfwGetWindowUserPointer(window));
+    if (app) app->key_input({true, 0, 0, 0, 0, codepoint});
+}
+
+bool EditorApp::waits_for_next_frame(const KeyInput& e) const {
+    if (!deferred_input_.empty()) return true;  // in order behind those already waiting
+    for (const KeyRelease& r : held_back_releases_)
+        if (modifier_key(r.key) || (!e.character && e.action == GLFW_PRESS && r.key == e.key)) return true;
+    return false;
+}
+
+void EditorApp::key_input(const KeyInput& e) {
     // Dear ImGui 1.86's GLFW backend keeps only whether a key is down (KeysDown),
     // which NewFrame reads: a key that goes down and up between two frames (a
     // brisk Enter at 10 frames a second) never reaches a text field. Its release
-    // waits until NewFrame has seen it down (release_held_back_keys()).
-    if (action == GLFW_RELEASE &&
-        std::find(app->keys_down_unseen_.begin(), app->keys_down_unseen_.end(), key) != app->keys_down_unseen_.end()) {
-        app->held_back_releases_.push_back({key, scancode, mods});
+    // waits until a whole frame has seen it down (release_held_back_keys(), after
+    // the frame): widgets read the modifiers (io.KeyCtrl) while they run, so a
+    // Ctrl+A in a text field needs Ctrl down until then, and a text field checks
+    // them against the io.KeyMods that NewFrame took (an assertion). What comes
+    // after a modifier held so (the 3 typed after a Ctrl+A: a text field takes
+    // no character while Ctrl is down), or a key pressed again, waits for the
+    // next frame: the frame sees the events of one moment, in their order, as
+    // Dear ImGui 1.87's input queue trickles them.
+    if (waits_for_next_frame(e)) {
+        deferred_input_.push_back(e);
         return;
     }
-    if (app->previous_key_callback_) app->previous_key_callback_(window, key, scancode, action, mods);
+    if (e.character) {
+        if (previous_char_callback_) previous_char_callback_(window_, e.codepoint);
+        return;
+    }
+    if (e.action == GLFW_PRESS) {
+        key_presses_.push_back({e.key, e.mods});
+        keys_down_unseen_.push_back(e.key);
+    }
+    if (e.action == GLFW_RELEASE &&
+        std::find(keys_down_unseen_.begin(), keys_down_unseen_.end(), e.key) != keys_down_unseen_.end()) {
+        held_back_releases_.push_back({e.key, e.scancode, e.mods});
+        return;
+    }
+    if (previous_key_callback_) previous_key_callback_(window_, e.key, e.scancode, e.action, e.mods);
 }
 
 void EditorApp::cursor_callback(GLFWwindow* window, double x, double y) {
@@ -106,6 +144,10 @@ void EditorApp::mouse_button_callback(GLFWwindow* window, int button, int action
     // The events come in order: the cursor's last one is where the button went down.
     if (button == GLFW_MOUSE_BUTTON_LEFT && action == GLFW_PRESS && !app->left_pressed_at_)
         app->left_pressed_at_ = app->cursor_at_;
+    // The keys held at the press, from the event itself (X11's state field): by
+    // the frame that carries the click out they may have come up.
+    if (action == GLFW_PRESS && button >= 0 && button < 3 && !app->pressed_mods_[button])
+        app->pressed_mods_[button] = mods;
     if (app->previous_mouse_button_callback_) app->previous_mouse_button_callback_(window, button, action, mods);
 }
 
@@ -113,6 +155,9 @@ void EditorApp::release_held_back_keys() {
     keys_down_unseen_.clear();
     for (const KeyRelease& r : std::exchange(held_back_releases_, {}))
         if (previous_key_callback_) previous_key_callback_(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
+    // What waited goes in now, before the next frame's events; some of it may
+    // hold back and wait again.
+    for (const KeyInput& e : std::exchange(deferred_input_, {})) key_input(e);
 }
 
 // ---------------------------------------------------------------------------
@@ -249,7 +294,7 @@ bool EditorApp::open_model(const fs::path& path) {
 bool EditorApp::open_scene(const fs::path& path) {
     if (!reporting([&] { doc_.open_scene(path); })) return false;
     selected_collider_.reset();
-    sync_with_document();
+    sync_with_document(false);  // the file's colliders stand where it puts them
     set_status("Opened scene " + path.string() + " (" + std::to_string(doc_.colliders().size()) + " colliders)");
     return true;
 }
@@ -422,14 +467,16 @@ void EditorApp::set_status(std::string message) {
     messages_.status_time = glfwGetTime();
 }
 
-void EditorApp::sync_with_document() {
+void EditorApp::sync_with_document(bool sweep) {
     if (doc_.scene_revision() != seen_scene_revision_) {
         seen_scene_revision_ = doc_.scene_revision();
         if (selected_collider_ && *selected_collider_ >= doc_.colliders().size()) selected_collider_.reset();
         // Moved while it runs: the collider sweeps there over the next frame and
-        // pushes what it meets (LiveSimulation::set_colliders). An edit never makes
-        // an invalid collider; reporting is a bug guard.
-        reporting([&] { live_.set_colliders(doc_.colliders(), playback_.playing ? kFrameDt : 0.0f); });
+        // pushes what it meets (LiveSimulation::set_colliders). An undo jumps back
+        // over the whole path of a drag in one frame, through whatever lies
+        // between: it puts the collider there instead. An edit never makes an
+        // invalid collider; reporting is a bug guard.
+        reporting([&] { live_.set_colliders(doc_.colliders(), sweep && playback_.playing ? kFrameDt : 0.0f); });
     }
     if (doc_.revision() == seen_revision_) return;
     seen_revision_ = doc_.revision();
@@ -598,13 +645,13 @@ void EditorApp::show_frame(std::uint64_t frame) {
 void EditorApp::undo() {
     const char* name = doc_.undo_name();
     if (doc_.undo()) set_status(std::string("Undo ") + name);
-    sync_with_document();  // the panels drawn after this in the frame see the new model
+    sync_with_document(false);  // the panels drawn after this in the frame see the new model
 }
 
 void EditorApp::redo() {
     const char* name = doc_.redo_name();
     if (doc_.redo()) set_status(std::string("Redo ") + name);
-    sync_with_document();  // the panels drawn after this in the frame see the new model
+    sync_with_document(false);  // the panels drawn after this in the frame see the new model
 }
 
 // ---------------------------------------------------------------------------
@@ -636,6 +683,12 @@ Viewport EditorApp::viewport() const {
     const SidePanels panels = side_panels(static_cast<float>(w), kToolsWidth, kInsightWidth);
     return scene_viewport(static_cast<float>(w), static_cast<float>(h), ImGui::GetFrameHeight(), panels.left,
                           panels.right);
+}
+
+Viewport EditorApp::uncovered_viewport() const {
+    if (!show_ui_) return viewport();
+    const float w = static_cast<float>(window_size().width);
+    return uncovered_scene(viewport(), w, side_panels(w, kToolsWidth, kInsightWidth));
 }
 
 void EditorApp::handle_shortcuts() {
@@ -780,7 +833,12 @@ void EditorApp::handle_viewport_mouse() {
     // except for a drag that started in the viewport.
     if (drag_.kind == ViewportDrag::Kind::none && !io.WantCaptureMouse && inside) {
         if (io.MouseWheel != 0.0f) camera_.zoom(io.MouseWheel);
-        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        const auto pressed = [&](ImGuiMouseButton button) {
+            if (!ImGui::IsMouseClicked(button)) return false;
+            drag_.press_mods = pressed_mods_[static_cast<std::size_t>(button)].value_or(0);
+            return true;
+        };
+        if (pressed(ImGuiMouseButton_Left)) {
             // Where the button went down, not where the cursor is as the frame
             // starts: at 10 frames a second a quick grab has moved on by then.
             const CursorAt at = left_pressed_at_.value_or(CursorAt{mx, my});
@@ -789,7 +847,7 @@ void EditorApp::handle_viewport_mouse() {
             drag_.press_y = py;
             // Nothing happens until the button is let go (a click) or the mouse
             // moves past the threshold (a drag): a click never moves the model.
-            drag_.kind = io.KeyAlt ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
+            drag_.kind = (held_mods() & GLFW_MOD_ALT) != 0 ? ViewportDrag::Kind::orbit : ViewportDrag::Kind::press;
             // Hidden springs cannot be clicked: those of a class the legend hides
             // are left out, and the hit's index mapped back.
             std::span<const Spring> springs = view_.springs ? std::span<const Spring>(live_.model().springs)
@@ -814,8 +872,8 @@ void EditorApp::handle_viewport_mouse() {
                     drag_.grabbed = hit->second;
                 }
             }
-        } else if (ImGui::IsMouseClicked(ImGuiMouseButton_Right) || ImGui::IsMouseClicked(ImGuiMouseButton_Middle)) {
-            drag_.kind = io.KeyShift ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
+        } else if (pressed(ImGuiMouseButton_Right) || pressed(ImGuiMouseButton_Middle)) {
+            drag_.kind = (held_mods() & GLFW_MOD_SHIFT) != 0 ? ViewportDrag::Kind::pan : ViewportDrag::Kind::orbit;
         }
     }
 
@@ -832,7 +890,7 @@ void EditorApp::handle_viewport_mouse() {
             if (dx * dx + dy * dy < kDragThreshold * kDragThreshold) break;
             // A drag: a node grabbed without a modifier is pulled; anything else,
             // or Shift/Ctrl anywhere, draws a selection box.
-            const bool modifier = io.KeyShift || io.KeyCtrl;
+            const bool modifier = (held_mods() & (GLFW_MOD_SHIFT | GLFW_MOD_CONTROL)) != 0;
             if (!modifier && drag_.pressed_on && drag_.pressed_on->kind == PickHit::Kind::node) {
                 drag_.kind = ViewportDrag::Kind::node;
                 drag_.node = drag_.pressed_on->index;
@@ -890,7 +948,10 @@ void EditorApp::handle_viewport_mouse() {
             draw->AddRect(ImVec2(drag_.press_x, drag_.press_y), ImVec2(mx, my), IM_COL32(255, 220, 60, 200));
             if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) break;
             drag_.kind = ViewportDrag::Kind::none;
-            const SelectMode mode = io.KeyShift ? SelectMode::add : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+            const int mods = held_mods();
+            const SelectMode mode = (mods & GLFW_MOD_SHIFT) != 0     ? SelectMode::add
+                                    : (mods & GLFW_MOD_CONTROL) != 0 ? SelectMode::subtract
+                                                                     : SelectMode::replace;
             selection_.select_nodes(nodes_in_rect(positions, view_projection, vp, drag_.press_x, drag_.press_y, mx, my),
                                     mode);
             break;
@@ -910,10 +971,19 @@ std::optional<std::pair<std::size_t, Vec3>> EditorApp::collider_under(const Ray&
     return nearest;
 }
 
-void EditorApp::click(const std::optional<PickHit>& hit) {
+int EditorApp::held_mods() const {
     const ImGuiIO& io = ImGui::GetIO();
+    const int now = (io.KeyShift ? GLFW_MOD_SHIFT : 0) | (io.KeyCtrl ? GLFW_MOD_CONTROL : 0) |
+                    (io.KeyAlt ? GLFW_MOD_ALT : 0);
+    return now | drag_.press_mods;
+}
+
+void EditorApp::click(const std::optional<PickHit>& hit) {
     // Blender's rules: a click replaces the selection, Shift toggles, Ctrl removes.
-    const SelectMode mode = io.KeyShift ? SelectMode::toggle : io.KeyCtrl ? SelectMode::subtract : SelectMode::replace;
+    const int mods = held_mods();
+    const SelectMode mode = (mods & GLFW_MOD_SHIFT) != 0     ? SelectMode::toggle
+                            : (mods & GLFW_MOD_CONTROL) != 0 ? SelectMode::subtract
+                                                             : SelectMode::replace;
     if (!hit) {
         if (mode == SelectMode::replace) selection_.clear();
         // Nothing of the model under the cursor: the nearest collider there, if any.
@@ -953,14 +1023,14 @@ void EditorApp::draw_ui() {
     if (auto frame = timeline_section(live_, selection_, timeline_)) show_frame(*frame);
     end_side_panel();
     if (view_.springs && !view_.colour_by_class && !doc_.model().springs.empty())
-        strain_legend(viewport(), view_.strain_full);
+        strain_legend(uncovered_viewport(), view_.strain_full);
     if (view_.legend && live_.running()) {
         if (class_counts_revision_ != doc_.revision() || class_counts_model_ != &live_.model()) {
             class_counts_ = count_spring_classes(live_.model().springs);
             class_counts_revision_ = doc_.revision();
             class_counts_model_ = &live_.model();
         }
-        spring_legend(viewport(), view_, class_counts_);
+        spring_legend(uncovered_viewport(), view_, class_counts_);
     }
     if (live_.running() && !selection_.springs().empty())
         selected_springs_overlay(live_.model().springs, selection_.springs(), live_.simulation().positions(),
@@ -1100,12 +1170,14 @@ void EditorApp::after_steps(bool last) {
     stats_.last_contacts = live_.simulation().contacts().size();
 }
 
+void EditorApp::lay_out() {
+    if (show_ui_) draw_ui();
+}
+
 void EditorApp::frame(bool fixed_step, bool exact) {
     // The steps the frame before left running end before anything reads input,
     // edits the document or looks at the simulation.
     finish_steps();
-    // Dear ImGui's NewFrame has run: the keys that went down have been seen.
-    release_held_back_keys();
     const auto now = std::chrono::steady_clock::now();
     const double real_dt = std::clamp(std::chrono::duration<double>(now - playback_.last_frame).count(), 0.0, 0.1);
     playback_.last_frame = now;
@@ -1115,6 +1187,7 @@ void EditorApp::frame(bool fixed_step, bool exact) {
     handle_shortcuts();
     handle_viewport_mouse();
     left_pressed_at_.reset();
+    pressed_mods_ = {};
     sync_with_document();
     move_anchor_with_keys(static_cast<float>(real_dt));
     move_collider_with_keys(static_cast<float>(real_dt));

@@ -108,6 +108,9 @@ struct ViewportDrag {
     enum class Kind { none, press, orbit, pan, box, node, collider };
     Kind kind = Kind::none;
     float press_x = 0, press_y = 0;  ///< where the button went down (box selection)
+    /// The modifier keys (GLFW_MOD_*) held when the button went down, as the
+    /// mouse-button callback reported them (EditorApp::held_mods).
+    int press_mods = 0;
     std::optional<PickHit> pressed_on;  ///< Kind::press: what was under the cursor
     std::uint32_t node = 0;          ///< Kind::node: the grabbed node
     Vec3 target{};                   ///< Kind::node: where it is pulled to
@@ -145,6 +148,16 @@ public:
     /// saved: the last of a headless run, a script's screenshot), and
     /// EditorOptions::sequential, step first and draw the stepped state.
     void frame(bool fixed_step, bool exact = false);
+    /// Lays out the panels with no input, steps or drawing, inside a Dear ImGui
+    /// frame of its own before the first frame(): Dear ImGui hovers and clicks a
+    /// window where the frame before placed it, so without it a press on the
+    /// first frame (an input script's frame 0) falls through a panel to the scene.
+    void lay_out();
+    /// Passes on the key releases key_callback held back, and the events that
+    /// waited behind them, once the frame is over (after ImGui::Render(), whose
+    /// EndFrame drops typed characters; before the next frame's events): a key
+    /// that went down and up between two frames is down for exactly the one frame.
+    void release_held_back_keys();
     /// Waits for the steps frame() left running (a no-op when none are).
     void finish_steps();
 
@@ -205,7 +218,11 @@ private:
         }
     }
     void set_status(std::string message);
-    void sync_with_document();
+    /// Brings the simulation up to the document's model and colliders. `sweep`: a
+    /// collider moved while the model runs sweeps to its new place over the next
+    /// frame, pushing what it meets (a drag, the arrows); otherwise it is put
+    /// there at once (undo and redo: it goes back, it is not thrown across).
+    void sync_with_document(bool sweep = true);
 
     // Viewport input (editor_app.cpp).
     void handle_viewport_mouse();
@@ -215,13 +232,30 @@ private:
     /// button this frame (a stroke goes on), so that nothing else does.
     bool paint_with_mouse(bool inside, float x, float y, std::span<const Vec3> positions,
                           const Mat4& view_projection, const Viewport& vp);
+    /// The modifier keys (GLFW_MOD_*) of the viewport drag under way: those held
+    /// when its button went down, and those held now. Dear ImGui 1.86's KeyShift
+    /// is the key's state as the last key event left it: a Shift let go before the
+    /// frame that sees the button come up is not held any more by then.
+    int held_mods() const;
     /// A left click (pressed and let go without moving) on `hit` or empty space.
     void click(const std::optional<PickHit>& hit);
     void handle_shortcuts();
     void shortcut(const KeyPress& press, bool text_field);
     static void key_callback(GLFWwindow* window, int key, int scancode, int action, int mods);
-    /// Passes on the key releases key_callback held back (called after ImGui::NewFrame).
-    void release_held_back_keys();
+    static void char_callback(GLFWwindow* window, unsigned int codepoint);
+    /// A key event (GLFW's) or a typed character, from the callbacks or waiting.
+    struct KeyInput {
+        bool character = false;
+        int key = 0, scancode = 0, action = 0, mods = 0;
+        unsigned int codepoint = 0;
+    };
+    /// Passes a key event or character on to the shortcut queue and Dear ImGui,
+    /// holding back a quick release, or keeps it for after the frame.
+    void key_input(const KeyInput& e);
+    /// Whether `e` must wait for the next frame: a modifier's release is held back
+    /// (it stays down for this frame), `e` presses a key whose release is, or
+    /// events wait already.
+    bool waits_for_next_frame(const KeyInput& e) const;
     /// The cursor's place at each of its events, and where the left button went
     /// down (mouse_button_callback), ahead of Dear ImGui's callbacks.
     static void cursor_callback(GLFWwindow* window, double x, double y);
@@ -231,6 +265,9 @@ private:
     /// ground, Page Up/Down lift (not normalised; zero when none is held).
     Vec3 arrow_direction() const;
     Viewport viewport() const;
+    /// The part of viewport() no side panel covers (uncovered_scene): where the
+    /// legends go.
+    Viewport uncovered_viewport() const;
     /// The window's size and its framebuffer's, in pixels, as the frame's
     /// ImGui_ImplGlfw_NewFrame() read them (before the first frame, from GLFW).
     /// Each GLFW query is a round trip to the X server (XGetWindowAttributes),
@@ -347,6 +384,7 @@ private:
         int key, scancode, mods;
     };
     std::vector<KeyRelease> held_back_releases_;
+    std::vector<KeyInput> deferred_input_;  ///< events after a held-back release, for the next frame
     /// The cursor at its last event, and where the left button last went down
     /// since the frame before looked (Dear ImGui's MousePos is the cursor when the
     /// frame starts: after a quick grab and pull, already off the node).
@@ -354,8 +392,12 @@ private:
         float x, y;
     };
     std::optional<CursorAt> cursor_at_, left_pressed_at_;
+    /// The modifier keys the mouse-button callback reported with the first press
+    /// of each button (left, right, middle) since the frame before looked.
+    std::array<std::optional<int>, 3> pressed_mods_{};
     void (*previous_cursor_callback_)(GLFWwindow*, double, double) = nullptr;
     void (*previous_mouse_button_callback_)(GLFWwindow*, int, int, int) = nullptr;
+    void (*previous_char_callback_)(GLFWwindow*, unsigned int) = nullptr;
     void (*previous_key_callback_)(GLFWwindow*, int, int, int, int) = nullptr;  ///< Dear ImGui's: called on
 };
 

@@ -183,6 +183,13 @@ int main(int argc, char** argv) {
         const bool opened = app.open_initial();
         if (!opened && options.frames > 0) status = kExitFailure;  // headless: nothing to show is a failure
 
+        if (status == kExitOk) {
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            ImGui::NewFrame();
+            app.lay_out();
+            ImGui::EndFrame();
+        }
         int frame = 0;
         while (status == kExitOk) {
             const auto start = std::chrono::steady_clock::now();
@@ -204,6 +211,8 @@ int main(int argc, char** argv) {
             // A frame whose picture is kept, and the last, show their own steps.
             app.frame(options.frames > 0, last || !shots.empty());
             ImGui::Render();
+            // After Render's EndFrame, which drops the characters typed into it.
+            app.release_held_back_keys();
             ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
             if (!shots.empty()) {
                 int fb_width = 0, fb_height = 0;

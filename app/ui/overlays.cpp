@@ -9,29 +9,37 @@
 
 namespace springkit::editor {
 
-void strain_legend(const Viewport& viewport, float strain_full) {
+void strain_legend(const Viewport& area, float strain_full) {
     constexpr int kSteps = 32;
-    constexpr float kWidth = 160.0f, kHeight = 10.0f, kMargin = 10.0f;
-    ImDrawList* draw = ImGui::GetForegroundDrawList();
     const float line = ImGui::GetTextLineHeight();
-    const ImVec2 origin(viewport.x + kMargin, viewport.y + viewport.height - kMargin - kHeight);
-    draw->AddRectFilled(ImVec2(origin.x - 4, origin.y - line - 6), ImVec2(origin.x + kWidth + 4, origin.y + kHeight + 4),
+    const auto bar = strain_legend_bar(area, line);
+    if (!bar) return;  // no room between the floating panels
+    ImDrawList* draw = ImGui::GetForegroundDrawList();
+    const Viewport plate = strain_legend_plate(*bar, line);
+    draw->AddRectFilled(ImVec2(plate.x, plate.y), ImVec2(plate.x + plate.width, plate.y + plate.height),
                         IM_COL32(20, 20, 24, 200), 3.0f);
+    const ImVec2 origin(bar->x, bar->y);
     for (int i = 0; i < kSteps; ++i) {
         const float strain = strain_full * (2.0f * (static_cast<float>(i) + 0.5f) / kSteps - 1.0f);
         const Rgb c = strain_rgb(strain, strain_full);
-        const float x0 = origin.x + kWidth * static_cast<float>(i) / kSteps;
-        const float x1 = origin.x + kWidth * static_cast<float>(i + 1) / kSteps;
-        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x1, origin.y + kHeight), ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1)));
+        const float x0 = origin.x + bar->width * static_cast<float>(i) / kSteps;
+        const float x1 = origin.x + bar->width * static_cast<float>(i + 1) / kSteps;
+        draw->AddRectFilled(ImVec2(x0, origin.y), ImVec2(x1, origin.y + bar->height),
+                            ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, 1)));
     }
-    char text[32];
-    std::snprintf(text, sizeof text, "-%.3g%%", 100.0 * static_cast<double>(strain_full));
+    char low[32], high[32];
+    std::snprintf(low, sizeof low, "-%.3g%%", 100.0 * static_cast<double>(strain_full));
+    std::snprintf(high, sizeof high, "+%.3g%%", 100.0 * static_cast<double>(strain_full));
     const ImU32 white = IM_COL32(230, 230, 230, 255);
-    draw->AddText(ImVec2(origin.x, origin.y - line - 2), white, text);
+    const float text_y = origin.y - line - 2;
+    const float low_width = ImGui::CalcTextSize(low).x, high_width = ImGui::CalcTextSize(high).x;
+    draw->AddText(ImVec2(origin.x, text_y), white, low);
+    draw->AddText(ImVec2(origin.x + bar->width - high_width, text_y), white, high);
+    // The title where it fits between the two ends' labels (a narrow bar leaves it out).
     const char* title = "strain";
-    draw->AddText(ImVec2(origin.x + (kWidth - ImGui::CalcTextSize(title).x) * 0.5f, origin.y - line - 2), white, title);
-    std::snprintf(text, sizeof text, "+%.3g%%", 100.0 * static_cast<double>(strain_full));
-    draw->AddText(ImVec2(origin.x + kWidth - ImGui::CalcTextSize(text).x, origin.y - line - 2), white, text);
+    const float title_width = ImGui::CalcTextSize(title).x;
+    if (low_width + title_width + high_width + 16.0f <= bar->width)
+        draw->AddText(ImVec2(origin.x + (bar->width - title_width) * 0.5f, text_y), white, title);
 }
 
 void selected_springs_overlay(std::span<const Spring> springs, std::span<const std::uint32_t> selected,

@@ -9,10 +9,12 @@
 
 namespace springkit::editor {
 
-/// The springs' colour scale in the viewport's bottom left corner: blue
-/// (compressed by `strain_full` or more) through the neutral rest colour to red
-/// (stretched by as much), labelled in percent.
-void strain_legend(const Viewport& viewport, float strain_full);
+/// The springs' colour scale in the bottom left corner of `area`, the part of
+/// the scene no panel covers (uncovered_scene): blue (compressed by
+/// `strain_full` or more) through the neutral rest colour to red (stretched by
+/// as much), labelled in percent; narrower where the area is (strain_legend_bar),
+/// left out where it has no room.
+void strain_legend(const Viewport& area, float strain_full);
 
 /// The selected springs again, 3 px wide over the scene (OpenGL's core profile
 /// draws its lines 1 px wide): the spring just added with F, or clicked, reads at

@@ -22,7 +22,8 @@ enum class LegendRow : std::uint8_t {
 };
 
 /// The centre of a row's checkbox, window pixels: the legend sits 10 px inside the
-/// viewport's top left corner, and Dear ImGui's default style makes each row a
+/// top left corner of `viewport`, the part of the scene no panel covers
+/// (uncovered_scene: the scene itself unless the panels float over it), and Dear ImGui's default style makes each row a
 /// 19 px frame (13 px font, 3 px padding above and below) plus 4 px of spacing,
 /// inside 8 px of window padding. Tests click here.
 inline ScreenPoint legend_checkbox(const Viewport& viewport, std::size_t row) {
@@ -40,7 +41,8 @@ inline ScreenPoint legend_checkbox(const Viewport& viewport, SpringClass c) {
         viewport, static_cast<std::size_t>(LegendRow::first_class) + static_cast<std::size_t>(c));
 }
 
-/// Draws the legend and changes `view` as its checkboxes are clicked. `counts`:
+/// Draws the legend in the top left corner of `viewport` (the uncovered part of
+/// the scene) and changes `view` as its checkboxes are clicked. `counts`:
 /// the model's springs per class (count_spring_classes).
 void spring_legend(const Viewport& viewport, ViewOptions& view,
                    const std::array<std::size_t, kSpringClasses>& counts);

@@ -9,6 +9,7 @@ namespace {
 // colour under them (EditorApp::frame), which saves blending half the window
 // every frame in a software rasteriser such as llvmpipe.
 const ImVec4 kPanelBackground{0.0f, 0.0f, 0.0f, 0.0f};
+const ImVec4 kFloatingPanelBackground{0.08f, 0.08f, 0.09f, 0.9f};
 
 }  // namespace
 
@@ -40,7 +41,10 @@ void begin_side_panel(const char* name, float x, float width) {
     const float top = ImGui::GetFrameHeight();
     ImGui::SetNextWindowPos(ImVec2(main->Pos.x + x, main->Pos.y + top));
     ImGui::SetNextWindowSize(ImVec2(width, main->Size.y - 2.0f * top));
-    ImGui::PushStyleColor(ImGuiCol_WindowBg, kPanelBackground);
+    // Panels floating over the scene (a narrow window) get a plate of that colour
+    // of their own, so that their text reads over the model.
+    const bool floating = !panels_beside_scene(main->Size.x, panel_widths());
+    ImGui::PushStyleColor(ImGuiCol_WindowBg, floating ? kFloatingPanelBackground : kPanelBackground);
     ImGui::Begin(name, nullptr,
                  ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                      ImGuiWindowFlags_NoTitleBar);

@@ -70,11 +70,35 @@ SidePanels side_panels(float window_width, float left, float right) {
 
 Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right) {
     Viewport vp{0, bar, std::max(window_width, 1.0f), std::max(window_height - 2.0f * bar, 1.0f)};
-    if (vp.width >= left + right + kMinSceneWidth) {
+    if (panels_beside_scene(window_width, {left, right})) {
         vp.x = left;
         vp.width -= left + right;
     }
     return vp;
+}
+
+bool panels_beside_scene(float window_width, SidePanels panels) {
+    return std::max(window_width, 1.0f) >= panels.left + panels.right + kMinSceneWidth;
+}
+
+Viewport uncovered_scene(const Viewport& scene, float window_width, SidePanels panels) {
+    if (panels_beside_scene(window_width, panels)) return scene;
+    return {panels.left, scene.y, std::max(window_width - panels.left - panels.right, 0.0f), scene.height};
+}
+
+std::optional<Viewport> strain_legend_bar(const Viewport& area, float line) {
+    const float width = std::min(kStrainLegendWidth, area.width - 2.0f * kStrainLegendMargin);
+    const Viewport bar{area.x + kStrainLegendMargin, area.y + area.height - kStrainLegendMargin - kStrainLegendHeight,
+                       width, kStrainLegendHeight};
+    const Viewport plate = strain_legend_plate(bar, line);
+    if (width < kMinStrainLegendWidth || plate.y < area.y) return std::nullopt;
+    return bar;
+}
+
+Viewport strain_legend_plate(const Viewport& bar, float line) {
+    const float top = bar.y - line - 2.0f - kStrainLegendPlate;
+    return {bar.x - kStrainLegendPlate, top, bar.width + 2.0f * kStrainLegendPlate,
+            bar.y + bar.height + kStrainLegendPlate - top};
 }
 
 std::optional<ScreenPoint> project(const Mat4& view_projection, const Viewport& viewport, Vec3 p) {

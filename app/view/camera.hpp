@@ -55,6 +55,27 @@ SidePanels side_panels(float window_width, float left, float right);
 /// whole width.
 Viewport scene_viewport(float window_width, float window_height, float bar, float left, float right);
 
+/// Whether the side panels stand beside the scene in a window `window_width` px
+/// wide (scene_viewport puts the scene between them), or else float over it.
+bool panels_beside_scene(float window_width, SidePanels panels);
+
+/// The part of the scene `scene` (scene_viewport's) no side panel covers: the
+/// scene itself when the panels stand beside it, or else the gap between the
+/// floating panels (0 px wide when they meet). What is drawn over the scene (its
+/// legends) goes there.
+Viewport uncovered_scene(const Viewport& scene, float window_width, SidePanels panels);
+
+/// The strain legend's colour bar, kStrainLegendMargin in from the bottom left
+/// corner of `area` (uncovered_scene's): kStrainLegendWidth px wide, or as wide
+/// as `area` leaves down to kMinStrainLegendWidth; nullopt in a narrower area.
+/// Its labels stand `line` px high above it, on a plate kStrainLegendPlate px
+/// around both, all inside `area`.
+std::optional<Viewport> strain_legend_bar(const Viewport& area, float line);
+inline constexpr float kStrainLegendWidth = 160.0f, kMinStrainLegendWidth = 90.0f;
+inline constexpr float kStrainLegendHeight = 10.0f, kStrainLegendMargin = 10.0f, kStrainLegendPlate = 4.0f;
+/// The legend's plate: the bar, its labels above it and kStrainLegendPlate px around.
+Viewport strain_legend_plate(const Viewport& bar, float line);
+
 /// Where a point lands in the window: pixel x, y and depth in [0, 1]; nullopt
 /// behind the camera.
 struct ScreenPoint {

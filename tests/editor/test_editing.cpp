@@ -538,6 +538,58 @@ TEST(Editing, pullingAFreeNodeIsASoftSpringThatNeverOvershoots) {
     EXPECT_NEAR(live.simulation().positions()[0].x, d, 1e-6f) << "it settles on the target";
 }
 
+TEST(Editing, anAnchorMovedByTheKeysDuringAPullIsInPlaceFromTheFramesFirstSubstep) {
+    // Node 0 anchored, node 1 free 1 m from it on a spring (k = 100 N/m), no gravity
+    // or losses. In one frame the keys move the anchor 5 cm along the spring and the
+    // mouse pulls node 1 towards (1.01, 0, 0). The pulled frame is stepped one
+    // substep at a time (LiveSimulation::step); the anchor must stand at its new
+    // place from the first of them, as in a frame without a pull: the same bits as a
+    // Simulation with the anchor placed first and the pull's force
+    // F = k (target - x) - c v (k = m / (2 dt^2), c = 1.5 m / dt) applied before
+    // each substep. An anchor that reached its place only at the end of the first
+    // substep (set_anchor_target over a one-substep step) gives other bits.
+    Model m;
+    m.positions = {{0, 0, 0}, {1, 0, 0}};
+    m.springs = {Spring{0, 1, 1.0f}};
+    m.anchors = {Anchor{.node = 0}};
+    m.params.gravity = {0, 0, 0};
+    m.params.energy_loss = 1.0f;
+    m.params.mass = 0.5f;
+    m.params.k = 100.0f;
+    const float dt = 1.0f / 60.0f;
+    const Vec3 delta{0.05f, 0, 0}, target{1.01f, 0, 0};
+
+    LiveSimulation live;
+    live.restart(m);
+    ASSERT_TRUE(live.move_anchor(0, delta));
+    live.pull_node(1, target, {}, dt);
+    live.step(dt);
+
+    const auto n = substeps_per_frame(dt, m.params.max_substep);
+    ASSERT_GT(n, 1u);
+    auto by_hand = [&](bool placed_first) {
+        Simulation sim(m);
+        if (placed_first)
+            sim.set_anchor_position(0, m.positions[0] + delta);
+        else
+            sim.set_anchor_target(0, m.positions[0] + delta);
+        const float k = 0.5f * m.params.mass / (dt * dt), c = 1.5f * m.params.mass / dt;
+        for (std::uint64_t i = 0; i < n; ++i) {
+            const Vec3 force = (target - sim.positions()[1]) * k + (Vec3{} - sim.velocities()[1]) * c;
+            EXPECT_LT(length(force), 2.0 * 1.0 * 9.80665) << "under the pull's limit";
+            sim.apply_force(1, force);
+            sim.step(dt / static_cast<float>(n));
+        }
+        return std::array{sim.positions()[0], sim.positions()[1], sim.velocities()[1]};
+    };
+    const auto placed = by_hand(true), late = by_hand(false);
+    EXPECT_EQ(live.simulation().positions()[0], m.positions[0] + delta);
+    EXPECT_EQ(live.simulation().positions()[0], placed[0]);
+    EXPECT_EQ(live.simulation().positions()[1], placed[1]);
+    EXPECT_EQ(live.simulation().velocities()[1], placed[2]);
+    EXPECT_NE(late[1], placed[1]) << "the test tells the two apart";
+}
+
 TEST(Editing, aClothCornerHeldStillAwayFromItsPlaceIsNotPumpedFullOfEnergy) {
     // The cloth sample (400 nodes of 0.05 kg, k = 1000 N/m) hangs for 2 s; its free
     // corner is flicked 1.2 m up and out in 4 frames and held there for a second,

@@ -229,6 +229,24 @@ TEST(EditorViews, scrubbingBackAndOnShowsTheRecordedFramesExactly) {
 // A small window keeps the scene between the side panels: both narrow by one share
 // (to 63% at 640 px) so that the scene keeps kMinSceneWidth, where the editor frames
 // the model whole. Narrower than the panels at their least, the scene goes under them.
+namespace {
+
+// `model` opened paused in a window `width` x `height` (no floor grid or shadow),
+// its third frame; an empty image (and a failure) when the editor fails.
+Image small_window_shot(const Model& model, int width, int height, const fs::path& dir) {
+    const fs::path file = dir / "model.json", shot = dir / "small.png";
+    save_model(model, file);
+    std::ofstream(dir / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
+    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
+                                         (dir / "script.txt").string() + "'" +
+                                         springkit::test::editor::size_args(width, height),
+                                     dir);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    return run.exit_code == 0 ? load_png(shot) : Image{};
+}
+
+}  // namespace
+
 TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
     const SidePanels full = side_panels(1280, kToolsWidth, kInsightWidth);
     EXPECT_EQ(full.left, kToolsWidth);
@@ -243,15 +261,7 @@ TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
 
     TempDir dir;
     const Model model = cloth_with_kinds();
-    const fs::path file = dir.path() / "cloth.json", shot = dir.path() / "small.png";
-    save_model(model, file);
-    std::ofstream(dir.path() / "script.txt") << "wait 2\nscreenshot " << shot.string() << "\n";
-    const EditorRun run = run_editor("'" + file.string() + "' --paused --hide grid,shadow --input-script '" +
-                                         (dir.path() / "script.txt").string() + "'" +
-                                         springkit::test::editor::size_args(kSmallWidth, kSmallHeight),
-                                     dir.path());
-    ASSERT_EQ(run.exit_code, 0) << run.err;
-    const Image image = load_png(shot);
+    const Image image = small_window_shot(model, kSmallWidth, kSmallHeight, dir.path());
     ASSERT_EQ(image.width, kSmallWidth);
     const Viewport vp = OpeningView::scene(kSmallWidth, kSmallHeight);
     EXPECT_NEAR(vp.x, small.left, 1e-3);
@@ -277,4 +287,53 @@ TEST(EditorViews, aSmallWindowNarrowsThePanelsAndKeepsTheSceneBesideThem) {
         EXPECT_LT(p.x, vp.x + vp.width - 5) << node;
         EXPECT_GT(non_background_near(image, p, 2), 3) << node;
     }
+}
+
+TEST(EditorViews, theStrainLegendStaysBetweenPanelsThatFloatOverTheScene) {
+    // Under about 590 px the side panels float over a scene as wide as the window;
+    // the strain legend goes into the gap between them (narrower if it must), and
+    // where there is no room for it, it is left out.
+    constexpr float kLine = 13.0f;  // Dear ImGui's default font
+    auto legend = [&](int width, int height) {
+        const SidePanels panels = side_panels(static_cast<float>(width), kToolsWidth, kInsightWidth);
+        const Viewport scene = OpeningView::scene(width, height);
+        const Viewport area = uncovered_scene(scene, static_cast<float>(width), panels);
+        EXPECT_GE(area.x, panels.left);
+        EXPECT_LE(area.x + area.width, static_cast<float>(width) - panels.right);
+        return strain_legend_bar(area, kLine);
+    };
+    // Beside the scene (700 x 500): at full width, 10 px in from the scene's corner.
+    const auto beside = legend(700, 500);
+    ASSERT_TRUE(beside);
+    EXPECT_EQ(beside->width, kStrainLegendWidth);
+    EXPECT_EQ(beside->x, OpeningView::scene(700, 500).x + kStrainLegendMargin);
+    // Floating (400 x 300): 53 px between the panels, no room.
+    EXPECT_FALSE(legend(400, 300));
+
+    // Floating (500 x 400): 153 px between the panels; the legend's plate lies
+    // between them, and the screenshot shows its bar there, blue to red, and no
+    // bar at the corner of the scene under the tools panel.
+    constexpr int kSmallWidth = 500, kSmallHeight = 400;
+    const SidePanels panels = side_panels(kSmallWidth, kToolsWidth, kInsightWidth);
+    ASSERT_FALSE(panels_beside_scene(kSmallWidth, panels));
+    const auto bar = legend(kSmallWidth, kSmallHeight);
+    ASSERT_TRUE(bar);
+    const Viewport plate = strain_legend_plate(*bar, kLine);
+    EXPECT_GE(plate.x, panels.left);
+    EXPECT_LE(plate.x + plate.width, kSmallWidth - panels.right);
+    EXPECT_LT(bar->width, kStrainLegendWidth);
+
+    TempDir dir;
+    const Image image = small_window_shot(cloth_with_kinds(), kSmallWidth, kSmallHeight, dir.path());
+    ASSERT_EQ(image.width, kSmallWidth);
+    auto blue = [](const unsigned char* p) { return p[2] > 220 && p[0] < 90 && p[1] < 90; };
+    auto red = [](const unsigned char* p) { return p[0] > 220 && p[1] < 90 && p[2] < 90; };
+    const int row = static_cast<int>(bar->y + bar->height / 2);
+    EXPECT_TRUE(blue(image.at(static_cast<int>(bar->x) + 2, row)));
+    EXPECT_TRUE(red(image.at(static_cast<int>(bar->x + bar->width) - 3, row)));
+    const Viewport scene = OpeningView::scene(kSmallWidth, kSmallHeight);
+    for (int x = static_cast<int>(scene.x); x < static_cast<int>(panels.left); ++x)
+        for (int y = row - 6; y <= row + 6; ++y)
+            ASSERT_FALSE(blue(image.at(x, y)) || red(image.at(x, y))) << "legend colours under the tools panel at " << x
+                                                                       << ", " << y;
 }
