@@ -220,8 +220,9 @@ VerbRun register_convert(CLI::App& app) {
         ->check(finite_number_above(0.0, false));
     sub->add_option("--memory-limit", o->import.memory_limit_mib, "MiB of memory the importer may use (default 4096)")
         ->check(finite_number_above(0.0, false));
-    sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
+    sub->add_option("--extension", o->extension, "Extension of models written into a folder: .json (default) or .skb (the binary form)");
     return [o, ground_depth]() {
+        if (!model_extension_ok("--extension", o->extension)) return kExitUsage;
         if (!o->units.empty()) o->import.units = units_in_metres(o->units);
         o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
                             : o->islands == "connect" ? ImportOptions::Islands::connect
@@ -249,6 +250,7 @@ VerbRun register_convert(CLI::App& app) {
         const bool to_stdout = o->out == "-";
         const bool into_folder = !to_stdout && (o->inputs.size() > 1 || fs::is_directory(out, ec) ||
                                                 (!o->out.empty() && (o->out.back() == '/')));
+        if (!into_folder && !model_output_ok("--output", o->out)) return kExitUsage;
         // Several models cannot go to one file: a path that names a file (an
         // existing one, or a model file's extension) is refused rather than made
         // a folder.

@@ -149,6 +149,7 @@ VerbRun register_new(CLI::App& app) {
                                                                    template_names() + ")");
     });
     return [o]() {
+        if (!model_output_ok("--output", o->out)) return kExitUsage;
         for (const auto& [name, anchors] : kAnchorNames)
             if (o->anchors == name) o->options.anchors = anchors;
         o->options.parameters = *o->parameters;
@@ -418,6 +419,7 @@ VerbRun register_simulate(CLI::App& app) {
     // The model's parameters, overridden for this run (and in the model -o writes).
     add_model_parameter_options(*sub, o->parameters);
     return [o]() {
+        if (!o->out.empty() && !model_output_ok("--output", o->out)) return kExitUsage;
         std::optional<Model> loaded = load_with_parameters(o->model, *o->parameters);
         if (!loaded) return kExitUsage;
         Model& model = *loaded;

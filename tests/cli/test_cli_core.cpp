@@ -152,6 +152,27 @@ TEST(CliCore, InfoDescribesTheModelWithTheParametersGiven) {
     EXPECT_EQ(r.out.find("WARNING"), std::string::npos) << r.out;
 }
 
+// new and simulate write a model as its name says (.json, .skb): another
+// extension is a usage error, before the model is built or read.
+TEST(CliCore, AnOutputNamedForNoModelFormIsAUsageError) {
+    const fs::path txt = work_dir() / "model.txt";
+    const std::string message = "error: --output " + txt.string() +
+                                ": a model is written as .json or .skb (the binary form), chosen by the extension; "
+                                "not .txt\n";
+    auto r = run_command(kCli + " new string -o " + txt.string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, message);
+    r = run_command(kCli + " simulate /nonexistent/model.json --seconds 1 -o " + txt.string());
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, message);
+    EXPECT_FALSE(fs::exists(txt));
+    r = run_command(kCli + " new string -o " + (work_dir() / "string.skb").string());
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(springkit::load_model(work_dir() / "string.skb").node_count(), springkit::make_sample("string").node_count());
+    r = run_command(kCli + " new string -o /dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(CliCore, MissingFileIsOneErrorLineAndExitOne) {
     const auto r = run_command(kCli + " info /nonexistent/model.json");
     EXPECT_EQ(r.exit_code, 1);

@@ -1148,11 +1148,47 @@ TEST(ParameterOptions, GroundConstantsNeedAGround) {
 }
 
 // `-o` naming the input mesh would replace the artist's source with a model.
+// A model is written as .json or .skb, as its name says: another extension
+// (which used to get JSON without a word) is a usage error before any mesh is
+// read (the input does not even exist), naming the option and what it takes.
+TEST(Convert, AnOutputNamedForNoModelFormIsAUsageErrorBeforeAnyImport) {
+    const fs::path dir = work_dir() / "extensions";
+    fs::create_directories(dir);
+    auto r = run_command(kCli + " convert /nonexistent/mesh.obj -o " + q(dir / "x.txt"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --output " + (dir / "x.txt").string() +
+                         ": a model is written as .json or .skb (the binary form), chosen by the extension; not .txt\n");
+    r = run_command(kCli + " convert /nonexistent/mesh.obj -o " + q(dir / "model"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --output " + (dir / "model").string() +
+                         ": a model is written as .json or .skb (the binary form), chosen by the extension; this "
+                         "name has none\n");
+    r = run_command(kCli + " convert /nonexistent/a.obj /nonexistent/b.obj --extension txt -o " + q(dir / "out/"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --extension txt: a model is written as .json or .skb (the binary form), chosen by the "
+                     "extension; not .txt\n");
+    EXPECT_FALSE(fs::exists(dir / "x.txt"));
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    // The forms it writes, with or without the dot, and a device written through.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("uv_sphere.obj")) +
+                    " --extension skb -o " + q(dir / "out/"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NO_THROW(load_model(dir / "out/cube.skb"));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o /dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST(Convert, RefusesToWriteOverItsOwnInput) {
     const fs::path mesh = work_dir() / "own-input.obj";
     fs::copy_file(sample_mesh("cube.obj"), mesh, fs::copy_options::overwrite_existing);
     const std::string before = springkit::read_file(mesh);
-    const auto r = run_command(kCli + " convert " + q(mesh) + " -o " + q(mesh));
+    // Named as a mesh, it is no model file's name (a usage error); a link named
+    // as a model file that leads to the mesh is the mesh all the same.
+    EXPECT_EQ(run_command(kCli + " convert " + q(mesh) + " -o " + q(mesh)).exit_code, 2);
+    const fs::path link = work_dir() / "own-input.json";
+    fs::remove(link);
+    fs::create_symlink(mesh, link);
+    const auto r = run_command(kCli + " convert " + q(mesh) + " -o " + q(link));
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(line_count(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("is the input mesh itself"), std::string::npos) << r.err;
