@@ -243,7 +243,7 @@ VerbRun register_info(CLI::App& app) {
                            {"diagonal", box.diagonal()}};
             j["stability"] = {{"k_dt2_over_m", stability.worst},
                               {"worst_spring", stability.worst_spring},
-                              {"warning", explicit_step && stability.worst > kStabilityWarning},
+                              {"warning", explicit_step && frequency.near_limit()},
                               {"omega_dt", frequency.omega_dt},
                               {"omega_dt_limit", frequency.limit},
                               {"damping_dt", frequency.damping_dt},
@@ -348,18 +348,27 @@ VerbRun register_info(CLI::App& app) {
                         same ? "node masses and spring k derived from it"
                              : "node masses or spring k differ from what it gives: edited since");
         }
+        // Garrido's rule of thumb looks at one spring: what warns is the step's own
+        // limit on the next lines (stability_warning()).
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
-                    !explicit_step                       ? " (no limit: the implicit integrator is stable for any k)"
-                    : stability.worst > kStabilityWarning ? " (WARNING: above 0.3)"
-                                                          : " (ok, below 0.3)");
+                    !explicit_step ? " (no limit: the implicit integrator is stable for any k)"
+                    : stability.worst > kStabilityWarning
+                        ? " (above Garrido's 0.3 for one spring; the step's limit, below, is what counts)"
+                        : " (ok, below 0.3)");
+        const double near = FrequencyStability::kNearShare;
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
-                    frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above" : " (ok), below",
+                    frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above"
+                    : frequency.omega_dt > 0.0 && frequency.omega_dt >= near * frequency.limit
+                        ? " (WARNING: near it, pulled far from rest it may explode), below"
+                        : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
         // Shown once the spring damping takes a share of the step's budget worth naming.
         if (frequency.damping_dt >= 0.1)
             std::printf("              with spring damping, (dt * omega_max)^2 + 2 dt * damping rate = %.3g%s %.3g\n",
                         frequency.damped,
-                        frequency.damping_above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
+                        frequency.damping_above_limit()  ? " (WARNING: it will explode), at or above"
+                        : frequency.damping_near_limit() ? " (WARNING: near it, it may explode), below"
+                                                         : " (ok), below",
                         FrequencyStability::kDampedLimit);
         const char* verdict =
             cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)";

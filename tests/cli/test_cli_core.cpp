@@ -140,7 +140,7 @@ TEST(CliCore, InfoDescribesTheModelWithTheParametersGiven) {
     const auto j = nlohmann::json::parse(r.out);
     EXPECT_NEAR(j["stability"]["omega_dt"].get<double>(), 25.0 * own, 1e-3 * 25.0 * own);
     EXPECT_DOUBLE_EQ(j["parameters"]["k"].get<double>(), 625.0 * m.params.k);
-    EXPECT_TRUE(j["stability"]["warning"].get<bool>()) << "k dt^2/m past 0.3";
+    EXPECT_TRUE(j["stability"]["warning"].get<bool>()) << "dt * omega_max past 2";
     // The implicit integrator (one step a frame) has no such limit: no warning.
     const std::string stiff = " --k " + std::to_string(625.0 * m.params.k) + " --integrator implicit";
     r = run_command(kCli + " info --json " + cloth + stiff);
@@ -238,8 +238,30 @@ TEST(CliCore, ExplodingModelFailsWithTheSimulationError) {
     ASSERT_EQ(run_command(kCli + " new string --k 10000000 -o " + m.string()).exit_code, 0);
     const auto r = run_command(kCli + " simulate " + m.string() + " --seconds 2");
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.err.find("warning: " + m.string() + ": k dt^2/m"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("warning: " + m.string() + ": dt * omega_max = "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(": the model will explode; "), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("error: " + m.string() + ": simulation exploded"), std::string::npos) << r.err;
+}
+
+// Tunca's rope (new rope) has k dt^2/m 0.8, past Garrido's 0.3, but its highest
+// mode is 1.79 against symplectic Euler's 2 and it runs calm: no warning, and
+// info says which reading counts.
+TEST(CliCore, TheSeedRopeIsNotWarnedOf) {
+    const fs::path rope = work_dir() / "seed-rope.json";
+    auto r = run_command(kCli + " new rope -o " + rope.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    r = run_command(kCli + " simulate " + rope.string() + " --seconds 3");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    r = run_command(kCli + " info " + rope.string());
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.out.find("  stability   k dt^2/m = 0.8 (above Garrido's 0.3 for one spring; the step's limit, below, "
+                         "is what counts)\n              dt * omega_max = 1.79 (ok), below 2, the limit of "
+                         "symplectic_euler\n"),
+              std::string::npos)
+        << r.out;
+    EXPECT_FALSE(nlohmann::json::parse(run_command(kCli + " info --json " + rope.string()).out)["stability"]["warning"]);
 }
 
 // ------------------------------------------------------------------ new NAME
