@@ -170,9 +170,9 @@ VerbRun register_new(CLI::App& app) {
             save_model(model, o->out);
         }
         warn_if_unstable(model, o->out);
-        print_note(o->out + ": " + o->scene + " with " + std::to_string(model.node_count()) + " nodes, " +
-                   std::to_string(model.springs.size()) + " springs, " + std::to_string(model.anchors.size()) +
-                   " anchors, " + std::to_string(model.faces.size()) + " faces");
+        print_note(o->out + ": " + o->scene + " with " + counted(model.node_count(), "node") + ", " +
+                   counted(model.springs.size(), "spring") + ", " + counted(model.anchors.size(), "anchor") + ", " +
+                   counted(model.faces.size(), "face"));
         return kExitOk;
     };
 }
@@ -294,32 +294,34 @@ VerbRun register_info(CLI::App& app) {
         }
         print_line(o->model + ": " + (model.name.empty() ? std::string("(unnamed)") : model.name));
         std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
-        std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
+        std::printf("  springs     %zu (%zu Hooke, %s)\n", model.springs.size(), hooke,
+                    counted(ropes, "rope constraint").c_str());
         std::printf("  anchors     %zu\n", model.anchors.size());
         if (!model.anchor_tracks.empty()) {
             std::size_t on_tracks = 0;
             for (const Anchor& a : model.anchors) on_tracks += a.drive == AnchorDrive::track;
             float longest = 0.0f;
             for (const AnchorTrack& t : model.anchor_tracks) longest = std::max(longest, t.keys.back().time);
-            std::printf("  tracks      %zu, driving %zu anchors; the longest %.4g s\n", model.anchor_tracks.size(),
-                        on_tracks, longest);
+            std::printf("  tracks      %zu, driving %s; the longest %.4g s\n", model.anchor_tracks.size(),
+                        counted(on_tracks, "anchor").c_str(), longest);
         }
         if (!model.constant_forces.empty() || !model.tethers.empty() || !model.beads.empty() ||
             !model.tubes.empty())
-            std::printf("  attached    %zu constant forces, %zu tethers, %zu beads, %zu tubes\n",
-                        model.constant_forces.size(), model.tethers.size(), model.beads.size(),
-                        model.tubes.size());
+            std::printf("  attached    %s, %s, %s, %s\n", counted(model.constant_forces.size(), "constant force").c_str(),
+                        counted(model.tethers.size(), "tether").c_str(), counted(model.beads.size(), "bead").c_str(),
+                        counted(model.tubes.size(), "tube").c_str());
         for (const SpringGroup& g : model.spring_groups) {
-            std::printf("  group       \"%s\": %zu springs, stiffness x %.4g, ", printable(g.name).c_str(),
-                        g.springs.size(), g.stiffness_scale);
+            std::printf("  group       \"%s\": %s, stiffness x %.4g, ", printable(g.name).c_str(),
+                        counted(g.springs.size(), "spring").c_str(), g.stiffness_scale);
             if (g.damping) std::printf("damping %.4g N s/m\n", *g.damping);
             else std::printf("the model's damping\n");
         }
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
                     model.texture.empty() ? "" : ", texture ", printable(model.texture).c_str());
         if (!model.volume_elements.empty())
-            std::printf("  volumes     %zu volume elements (signed-volume tetrahedra), stiffness %.4g N/m\n",
-                        model.volume_elements.size(), model.params.volume_stiffness);
+            std::printf("  volumes     %s (signed-volume tetrahedra), stiffness %.4g N/m\n",
+                        counted(model.volume_elements.size(), "volume element").c_str(),
+                        model.params.volume_stiffness);
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
@@ -388,12 +390,12 @@ VerbRun register_info(CLI::App& app) {
                         static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
         // What else the frame's estimate counts, each with its own cost per visit.
         std::string also;
-        const auto add = [&also](std::uint64_t visits, const char* what) {
-            if (visits > 0) also += (also.empty() ? "" : ", ") + std::to_string(visits) + " " + what;
+        const auto add = [&also](std::uint64_t visits, const char* what, const char* plural = "") {
+            if (visits > 0) also += (also.empty() ? "" : ", ") + counted(visits, what, plural);
         };
-        add(cost.element_visits, "volume element visits");
-        add(cost.strain_limit_visits, "strain limit spring visits");
-        add(cost.self_collision_node_visits, "self-collision node searches");
+        add(cost.element_visits, "volume element visit");
+        add(cost.strain_limit_visits, "strain limit spring visit");
+        add(cost.self_collision_node_visits, "self-collision node search", "self-collision node searches");
         if (!also.empty()) std::printf("              counted in it: %s\n", also.c_str());
         if (shape) {
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
@@ -460,15 +462,14 @@ VerbRun register_simulate(CLI::App& app) {
         const auto pos = sim.positions();
         for (std::size_t i = 0; i < pos.size(); ++i)
             max_displacement = std::max<double>(max_displacement, length(pos[i] - model.positions[i]));
-        std::printf("%s: simulated %.4g s in %llu frames, %llu substeps, %.3f s wall (%.1fx real time)\n",
-                    printable(o->model).c_str(), sim.time(), static_cast<unsigned long long>(frames),
-                    static_cast<unsigned long long>(sim.substeps_taken()), wall,
-                    wall > 0 ? sim.time() / wall : 0.0);
+        std::printf("%s: simulated %.4g s in %s, %s, %.3f s wall (%.1fx real time)\n", printable(o->model).c_str(),
+                    sim.time(), counted(frames, "frame").c_str(), counted(sim.substeps_taken(), "substep").c_str(),
+                    wall, wall > 0 ? sim.time() / wall : 0.0);
         std::printf("  kinetic energy %.6g J (peak %.6g J), potential %.6g J, max displacement %.4g m\n",
                     sim.kinetic_energy(), peak_kinetic, sim.potential_energy(), max_displacement);
         if (scene)
-            std::printf("  %zu colliders from %s, %zu contacts in the last frame\n", scene->size(),
-                        printable(o->scene).c_str(), sim.contacts().size());
+            std::printf("  %s from %s, %s in the last frame\n", counted(scene->size(), "collider").c_str(),
+                        printable(o->scene).c_str(), counted(sim.contacts().size(), "contact").c_str());
         if (!o->out.empty()) {
             Model settled = model;
             settled.positions.assign(pos.begin(), pos.end());

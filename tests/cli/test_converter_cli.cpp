@@ -171,7 +171,7 @@ TEST(Convert, DashOutputWritesTheModelToStandardOutput) {
     EXPECT_NE(r.err.find("-> (standard output): 98 nodes"), std::string::npos) << r.err;
     // -v adds how the file was read; -q leaves the model alone.
     const auto verbose = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -v -o -");
-    EXPECT_NE(verbose.err.find("read by obj: 1 meshes, 384 vertices, 192 triangles"), std::string::npos)
+    EXPECT_NE(verbose.err.find("read by obj: 1 mesh, 384 vertices, 192 triangles"), std::string::npos)
         << verbose.err;
     const auto quiet = run_command(kCli + " -q convert " + q(sample_mesh("cube.obj")) + " -o -");
     EXPECT_EQ(quiet.out, slurp(file));
@@ -316,7 +316,7 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
         const auto r = run_command(kCli + " convert " + q(animated) + " -o " + q(work_dir() / "animated.json"));
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.err, "warning: " + animated.string() +
-                             ": 1 bones and 1 animations were dropped (use --bone-anchors): the model is its rest "
+                             ": 1 bone and 1 animation were dropped (use --bone-anchors): the model is its rest "
                              "pose, without skinning\n");
     }
     const fs::path dir = work_dir() / "no-texture";
@@ -429,6 +429,25 @@ TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {
         EXPECT_EQ(slurp(a), slurp(b)) << extension;
     }
     EXPECT_EQ(load_model(work_dir() / "twice-a.skb"), load_model(work_dir() / "twice-a.json"));
+}
+
+// Counts of one take the singular: "1 face", "1 anchor", "1 volume element".
+TEST(Convert, SummaryCountsOfOneAreSingular) {
+    const fs::path dir = work_dir() / "singular";
+    fs::create_directories(dir);
+    std::ofstream(dir / "triangle.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    const auto r = run_command(kCli + " convert " + q(dir / "triangle.obj") + " --springs edges --anchor nodes:0 -o " +
+                               q(dir / "triangle.json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find(": 3 nodes, 3 springs (3 edge, 0 line, 0 bend, 0 shear, 0 volume), 1 face, 0 welded vertices, "
+                         "1 anchor, "),
+              (dir / "triangle.obj").string().size() + 4 + (dir / "triangle.json").string().size())
+        << r.out;
+    // A flat sheet of two triangles gets one flat volume element.
+    std::ofstream(dir / "quad.obj") << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+    const auto quad = run_command(kCli + " convert " + q(dir / "quad.obj") + " -o " + q(dir / "quad.json"));
+    ASSERT_EQ(quad.exit_code, 0) << quad.err;
+    EXPECT_NE(quad.out.find("; 1 volume element (of rest volume 0"), std::string::npos) << quad.out;
 }
 
 TEST(Convert, SummaryLineCountsSpringsByKind) {
@@ -1242,7 +1261,7 @@ TEST(ConverterCli, SimulateWithASceneNamingAnObjRestsTheClothOnTheMesh) {
     const auto r = run_command(kCli + " simulate " + in.string() + " --seconds 4 --scene " + scene.string() + " -o " +
                                out.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("1 colliders from " + scene.string() + ", 36 contacts in the last frame"), std::string::npos)
+    EXPECT_NE(r.out.find("1 collider from " + scene.string() + ", 36 contacts in the last frame"), std::string::npos)
         << r.out;
     const Model settled = load_model(out);
     ASSERT_EQ(settled.node_count(), 36u);

@@ -58,7 +58,7 @@ TEST(BadMesh, TriangleWeldedToAPointIsDroppedWithAWarning) {
     EXPECT_EQ(m.node_count(), 1u);
     EXPECT_TRUE(m.faces.empty());
     ASSERT_EQ(report.warnings.size(), 1u);
-    EXPECT_EQ(report.warnings[0], "1 degenerate triangles (corners welded together) were dropped");
+    EXPECT_EQ(report.warnings[0], "1 degenerate triangle (corners welded together) was dropped");
 }
 
 TEST(BadMesh, TriangleWithTwoEqualCornersIsDropped) {

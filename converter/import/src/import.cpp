@@ -31,6 +31,7 @@
 #include "springkit/import.hpp"
 #include "springkit/locality.hpp"
 #include "springkit/material.hpp"
+#include "springkit/printable.hpp"
 #include "import_internal.hpp"
 
 namespace springkit {
@@ -142,8 +143,8 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
     report.animations = scene.mNumAnimations;
     const bool skinning = options.bone_anchors > 0.0;
     if ((bones > 0 || scene.mNumAnimations > 0) && !skinning)
-        report.warnings.push_back(std::to_string(bones) + " bones and " + std::to_string(scene.mNumAnimations) +
-                                  " animations were dropped (use --bone-anchors): the model is its rest pose, "
+        report.warnings.push_back(counted(bones, "bone") + " and " + counted(scene.mNumAnimations, "animation") +
+                                  " were dropped (use --bone-anchors): the model is its rest pose, "
                                   "without skinning");
     if (skinning && bones == 0)
         report.warnings.push_back("--bone-anchors: the file has no bones; no node follows one");
@@ -1407,8 +1408,8 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     }
     report.faces = model.faces.size();
     if (degenerate > 0)
-        report.warnings.push_back(std::to_string(degenerate) +
-                                  " degenerate triangles (corners welded together) were dropped");
+        report.warnings.push_back(counted(degenerate, "degenerate triangle") + " (corners welded together) " +
+                                  (degenerate == 1 ? "was" : "were") + " dropped");
 
     // Each spring keeps what it stands for (Spring::role), so the editor can show
     // and filter edge, shear, bend and volume springs apart.
@@ -1489,7 +1490,8 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                            std::to_string(islands.sizes[0]);
         for (std::size_t k = 1; k < islands.sizes.size() && k < 5; ++k) what += ", " + std::to_string(islands.sizes[k]);
         what += islands.sizes.size() > 5 ? ", ...)" : ")";
-        if (single > 0) what += ", " + std::to_string(single) + " of them single nodes without springs (free-falling points)";
+        if (single == 1) what += ", 1 of them a single node without springs (a free-falling point)";
+        if (single > 1) what += ", " + std::to_string(single) + " of them single nodes without springs (free-falling points)";
         if (options.islands == ImportOptions::Islands::keep)
             report.warnings.push_back(what + ": each moves on its own; --islands largest keeps the largest, "
                                              "--islands connect joins them with springs");
