@@ -22,6 +22,28 @@ void warn_if_unstable(const Model& model, const std::string& name) {
     if (!warning.empty()) print_warning(name + ": " + warning);
 }
 
+// One line naming the colliders of `scene_name` that nodes of `model` start
+// inside: the contacts push them out through the nearest surface within the
+// first steps, which crushes a body inside a box flat without a word otherwise.
+void warn_if_inside(const Model& model, const ColliderSet& scene, const std::string& name,
+                    const std::string& scene_name) {
+    const std::vector<std::size_t> inside = points_inside(scene, model.positions);
+    std::string where;
+    for (ColliderId id = 0; id < inside.size(); ++id) {
+        if (inside[id] == 0) continue;
+        const Collider& c = scene[id];
+        where += where.empty() ? std::to_string(inside[id]) + " of its " + counted(model.node_count(), "node") +
+                                     (inside[id] == 1 ? " starts" : " start") + " inside collider "
+                               : ", " + std::to_string(inside[id]) + " inside collider ";
+        where += std::to_string(id) + " (" + (c.name.empty() ? "" : "\"" + c.name + "\", ") +
+                 collider_shape_name(c.shape) + ")";
+    }
+    if (where.empty()) return;
+    print_warning(name + ": " + where + " of " + scene_name +
+                  ": the contacts push them out through the nearest surface, which can crush the model flat; move the "
+                  "model or the collider");
+}
+
 // The parameters the "parameters" line of `info` leaves out, from the table:
 // one line for the main section, one for the ground, one for the gust.
 void print_other_parameters(const Parameters& p) {
@@ -438,6 +460,7 @@ VerbRun register_simulate(CLI::App& app) {
         if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene, scene_mesh_files()));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it
         warn_if_unstable(model, o->model);
+        if (scene) warn_if_inside(model, *scene, o->model, o->scene);
         Simulation sim(model);
         if (scene) sim.set_colliders(scene);
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));

@@ -526,6 +526,32 @@ TEST(CliCore, SimulateWithASceneRestsTheClothOnTheTableTopPlusNodeRadius) {
     EXPECT_LT(springkit::load_model(out).positions[0].y, -10.0f);
 }
 
+// A model that starts inside a collider is pushed out through the nearest face
+// and crushed: simulate says how many nodes start inside which collider.
+TEST(CliCore, SimulateWarnsOfNodesThatStartInsideACollider) {
+    // The table is the box |x| < 2, 0 < y < 0.5, |z| < 2; the flat cloth, at
+    // y = 0.25 with its middle at x = 2.05, has some of its nodes inside it, the
+    // rest beside it.
+    springkit::Model cloth = springkit::make_cloth({.columns = 6, .rows = 6, .anchors = springkit::ClothAnchors::none});
+    cloth.params.ground.reset();
+    float low = cloth.positions[0].x, high = low;
+    for (const springkit::Vec3& p : cloth.positions) low = std::min(low, p.x), high = std::max(high, p.x);
+    for (springkit::Vec3& p : cloth.positions) p = {p.x + 2.05f - (low + high) / 2, 0.25f, p.z};
+    std::size_t expected = 0;
+    for (const springkit::Vec3& p : cloth.positions)
+        expected += std::abs(p.x) < 2.0f && p.y > 0.0f && p.y < 0.5f && std::abs(p.z) < 2.0f;
+    ASSERT_GT(expected, 0u);
+    ASSERT_LT(expected, cloth.node_count());
+    const fs::path in = work_dir() / "cloth-in-table.json";
+    springkit::save_model(cloth, in);
+    const std::string scene = std::string(SPRINGKIT_SOURCE_DIR) + "/samples/scenes/table.scene.json";
+    const auto r = run_command(kCli + " simulate " + in.string() + " --seconds 0.1 --scene " + scene);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.err, "warning: " + in.string() + ": " + std::to_string(expected) + " of its 36 nodes start inside "
+                         "collider 0 (\"table\", box) of " + scene + ": the contacts push them out through the nearest "
+                         "surface, which can crush the model flat; move the model or the collider\n");
+}
+
 // Spring groups: info lists them, diff names the groups that changed.
 TEST(CliCore, InfoListsSpringGroupsAndDiffNamesTheChangedOnes) {
     springkit::Model m = springkit::make_cloth({.columns = 4, .rows = 4});
