@@ -82,8 +82,13 @@ bool refuse_extension(std::string_view option, const std::string& value, const s
 
 }  // namespace
 
-bool model_output_ok(std::string_view option, const std::string& path) {
-    if (path == "-") return true;
+bool model_output_ok(std::string_view option, const std::string& path, bool dash_is_stdout) {
+    if (path == "-" && dash_is_stdout) return true;
+    if (path == "-") {
+        print_error(std::string(option) + " -: this verb writes no model to standard output; give a file name ending "
+                    "in .json or .skb");
+        return false;
+    }
     const std::filesystem::path name(path);
     if (is_model_extension(name.extension().string())) return true;
     std::error_code ec;

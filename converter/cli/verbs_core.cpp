@@ -452,7 +452,7 @@ VerbRun register_simulate(CLI::App& app) {
     // The model's parameters, overridden for this run (and in the model -o writes).
     add_model_parameter_options(*sub, o->parameters);
     return [o]() {
-        if (!o->out.empty() && !model_output_ok("--output", o->out)) return kExitUsage;
+        if (!o->out.empty() && !model_output_ok("--output", o->out, false)) return kExitUsage;
         std::optional<Model> loaded = load_with_parameters(o->model, *o->parameters);
         if (!loaded) return kExitUsage;
         Model& model = *loaded;

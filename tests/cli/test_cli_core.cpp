@@ -179,6 +179,12 @@ TEST(CliCore, AnOutputNamedForNoModelFormIsAUsageError) {
     r = run_command(kCli + " simulate /nonexistent/model.json --seconds 1 -o " + txt.string());
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_EQ(r.err, message);
+    // simulate prints its summary on stdout: "-" would have been a file named so.
+    r = run_command("cd " + work_dir().string() + " && " + kCli + " simulate /nonexistent/model.json --seconds 1 -o -");
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --output -: this verb writes no model to standard output; give a file name ending in "
+                     ".json or .skb\n");
+    EXPECT_FALSE(fs::exists(work_dir() / "-"));
     EXPECT_FALSE(fs::exists(txt));
     r = run_command(kCli + " new string -o " + (work_dir() / "string.skb").string());
     EXPECT_EQ(r.exit_code, 0) << r.err;
