@@ -158,7 +158,7 @@ bool LiveSimulation::show_frame(std::uint64_t frame) {
 
 Alarm frequency_alarm(const FrequencyStability& f) {
     if (f.above_limit()) return Alarm::bad;
-    return f.limit > 0.0 && f.omega_dt >= 0.9 * f.limit ? Alarm::warn : Alarm::good;
+    return f.near_limit() ? Alarm::warn : Alarm::good;
 }
 
 double LiveSimulation::energy_scale() const {

@@ -66,9 +66,10 @@ Action insight_panel(const Document& doc, const LiveSimulation& live, FrequencyC
     ImGui::TextColored(alarm_color(frequency_alarm(f)), "%.3g / %.3g %s", f.omega_dt, f.limit,
                        f.above_limit() ? "(will explode)" : "(stable)");
     help_marker("The substep times the highest natural frequency of the springs (rad/s), anchored nodes held: the "
-                "step's own stability limit. Yellow above 90% of the integrator's limit, red at or above it: the "
-                "model will explode. Symplectic Euler and Verlet explode at 2; explicit Euler wherever the energy "
-                "loss per substep no longer takes back its growth. Rope constraints have no frequency.");
+                "step's own stability limit. Yellow from 90% of the integrator's limit (or of the budget it shares "
+                "with the spring damping), red at or above it: the model will explode. Symplectic Euler and Verlet "
+                "explode at 2; explicit Euler wherever the energy loss per substep no longer takes back its growth. "
+                "Rope constraints have no frequency.");
     // Garrido's rule of thumb, for reference only: it sees one spring at a time.
     const Stability& stability = *frequency.rule_of_thumb;
     ImGui::TextDisabled("k dt^2/m: %.3f (spring %zu)", stability.worst, stability.worst_spring);

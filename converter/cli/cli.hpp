@@ -102,6 +102,17 @@ std::optional<double> finite_number(const std::string& text);
 /// PositiveNumber and NonNegativeNumber name DBL_MAX in full as the range's end).
 CLI::Validator finite_number_above(double low, bool or_equal);
 
+/// The names a model file may be written to (every verb that writes one checks
+/// its -o here, before any work): a name ending in a model form's extension,
+/// ".json" or ".skb" (save_model picks the form by it); "-" where the verb
+/// writes standard output (`dash_is_stdout`, as JSON); or anything that exists
+/// and is no regular file (a device or pipe such as /dev/null is written
+/// through, a folder is refused by the save). Else prints the usage error
+/// naming `option` and the accepted extensions and gives false.
+bool model_output_ok(std::string_view option, const std::string& path, bool dash_is_stdout = true);
+/// The same check for convert's --extension ("skb" or ".skb").
+bool model_extension_ok(std::string_view option, const std::string& extension);
+
 /// Metres per unit for convert's --units: mm, cm, m, km, in, ft, or a positive
 /// number; 0 for anything else.
 double units_in_metres(const std::string& text);

@@ -4,9 +4,11 @@
 #include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "cli.hpp"
+#include "springkit/io.hpp"
 
 namespace springkit::cli {
 
@@ -57,6 +59,47 @@ CLI::Validator finite_number_above(double low, bool or_equal) {
             return "must be a finite number " + what + ", not '" + text + "'";
         },
         "NUMBER " + what);
+}
+
+namespace {
+
+// The extensions save_model writes a model form for: anything else would be
+// written as JSON without a word.
+constexpr std::string_view kModelExtensions[] = {".json", kBinaryExtension};
+
+bool is_model_extension(std::string_view extension) {
+    for (std::string_view known : kModelExtensions)
+        if (extension == known) return true;
+    return false;
+}
+
+// "OPTION VALUE: ..." naming what was given and what is accepted.
+bool refuse_extension(std::string_view option, const std::string& value, const std::string& extension) {
+    print_error(std::string(option) + " " + value + ": a model is written as .json or .skb (the binary form), chosen " +
+                "by the extension; " + (extension.empty() ? std::string("this name has none") : "not " + extension));
+    return false;
+}
+
+}  // namespace
+
+bool model_output_ok(std::string_view option, const std::string& path, bool dash_is_stdout) {
+    if (path == "-" && dash_is_stdout) return true;
+    if (path == "-") {
+        print_error(std::string(option) + " -: this verb writes no model to standard output; give a file name ending "
+                    "in .json or .skb");
+        return false;
+    }
+    const std::filesystem::path name(path);
+    if (is_model_extension(name.extension().string())) return true;
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(name, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return true;
+    return refuse_extension(option, path, name.extension().string());
+}
+
+bool model_extension_ok(std::string_view option, const std::string& extension) {
+    const std::string dotted = !extension.empty() && extension.front() != '.' ? "." + extension : extension;
+    return is_model_extension(dotted) || refuse_extension(option, extension, dotted);
 }
 
 void add_help_verb(CLI::App& app, const std::shared_ptr<std::string>& verb) {

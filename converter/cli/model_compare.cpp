@@ -84,7 +84,7 @@ public:
             lines.push_back(changes_[i].item + ": " + what_ + " " + num(changes_[i].from) + " -> " +
                             num(changes_[i].to) + unit_);
         if (changes_.size() > limit)
-            lines.push_back("  ... " + std::to_string(changes_.size() - limit) + " more " + what_ + " changes");
+            lines.push_back("  ... " + counted(changes_.size() - limit, "more " + what_ + " change"));
     }
 
 private:
@@ -147,7 +147,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
         std::size_t moved = 0;
         for (std::size_t i = 0; i < map.size(); ++i) moved += map[i] != i;
         lines.push_back("nodes: the same " + std::to_string(map.size()) + " positions in another order (" +
-                        std::to_string(moved) + " nodes renumbered); compared through the renumbering:");
+                        counted(moved, "node") + " renumbered); compared through the renumbering:");
     }
     auto count = [&](const char* what, std::size_t x, std::size_t y) {
         if (x != y) lines.push_back(std::string(what) + ": " + std::to_string(x) + " -> " + std::to_string(y));
@@ -213,7 +213,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
         for (std::size_t k = 0; k < moved.size() && k < limit; ++k)
             lines.push_back("node " + std::to_string(moved[k]) + ": moved " + vec(a.positions[moved[k]]) + " -> " +
                             vec(b.positions[moved[k]]) + " m");
-        if (moved.size() > limit) lines.push_back("  ... " + std::to_string(moved.size() - limit) + " more nodes moved");
+        if (moved.size() > limit) lines.push_back("  ... " + counted(moved.size() - limit, "more node") + " moved");
     }
     ChangeList masses("mass", " kg", "nodes", common);
     for (std::size_t i = 0; i < common; ++i)
@@ -260,7 +260,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     rest.write(lines, limit);
     stiffness.write(lines, limit);
     for (std::size_t i = 0; i < kinds.size() && i < limit; ++i) lines.push_back(kinds[i]);
-    if (kinds.size() > limit) lines.push_back("  ... " + std::to_string(kinds.size() - limit) + " more kind changes");
+    if (kinds.size() > limit) lines.push_back("  ... " + counted(kinds.size() - limit, "more kind change"));
     if (removed.empty() && added.empty() && a.springs.size() == b.springs.size() && a.springs != b.springs &&
         rest.empty() && stiffness.empty() && kinds.empty())
         lines.push_back("springs: the same springs in another order");  // the summing order: bits may differ
@@ -319,7 +319,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
         };
         lines.push_back("face " + std::to_string(i) + ": nodes " + corners(f) + " -> " + corners(g));
     }
-    if (faces_changed > limit) lines.push_back("  ... " + std::to_string(faces_changed - limit) + " more faces changed");
+    if (faces_changed > limit) lines.push_back("  ... " + counted(faces_changed - limit, "more face", "more faces") + " changed");
     count("texcoords", a.texcoords.size(), b.texcoords.size());
     std::size_t uv_changed = 0;
     for (std::size_t i = 0; i < std::min(a.texcoords.size(), b.texcoords.size()); ++i) {
@@ -329,7 +329,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
                       b.texcoords[i].u, b.texcoords[i].v);
         lines.push_back("texcoord " + std::to_string(i) + uv);
     }
-    if (uv_changed > limit) lines.push_back("  ... " + std::to_string(uv_changed - limit) + " more texcoords changed");
+    if (uv_changed > limit) lines.push_back("  ... " + counted(uv_changed - limit, "more texcoord", "more texcoords") + " changed");
 
     // Volume elements, item by item.
     count("volume elements", a.volume_elements.size(), b.volume_elements.size());
@@ -345,7 +345,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
         lines.push_back("volume element " + std::to_string(i) + ": nodes " + corners(e) + " -> " + corners(g));
     }
     if (elements_changed > limit)
-        lines.push_back("  ... " + std::to_string(elements_changed - limit) + " more volume elements changed");
+        lines.push_back("  ... " + counted(elements_changed - limit, "more volume element", "more volume elements") + " changed");
 
     // Spring groups, matched by name.
     auto group_named = [](const Model& m, const std::string& name) -> const SpringGroup* {
@@ -358,7 +358,7 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
         const std::string title = "spring group \"" + printable(g.name) + "\": ";
         const SpringGroup* h = group_named(b, g.name);
         if (!h) {
-            lines.push_back(title + "removed (" + std::to_string(g.springs.size()) + " springs)");
+            lines.push_back(title + "removed (" + counted(g.springs.size(), "spring") + ")");
             continue;
         }
         if (h->stiffness_scale != g.stiffness_scale)
@@ -376,8 +376,8 @@ std::vector<std::string> model_differences(const Model& a_in, const Model& b, st
     }
     for (const SpringGroup& h : b.spring_groups)
         if (!group_named(a, h.name))
-            lines.push_back("spring group \"" + printable(h.name) + "\": added (" + std::to_string(h.springs.size()) +
-                            " springs, stiffness x " + num(h.stiffness_scale) + ", damping " + damping_text(h) + ")");
+            lines.push_back("spring group \"" + printable(h.name) + "\": added (" + counted(h.springs.size(), "spring") +
+                            ", stiffness x " + num(h.stiffness_scale) + ", damping " + damping_text(h) + ")");
 
     // Anything else in the file (attachments), compared as a whole.
     static const std::set<std::string> handled = {"format", "version", "name", "parameters", "positions",

@@ -23,30 +23,32 @@ std::string summary(const ImportResult& r, const fs::path& out) {
     const Model& m = *r.model;
     const ImportReport& p = r.report;
     char buf[512];
-    std::snprintf(buf, sizeof buf,
-                  ": %zu nodes, %zu springs (%zu edge, %zu line, %zu bend, %zu shear, %zu volume), "
-                  "%zu faces, %zu welded vertices, %zu anchors, %.2f s",
-                  m.node_count(), m.springs.size(), p.edge_springs, p.line_springs, p.bend_springs, p.shear_springs,
-                  p.volume_springs, m.faces.size(), p.welded_vertices, m.anchors.size(), r.seconds);
+    std::snprintf(buf, sizeof buf, " (%zu edge, %zu line, %zu bend, %zu shear, %zu volume), ", p.edge_springs,
+                  p.line_springs, p.bend_springs, p.shear_springs, p.volume_springs);
+    std::string text = ": " + counted(m.node_count(), "node") + ", " + counted(m.springs.size(), "spring") + buf +
+                       counted(m.faces.size(), "face") + ", " +
+                       counted(p.welded_vertices, "welded vertex", "welded vertices") + ", " +
+                       counted(m.anchors.size(), "anchor");
+    std::snprintf(buf, sizeof buf, ", %.2f s", r.seconds);
+    text += buf;
     const Bounds box = bounds(m);
     const Vec3 size = box.max - box.min;
     char sized[256];
     std::snprintf(sized, sizeof sized, "; %.3g x %.3g x %.3g m (unit: ", size.x, size.y, size.z);
-    std::string text = buf;
     if (p.volume_elements > 0)
-        text += "; " + std::to_string(p.volume_elements) + " volume elements (" + p.volume_elements_why + ")";
+        text += "; " + counted(p.volume_elements, "volume element") + " (" + p.volume_elements_why + ")";
     else if (!p.volume_elements_why.empty())
         text += "; no volume elements (" + p.volume_elements_why + ")";
     text += sized + p.unit + ")";
     if (p.islands.size() > 1) {
-        text += "; " + std::to_string(p.islands.size()) + " islands";
-        if (p.island_springs > 0) text += ", joined by " + std::to_string(p.island_springs) + " springs";
-        if (p.dropped_nodes > 0) text += ", the largest kept (" + std::to_string(p.dropped_nodes) + " nodes dropped)";
+        text += "; " + counted(p.islands.size(), "island");
+        if (p.island_springs > 0) text += ", joined by " + counted(p.island_springs, "spring");
+        if (p.dropped_nodes > 0) text += ", the largest kept (" + counted(p.dropped_nodes, "node") + " dropped)";
     }
     if (!p.structure.empty()) text += "; structural springs: " + p.structure;
     if (p.bone_tracks > 0) {
-        std::snprintf(sized, sizeof sized, "; %zu anchors follow %zu bones", p.bone_anchors, p.bone_tracks);
-        text += sized;
+        text += "; " + counted(p.bone_anchors, "anchor") + (p.bone_anchors == 1 ? " follows " : " follow ") +
+                counted(p.bone_tracks, "bone");
         if (p.animations > 0) {
             std::snprintf(sized, sizeof sized, " through animation %s (%.3g s, looped)",
                           printable(p.animation, 80).c_str(), p.animation_seconds);
@@ -79,10 +81,10 @@ std::string summary(const ImportResult& r, const fs::path& out) {
 /// The verbose lines of one import: how it was read and what was applied.
 void print_import_details(const ImportResult& r) {
     const ImportReport& p = r.report;
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "  read by %s: %zu meshes, %zu vertices, %zu triangles; unit scale %g to metres",
-                  p.reader.c_str(), p.meshes, p.input_vertices, p.faces, p.unit_scale);
-    print_detail(buf);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "; unit scale %g to metres", p.unit_scale);
+    print_detail("  read by " + p.reader + ": " + counted(p.meshes, "mesh", "meshes") + ", " +
+                 counted(p.input_vertices, "vertex", "vertices") + ", " + counted(p.faces, "triangle") + buf);
     if (r.model && !r.model->texture.empty() && p.texture_source == "where the mesh names it")
         print_detail("  texture " + r.model->texture + ": " + p.texture_source);
 }
@@ -220,8 +222,9 @@ VerbRun register_convert(CLI::App& app) {
         ->check(finite_number_above(0.0, false));
     sub->add_option("--memory-limit", o->import.memory_limit_mib, "MiB of memory the importer may use (default 4096)")
         ->check(finite_number_above(0.0, false));
-    sub->add_option("--extension", o->extension, "Extension of models written into a folder (default .json)");
+    sub->add_option("--extension", o->extension, "Extension of models written into a folder: .json (default) or .skb (the binary form)");
     return [o, ground_depth]() {
+        if (!model_extension_ok("--extension", o->extension)) return kExitUsage;
         if (!o->units.empty()) o->import.units = units_in_metres(o->units);
         o->import.islands = o->islands == "largest"   ? ImportOptions::Islands::largest
                             : o->islands == "connect" ? ImportOptions::Islands::connect
@@ -249,6 +252,7 @@ VerbRun register_convert(CLI::App& app) {
         const bool to_stdout = o->out == "-";
         const bool into_folder = !to_stdout && (o->inputs.size() > 1 || fs::is_directory(out, ec) ||
                                                 (!o->out.empty() && (o->out.back() == '/')));
+        if (!into_folder && !model_output_ok("--output", o->out)) return kExitUsage;
         // Several models cannot go to one file: a path that names a file (an
         // existing one, or a model file's extension) is refused rather than made
         // a folder.
@@ -368,13 +372,13 @@ VerbRun register_convert(CLI::App& app) {
             }
         }
         if (results.size() > 1) {
-            char totals[256];
-            std::snprintf(totals, sizeof totals,
-                          "converted %zu of %zu files (%d failed): %zu nodes, %zu springs, %zu faces in %.2f s",
-                          results.size() - static_cast<std::size_t>(failures), results.size(), failures, nodes,
-                          springs, faces,
+            char seconds[64];
+            std::snprintf(seconds, sizeof seconds, " in %.2f s",
                           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-            print_note(totals);
+            print_note("converted " + std::to_string(results.size() - static_cast<std::size_t>(failures)) + " of " +
+                       std::to_string(results.size()) + " files (" + std::to_string(failures) + " failed): " +
+                       counted(nodes, "node") + ", " + counted(springs, "spring") + ", " + counted(faces, "face") +
+                       seconds);
         }
         return failures == 0 ? kExitOk : kExitFailure;
     };

@@ -22,6 +22,28 @@ void warn_if_unstable(const Model& model, const std::string& name) {
     if (!warning.empty()) print_warning(name + ": " + warning);
 }
 
+// One line naming the colliders of `scene_name` that nodes of `model` start
+// inside: the contacts push them out through the nearest surface within the
+// first steps, which crushes a body inside a box flat without a word otherwise.
+void warn_if_inside(const Model& model, const ColliderSet& scene, const std::string& name,
+                    const std::string& scene_name) {
+    const std::vector<std::size_t> inside = points_inside(scene, model.positions);
+    std::string where;
+    for (ColliderId id = 0; id < inside.size(); ++id) {
+        if (inside[id] == 0) continue;
+        const Collider& c = scene[id];
+        where += where.empty() ? std::to_string(inside[id]) + " of its " + counted(model.node_count(), "node") +
+                                     (inside[id] == 1 ? " starts" : " start") + " inside collider "
+                               : ", " + std::to_string(inside[id]) + " inside collider ";
+        where += std::to_string(id) + " (" + (c.name.empty() ? "" : "\"" + c.name + "\", ") +
+                 collider_shape_name(c.shape) + ")";
+    }
+    if (where.empty()) return;
+    print_warning(name + ": " + where + " of " + scene_name +
+                  ": the contacts push them out through the nearest surface, which can crush the model flat; move the "
+                  "model or the collider");
+}
+
 // The parameters the "parameters" line of `info` leaves out, from the table:
 // one line for the main section, one for the ground, one for the gust.
 void print_other_parameters(const Parameters& p) {
@@ -149,6 +171,7 @@ VerbRun register_new(CLI::App& app) {
                                                                    template_names() + ")");
     });
     return [o]() {
+        if (!model_output_ok("--output", o->out)) return kExitUsage;
         for (const auto& [name, anchors] : kAnchorNames)
             if (o->anchors == name) o->options.anchors = anchors;
         o->options.parameters = *o->parameters;
@@ -169,9 +192,9 @@ VerbRun register_new(CLI::App& app) {
             save_model(model, o->out);
         }
         warn_if_unstable(model, o->out);
-        print_note(o->out + ": " + o->scene + " with " + std::to_string(model.node_count()) + " nodes, " +
-                   std::to_string(model.springs.size()) + " springs, " + std::to_string(model.anchors.size()) +
-                   " anchors, " + std::to_string(model.faces.size()) + " faces");
+        print_note(o->out + ": " + o->scene + " with " + counted(model.node_count(), "node") + ", " +
+                   counted(model.springs.size(), "spring") + ", " + counted(model.anchors.size(), "anchor") + ", " +
+                   counted(model.faces.size(), "face"));
         return kExitOk;
     };
 }
@@ -242,7 +265,7 @@ VerbRun register_info(CLI::App& app) {
                            {"diagonal", box.diagonal()}};
             j["stability"] = {{"k_dt2_over_m", stability.worst},
                               {"worst_spring", stability.worst_spring},
-                              {"warning", explicit_step && stability.worst > kStabilityWarning},
+                              {"warning", explicit_step && frequency.near_limit()},
                               {"omega_dt", frequency.omega_dt},
                               {"omega_dt_limit", frequency.limit},
                               {"damping_dt", frequency.damping_dt},
@@ -293,32 +316,34 @@ VerbRun register_info(CLI::App& app) {
         }
         print_line(o->model + ": " + (model.name.empty() ? std::string("(unnamed)") : model.name));
         std::printf("  nodes       %zu (total mass %.4g kg)\n", model.node_count(), total_mass);
-        std::printf("  springs     %zu (%zu Hooke, %zu rope constraints)\n", model.springs.size(), hooke, ropes);
+        std::printf("  springs     %zu (%zu Hooke, %s)\n", model.springs.size(), hooke,
+                    counted(ropes, "rope constraint").c_str());
         std::printf("  anchors     %zu\n", model.anchors.size());
         if (!model.anchor_tracks.empty()) {
             std::size_t on_tracks = 0;
             for (const Anchor& a : model.anchors) on_tracks += a.drive == AnchorDrive::track;
             float longest = 0.0f;
             for (const AnchorTrack& t : model.anchor_tracks) longest = std::max(longest, t.keys.back().time);
-            std::printf("  tracks      %zu, driving %zu anchors; the longest %.4g s\n", model.anchor_tracks.size(),
-                        on_tracks, longest);
+            std::printf("  tracks      %zu, driving %s; the longest %.4g s\n", model.anchor_tracks.size(),
+                        counted(on_tracks, "anchor").c_str(), longest);
         }
         if (!model.constant_forces.empty() || !model.tethers.empty() || !model.beads.empty() ||
             !model.tubes.empty())
-            std::printf("  attached    %zu constant forces, %zu tethers, %zu beads, %zu tubes\n",
-                        model.constant_forces.size(), model.tethers.size(), model.beads.size(),
-                        model.tubes.size());
+            std::printf("  attached    %s, %s, %s, %s\n", counted(model.constant_forces.size(), "constant force").c_str(),
+                        counted(model.tethers.size(), "tether").c_str(), counted(model.beads.size(), "bead").c_str(),
+                        counted(model.tubes.size(), "tube").c_str());
         for (const SpringGroup& g : model.spring_groups) {
-            std::printf("  group       \"%s\": %zu springs, stiffness x %.4g, ", printable(g.name).c_str(),
-                        g.springs.size(), g.stiffness_scale);
+            std::printf("  group       \"%s\": %s, stiffness x %.4g, ", printable(g.name).c_str(),
+                        counted(g.springs.size(), "spring").c_str(), g.stiffness_scale);
             if (g.damping) std::printf("damping %.4g N s/m\n", *g.damping);
             else std::printf("the model's damping\n");
         }
         std::printf("  faces       %zu, texcoords %zu%s%s\n", model.faces.size(), model.texcoords.size(),
                     model.texture.empty() ? "" : ", texture ", printable(model.texture).c_str());
         if (!model.volume_elements.empty())
-            std::printf("  volumes     %zu volume elements (signed-volume tetrahedra), stiffness %.4g N/m\n",
-                        model.volume_elements.size(), model.params.volume_stiffness);
+            std::printf("  volumes     %s (signed-volume tetrahedra), stiffness %.4g N/m\n",
+                        counted(model.volume_elements.size(), "volume element").c_str(),
+                        model.params.volume_stiffness);
         std::printf("  bounds      (%.4g, %.4g, %.4g) .. (%.4g, %.4g, %.4g), diagonal %.4g m\n", box.min.x,
                     box.min.y, box.min.z, box.max.x, box.max.y, box.max.z, box.diagonal());
         std::printf("  parameters  k %.4g N/m, energy loss %.4g, mass %.4g kg, substep %.4g s, %s\n", p.k,
@@ -347,18 +372,27 @@ VerbRun register_info(CLI::App& app) {
                         same ? "node masses and spring k derived from it"
                              : "node masses or spring k differ from what it gives: edited since");
         }
+        // Garrido's rule of thumb looks at one spring: what warns is the step's own
+        // limit on the next lines (stability_warning()).
         std::printf("  stability   k dt^2/m = %.3g%s\n", stability.worst,
-                    !explicit_step                       ? " (no limit: the implicit integrator is stable for any k)"
-                    : stability.worst > kStabilityWarning ? " (WARNING: above 0.3)"
-                                                          : " (ok, below 0.3)");
+                    !explicit_step ? " (no limit: the implicit integrator is stable for any k)"
+                    : stability.worst > kStabilityWarning
+                        ? " (above Garrido's 0.3 for one spring; the step's limit, below, is what counts)"
+                        : " (ok, below 0.3)");
+        const double near = FrequencyStability::kNearShare;
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
-                    frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above" : " (ok), below",
+                    frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above"
+                    : frequency.omega_dt > 0.0 && frequency.omega_dt >= near * frequency.limit
+                        ? " (WARNING: near it, pulled far from rest it may explode), below"
+                        : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));
         // Shown once the spring damping takes a share of the step's budget worth naming.
         if (frequency.damping_dt >= 0.1)
             std::printf("              with spring damping, (dt * omega_max)^2 + 2 dt * damping rate = %.3g%s %.3g\n",
                         frequency.damped,
-                        frequency.damping_above_limit() ? " (WARNING: it will explode), at or above" : " (ok), below",
+                        frequency.damping_above_limit()  ? " (WARNING: it will explode), at or above"
+                        : frequency.damping_near_limit() ? " (WARNING: near it, it may explode), below"
+                                                         : " (ok), below",
                         FrequencyStability::kDampedLimit);
         const char* verdict =
             cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)";
@@ -378,12 +412,12 @@ VerbRun register_info(CLI::App& app) {
                         static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
         // What else the frame's estimate counts, each with its own cost per visit.
         std::string also;
-        const auto add = [&also](std::uint64_t visits, const char* what) {
-            if (visits > 0) also += (also.empty() ? "" : ", ") + std::to_string(visits) + " " + what;
+        const auto add = [&also](std::uint64_t visits, const char* what, const char* plural = "") {
+            if (visits > 0) also += (also.empty() ? "" : ", ") + counted(visits, what, plural);
         };
-        add(cost.element_visits, "volume element visits");
-        add(cost.strain_limit_visits, "strain limit spring visits");
-        add(cost.self_collision_node_visits, "self-collision node searches");
+        add(cost.element_visits, "volume element visit");
+        add(cost.strain_limit_visits, "strain limit spring visit");
+        add(cost.self_collision_node_visits, "self-collision node search", "self-collision node searches");
         if (!also.empty()) std::printf("              counted in it: %s\n", also.c_str());
         if (shape) {
             std::printf("  shape error %.3g%% of the diagonal after a 10%% perturbation and 5 s\n", *shape * 100.0);
@@ -418,6 +452,7 @@ VerbRun register_simulate(CLI::App& app) {
     // The model's parameters, overridden for this run (and in the model -o writes).
     add_model_parameter_options(*sub, o->parameters);
     return [o]() {
+        if (!o->out.empty() && !model_output_ok("--output", o->out, false)) return kExitUsage;
         std::optional<Model> loaded = load_with_parameters(o->model, *o->parameters);
         if (!loaded) return kExitUsage;
         Model& model = *loaded;
@@ -425,6 +460,7 @@ VerbRun register_simulate(CLI::App& app) {
         if (!o->scene.empty()) scene = std::make_shared<const ColliderSet>(load_scene(o->scene, scene_mesh_files()));
         if (!o->out.empty()) check_writable(o->out);  // before the run, not after it
         warn_if_unstable(model, o->model);
+        if (scene) warn_if_inside(model, *scene, o->model, o->scene);
         Simulation sim(model);
         if (scene) sim.set_colliders(scene);
         const auto frames = static_cast<std::uint64_t>(std::ceil(o->seconds / o->dt - 1e-6));
@@ -449,15 +485,14 @@ VerbRun register_simulate(CLI::App& app) {
         const auto pos = sim.positions();
         for (std::size_t i = 0; i < pos.size(); ++i)
             max_displacement = std::max<double>(max_displacement, length(pos[i] - model.positions[i]));
-        std::printf("%s: simulated %.4g s in %llu frames, %llu substeps, %.3f s wall (%.1fx real time)\n",
-                    printable(o->model).c_str(), sim.time(), static_cast<unsigned long long>(frames),
-                    static_cast<unsigned long long>(sim.substeps_taken()), wall,
-                    wall > 0 ? sim.time() / wall : 0.0);
+        std::printf("%s: simulated %.4g s in %s, %s, %.3f s wall (%.1fx real time)\n", printable(o->model).c_str(),
+                    sim.time(), counted(frames, "frame").c_str(), counted(sim.substeps_taken(), "substep").c_str(),
+                    wall, wall > 0 ? sim.time() / wall : 0.0);
         std::printf("  kinetic energy %.6g J (peak %.6g J), potential %.6g J, max displacement %.4g m\n",
                     sim.kinetic_energy(), peak_kinetic, sim.potential_energy(), max_displacement);
         if (scene)
-            std::printf("  %zu colliders from %s, %zu contacts in the last frame\n", scene->size(),
-                        printable(o->scene).c_str(), sim.contacts().size());
+            std::printf("  %s from %s, %s in the last frame\n", counted(scene->size(), "collider").c_str(),
+                        printable(o->scene).c_str(), counted(sim.contacts().size(), "contact").c_str());
         if (!o->out.empty()) {
             Model settled = model;
             settled.positions.assign(pos.begin(), pos.end());

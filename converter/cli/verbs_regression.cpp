@@ -213,8 +213,8 @@ VerbRun register_golden(CLI::App& app) {
             golden.measures.push_back(measure(model, sim));
         });
         write_file_atomically(o->out, golden_to_json(golden));
-        print_note(o->model + ": recorded " + std::to_string(model.node_count()) + " nodes at " +
-                   std::to_string(at.size()) + " times over " + num(o->seconds) + " s (positions up to " +
+        print_note(o->model + ": recorded " + counted(model.node_count(), "node") + " at " +
+                   counted(at.size(), "time") + " over " + num(o->seconds) + " s (positions up to " +
                    num(golden.horizon) + " s) into " + o->out + " (model hash " + hex(model_hash(model)) + ")");
         return kExitOk;
     };
@@ -254,7 +254,7 @@ VerbRun register_check(CLI::App& app) {
             }
         }
         if (golden.nodes != model.node_count()) {
-            print_error(o->model + ": has " + std::to_string(model.node_count()) + " nodes but " + o->golden +
+            print_error(o->model + ": has " + counted(model.node_count(), "node") + " but " + o->golden +
                         " recorded " + std::to_string(golden.nodes));
             return kExitFailure;
         }

@@ -171,7 +171,7 @@ TEST(Convert, DashOutputWritesTheModelToStandardOutput) {
     EXPECT_NE(r.err.find("-> (standard output): 98 nodes"), std::string::npos) << r.err;
     // -v adds how the file was read; -q leaves the model alone.
     const auto verbose = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -v -o -");
-    EXPECT_NE(verbose.err.find("read by obj: 1 meshes, 384 vertices, 192 triangles"), std::string::npos)
+    EXPECT_NE(verbose.err.find("read by obj: 1 mesh, 384 vertices, 192 triangles"), std::string::npos)
         << verbose.err;
     const auto quiet = run_command(kCli + " -q convert " + q(sample_mesh("cube.obj")) + " -o -");
     EXPECT_EQ(quiet.out, slurp(file));
@@ -316,7 +316,7 @@ TEST(Convert, DroppedBonesAndAMissingTextureAreWarnedAbout) {
         const auto r = run_command(kCli + " convert " + q(animated) + " -o " + q(work_dir() / "animated.json"));
         ASSERT_EQ(r.exit_code, 0) << r.err;
         EXPECT_EQ(r.err, "warning: " + animated.string() +
-                             ": 1 bones and 1 animations were dropped (use --bone-anchors): the model is its rest "
+                             ": 1 bone and 1 animation were dropped (use --bone-anchors): the model is its rest "
                              "pose, without skinning\n");
     }
     const fs::path dir = work_dir() / "no-texture";
@@ -429,6 +429,25 @@ TEST(Convert, ConvertingTheSameFileTwiceGivesIdenticalFiles) {
         EXPECT_EQ(slurp(a), slurp(b)) << extension;
     }
     EXPECT_EQ(load_model(work_dir() / "twice-a.skb"), load_model(work_dir() / "twice-a.json"));
+}
+
+// Counts of one take the singular: "1 face", "1 anchor", "1 volume element".
+TEST(Convert, SummaryCountsOfOneAreSingular) {
+    const fs::path dir = work_dir() / "singular";
+    fs::create_directories(dir);
+    std::ofstream(dir / "triangle.obj") << "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n";
+    const auto r = run_command(kCli + " convert " + q(dir / "triangle.obj") + " --springs edges --anchor nodes:0 -o " +
+                               q(dir / "triangle.json"));
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out.find(": 3 nodes, 3 springs (3 edge, 0 line, 0 bend, 0 shear, 0 volume), 1 face, 0 welded vertices, "
+                         "1 anchor, "),
+              (dir / "triangle.obj").string().size() + 4 + (dir / "triangle.json").string().size())
+        << r.out;
+    // A flat sheet of two triangles gets one flat volume element.
+    std::ofstream(dir / "quad.obj") << "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\n";
+    const auto quad = run_command(kCli + " convert " + q(dir / "quad.obj") + " -o " + q(dir / "quad.json"));
+    ASSERT_EQ(quad.exit_code, 0) << quad.err;
+    EXPECT_NE(quad.out.find("; 1 volume element (of rest volume 0"), std::string::npos) << quad.out;
 }
 
 TEST(Convert, SummaryLineCountsSpringsByKind) {
@@ -1148,11 +1167,63 @@ TEST(ParameterOptions, GroundConstantsNeedAGround) {
 }
 
 // `-o` naming the input mesh would replace the artist's source with a model.
+// A model is written as .json or .skb, as its name says: another extension
+// (which used to get JSON without a word) is a usage error before any mesh is
+// read (the input does not even exist), naming the option and what it takes.
+TEST(Convert, AnOutputNamedForNoModelFormIsAUsageErrorBeforeAnyImport) {
+    const fs::path dir = work_dir() / "extensions";
+    fs::create_directories(dir);
+    auto r = run_command(kCli + " convert /nonexistent/mesh.obj -o " + q(dir / "x.txt"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --output " + (dir / "x.txt").string() +
+                         ": a model is written as .json or .skb (the binary form), chosen by the extension; not .txt\n");
+    r = run_command(kCli + " convert /nonexistent/mesh.obj -o " + q(dir / "model"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --output " + (dir / "model").string() +
+                         ": a model is written as .json or .skb (the binary form), chosen by the extension; this "
+                         "name has none\n");
+    r = run_command(kCli + " convert /nonexistent/a.obj /nonexistent/b.obj --extension txt -o " + q(dir / "out/"));
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, "error: --extension txt: a model is written as .json or .skb (the binary form), chosen by the "
+                     "extension; not .txt\n");
+    EXPECT_FALSE(fs::exists(dir / "x.txt"));
+    EXPECT_FALSE(fs::exists(dir / "out"));
+    // The forms it writes, with or without the dot, and a device written through.
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " " + q(sample_mesh("uv_sphere.obj")) +
+                    " --extension skb -o " + q(dir / "out/"));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NO_THROW(load_model(dir / "out/cube.skb"));
+    r = run_command(kCli + " convert " + q(sample_mesh("cube.obj")) + " -o /dev/null");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
+// Assimp's pond.0.ply is cut short: Assimp reads garbage floats for most of its
+// vertices. The error names the first one and calls the file corrupt rather than
+// asking for a --scale that could not help.
+TEST(Convert, ATruncatedFileIsCalledCorruptNamingAVertex) {
+    const fs::path pond = "/usr/share/assimp/models/PLY/pond.0.ply";
+    if (!fs::exists(pond)) GTEST_SKIP() << "assimp-testmodels is not installed (scripts/setup installs it)";
+    const auto r = run_command(kCli + " convert " + q(pond) + " -o " + q(work_dir() / "pond.json"));
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(line_count(r.err), 1) << r.err;
+    EXPECT_EQ(r.err.rfind("error: " + pond.string() + ": vertex 612 (counted from 0 as read, each position once) is at (-9.65e-27, "
+                          "-1.38e+19, -3.24e-19), beyond +-1e+09 m, ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(": the file looks corrupt or truncated\n"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("--scale"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(work_dir() / "pond.json"));
+}
+
 TEST(Convert, RefusesToWriteOverItsOwnInput) {
     const fs::path mesh = work_dir() / "own-input.obj";
     fs::copy_file(sample_mesh("cube.obj"), mesh, fs::copy_options::overwrite_existing);
     const std::string before = springkit::read_file(mesh);
-    const auto r = run_command(kCli + " convert " + q(mesh) + " -o " + q(mesh));
+    // Named as a mesh, it is no model file's name (a usage error); a link named
+    // as a model file that leads to the mesh is the mesh all the same.
+    EXPECT_EQ(run_command(kCli + " convert " + q(mesh) + " -o " + q(mesh)).exit_code, 2);
+    const fs::path link = work_dir() / "own-input.json";
+    fs::remove(link);
+    fs::create_symlink(mesh, link);
+    const auto r = run_command(kCli + " convert " + q(mesh) + " -o " + q(link));
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(line_count(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("is the input mesh itself"), std::string::npos) << r.err;
@@ -1190,7 +1261,7 @@ TEST(ConverterCli, SimulateWithASceneNamingAnObjRestsTheClothOnTheMesh) {
     const auto r = run_command(kCli + " simulate " + in.string() + " --seconds 4 --scene " + scene.string() + " -o " +
                                out.string());
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    EXPECT_NE(r.out.find("1 colliders from " + scene.string() + ", 36 contacts in the last frame"), std::string::npos)
+    EXPECT_NE(r.out.find("1 collider from " + scene.string() + ", 36 contacts in the last frame"), std::string::npos)
         << r.out;
     const Model settled = load_model(out);
     ASSERT_EQ(settled.node_count(), 36u);

@@ -170,6 +170,30 @@ TEST(ColliderShapes, MeshSearchHintNeverChangesTheAnswer) {
     }
 }
 
+// points_inside counts by signed distance: a sphere of radius 1 moved to x = 5,
+// a box turned 90 degrees about y (its long side then along z), a plane y <= 0;
+// a triangle mesh has no inside.
+TEST(ColliderShapes, PointsInsideAreCountedPerCollider) {
+    ColliderSet set;
+    Collider sphere = sphere_collider(1.0f);
+    sphere.pose.position = {5, 0, 0};
+    set.add(sphere);
+    Collider box = box_collider({2.0f, 0.5f, 0.5f});
+    box.pose.rotation = {std::sqrt(0.5f), 0, std::sqrt(0.5f), 0};
+    set.add(box);
+    set.add(plane_collider({0, 1, 0}, 0.0f));
+    set.add(mesh_collider(make_triangle_mesh({{-9, 0, -9}, {9, 0, -9}, {0, 0, 9}}, {{{0, 1, 2}}})));
+    const std::vector<Vec3> points = {
+        {5, 0.5f, 0},      // in the sphere, above the plane
+        {5.9f, -0.1f, 0},  // in the sphere, below the plane
+        {6.5f, 0, 0},      // beyond the sphere, on the plane (distance 0: not inside)
+        {0, 0.2f, 1.5f},   // in the turned box (its 2 m half-side along z)
+        {1.5f, 0.2f, 0},   // outside it: along x it is 0.5 m
+        {0, -3, 0},        // below the plane only
+    };
+    EXPECT_EQ(points_inside(set, points), (std::vector<std::size_t>{2, 1, 2, 0}));
+}
+
 TEST(ColliderShapes, BadShapesNameTheCollider) {
     EXPECT_EQ(error_of([] { sphere_collider(0.0f); }),
               "collider 0, sphere: radius must be a finite number > 0 (got 0)");

@@ -58,7 +58,7 @@ TEST(BadMesh, TriangleWeldedToAPointIsDroppedWithAWarning) {
     EXPECT_EQ(m.node_count(), 1u);
     EXPECT_TRUE(m.faces.empty());
     ASSERT_EQ(report.warnings.size(), 1u);
-    EXPECT_EQ(report.warnings[0], "1 degenerate triangles (corners welded together) were dropped");
+    EXPECT_EQ(report.warnings[0], "1 degenerate triangle (corners welded together) was dropped");
 }
 
 TEST(BadMesh, TriangleWithTwoEqualCornersIsDropped) {
@@ -105,16 +105,54 @@ TEST(BadMesh, DuplicateFacesGiveOneSetOfSprings) {
 
 TEST(BadMesh, HugeCoordinates) {
     // Before this check the weld tolerance (relative to the bounding box) merged
-    // the whole mesh into one node without a word.
+    // the whole mesh into one node without a word. One vertex far out of a mesh
+    // of metres is no matter of scale: a corrupt file (the vertex named).
     const fs::path f = mesh("huge.obj", "v 0 0 0\nv 1e30 0 0\nv 0 1 0\nf 1 2 3\n");
     EXPECT_EQ(import_error(f), f.string() +
-                                   ": a vertex coordinate of 1e+30 m (after unit conversion and scale) is beyond "
-                                   "+-1e+09 m; scale the mesh down (--scale)");
+                                   ": vertex 1 (counted from 0 as read, each position once) is at (1e+30, 0, 0), beyond +-1e+09 m, where half "
+                                   "the vertices are within 1 m of the origin; vertices beyond +-1e+09 m or not "
+                                   "finite: 1 of 3: the file looks corrupt or truncated");
+}
+
+TEST(BadMesh, AMeshLargeAsAWholeIsToldTheScaleThatFits) {
+    // Every vertex some 1e9 m out: the unit, not the file, is wrong, and --scale
+    // 0.3 (1e9 / 3e9, rounded down) brings the farthest within bounds.
+    const fs::path f = mesh("large.obj", "v 0 0 0\nv 3e9 0 0\nv 0 2e9 0\nv 2e9 2e9 1\nf 1 2 3\nf 2 4 3\n");
+    const std::string message = ": vertex 1 (counted from 0 as read, each position once) is at (3e+09, 0, 0), beyond +-1e+09 m, and half the "
+                                "vertices lie beyond 2e+09 m of the origin: the mesh is too large as a whole; give its "
+                                "unit (--units) or scale it down (--scale 0.3 or less)";
+    EXPECT_EQ(import_error(f), f.string() + message);
+    ImportOptions options;
+    options.scale = 0.3;
+    EXPECT_EQ(import_mesh(f, options).node_count(), 4u);
+    // Read in kilometres, it is told in metres what --scale fits then.
+    options = {};
+    options.units = 1000.0;
+    try {
+        import_mesh(f, options);
+        ADD_FAILURE() << "expected an error";
+    } catch (const Error& e) {
+        EXPECT_EQ(std::string(e.what()),
+                  f.string() + ": vertex 1 (counted from 0 as read, each position once) is at (3e+09, 0, 0) in the file's units, 3e+12 m "
+                               "with the unit and --scale, beyond +-1e+09 m, and half the vertices lie beyond 2e+12 m "
+                               "of the origin: the mesh is too large as a whole; give its unit (--units) or scale it "
+                               "down (--scale 0.0003 or less)");
+    }
+    // A coordinate past what a unit mix-up explains (mm read as km: 1e6 x the
+    // bound) is no matter of scale, even where all vertices are that far out.
+    const fs::path g = mesh("absurd.obj", "v 2e15 0 0\nv 3e15 0 0\nv 2e15 1e15 0\nf 1 2 3\n");
+    EXPECT_EQ(import_error(g), g.string() +
+                                   ": vertex 0 (counted from 0 as read, each position once) is at (2e+15, 0, 0), beyond +-1e+09 m, where half "
+                                   "the vertices are within 2e+15 m of the origin; vertices beyond +-1e+09 m or not "
+                                   "finite: 3 of 3: the file looks corrupt or truncated");
 }
 
 TEST(BadMesh, NaNCoordinate) {
-    const fs::path f = mesh("nan.obj", "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n");
-    EXPECT_EQ(import_error(f), f.string() + ": a vertex position is not a finite number");
+    const fs::path f = mesh("nan.obj", "v 0 0 0\nv 0 0 nan\nv 0 1 0\nf 1 2 3\n");
+    EXPECT_EQ(import_error(f), f.string() + ": vertex 1 (counted from 0 as read, each position once) is at (nan, nan, nan), not all finite "
+                                            "numbers; "
+                                            "vertices beyond +-1e+09 m or not finite: 1 of 3: the file looks "
+                                            "corrupt or truncated");
 }
 
 TEST(BadMesh, FaceIndexOutOfRange) {

@@ -130,7 +130,7 @@ TEST(BoneAnchors, WithoutThemBonesAndAnimationsAreSaidToBeDropped) {
     EXPECT_EQ(report.bones, 2u);
     EXPECT_EQ(report.animations, 1u);
     ASSERT_FALSE(report.warnings.empty());
-    EXPECT_EQ(report.warnings[0], "2 bones and 1 animations were dropped (use --bone-anchors): the model is its rest "
+    EXPECT_EQ(report.warnings[0], "2 bones and 1 animation were dropped (use --bone-anchors): the model is its rest "
                                   "pose, without skinning");
 }
 

@@ -174,5 +174,8 @@ TEST(GltfCheck, ChunkPastTheEndOfAGlbIsRefused) {
 // in range) and by model validation (texture coordinates).
 TEST(GltfCheck, NonFinitePositionIsRefused) {
     const fs::path f = gltf("nan.gltf", {}, triangle_bytes(std::numeric_limits<float>::quiet_NaN()));
-    EXPECT_EQ(import_error(f), f.string() + ": a vertex position is not a finite number");
+    EXPECT_EQ(import_error(f), f.string() + ": vertex 1 (counted from 0 as read, each position once) is at (nan, nan, nan), not all "
+                                            "finite numbers; "
+                                            "vertices beyond +-1e+09 m or not finite: 1 of 3: the file looks corrupt "
+                                            "or truncated");
 }

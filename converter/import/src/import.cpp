@@ -31,6 +31,7 @@
 #include "springkit/import.hpp"
 #include "springkit/locality.hpp"
 #include "springkit/material.hpp"
+#include "springkit/printable.hpp"
 #include "import_internal.hpp"
 
 namespace springkit {
@@ -142,8 +143,8 @@ Soup gather_scene(const std::filesystem::path& path, const aiScene& scene, Impor
     report.animations = scene.mNumAnimations;
     const bool skinning = options.bone_anchors > 0.0;
     if ((bones > 0 || scene.mNumAnimations > 0) && !skinning)
-        report.warnings.push_back(std::to_string(bones) + " bones and " + std::to_string(scene.mNumAnimations) +
-                                  " animations were dropped (use --bone-anchors): the model is its rest pose, "
+        report.warnings.push_back(counted(bones, "bone") + " and " + counted(scene.mNumAnimations, "animation") +
+                                  " were dropped (use --bone-anchors): the model is its rest pose, "
                                   "without skinning");
     if (skinning && bones == 0)
         report.warnings.push_back("--bone-anchors: the file has no bones; no node follows one");
@@ -1211,6 +1212,77 @@ std::string file_unit_text(double metres_per_unit) {
     return unit;
 }
 
+/// Why vertex `bad` cannot be taken, in one line: the vertex, its coordinates
+/// and whether the file looks corrupt or the mesh is large as a whole.
+/// `positions` before `bad` are in metres already, from `bad` on as read
+/// (`read`: vertex `bad` as read); `scale` takes them to metres, `user_scale`
+/// is the --scale part of it. A coordinate that is not a number, or one past
+/// kMaxCoordinate that is also far out of the mesh's own scale (more than
+/// kOutlierFactor times the distance from the origin within which half the
+/// vertices lie, or past what a unit mix-up explains, mm read as km:
+/// kUnitFactor x kMaxCoordinate), comes from a corrupt or truncated file
+/// (Assimp reads the missing end of a binary PLY as garbage floats, 1e19 and
+/// such): --scale would not help there. Otherwise the mesh is large as a whole
+/// and the --scale that brings the coordinate within bounds is named.
+std::string bad_vertex_text(const std::vector<Vec3>& positions, std::size_t bad, Vec3 read, double scale,
+                            double user_scale) {
+    constexpr double kOutlierFactor = 1e3, kUnitFactor = 1e6;
+    // |largest coordinate| (infinity for one that is not finite).
+    auto reach_of = [](Vec3 p) {
+        return is_finite(p) ? std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)})
+                            : std::numeric_limits<float>::infinity();
+    };
+    // The vertices in metres (as the caller's loop would make them), each
+    // position once, numbered in the order read: Assimp's OBJ reader gives a
+    // vertex per face corner, springkit's one per position, and both give the
+    // same distinct positions in the same order (the weld's exact duplicates).
+    std::vector<Vec3> metric(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i)
+        metric[i] = i < bad ? positions[i] : positions[i] * static_cast<float>(scale);
+    std::vector<Vec3> distinct;
+    const std::uint32_t index = weld(metric, 0.0, distinct)[bad];
+    // How many are out of bounds, and the median reach.
+    std::vector<float> reach;
+    reach.reserve(distinct.size());
+    std::size_t out_of_bounds = 0;
+    for (const Vec3& p : distinct) {
+        const float r = reach_of(p);
+        if (!(r <= kMaxCoordinate)) ++out_of_bounds;
+        if (std::isfinite(r)) reach.push_back(r);
+    }
+    float median = 0.0f;
+    if (!reach.empty()) {
+        std::nth_element(reach.begin(), reach.begin() + reach.size() / 2, reach.end());
+        median = reach[reach.size() / 2];
+    }
+    std::ostringstream out;
+    out.precision(3);
+    std::ostringstream others;
+    others << "; vertices beyond +-" << kMaxCoordinate << " m or not finite: " << out_of_bounds << " of "
+           << distinct.size();
+    out << "vertex " << index << " (counted from 0 as read, each position once) is at (" << read.x << ", " << read.y << ", " << read.z
+        << ")";
+    if (!is_finite(read)) {
+        out << ", not all finite numbers" << others.str() << ": the file looks corrupt or truncated";
+        return out.str();
+    }
+    const double metres = static_cast<double>(reach_of(read)) * scale;
+    if (scale != 1.0) out << " in the file's units, " << metres << " m with the unit and --scale";
+    out << ", beyond +-" << kMaxCoordinate << " m";
+    if (metres > kOutlierFactor * median || metres > kUnitFactor * kMaxCoordinate) {
+        out << ", where half the vertices are within " << median << " m of the origin" << others.str()
+            << ": the file looks corrupt or truncated";
+        return out.str();
+    }
+    // The --scale that brings it within bounds, one significant digit, rounded down.
+    const double needed = user_scale * kMaxCoordinate / metres;
+    const double step = std::pow(10.0, std::floor(std::log10(needed)));
+    out << ", and half the vertices lie beyond " << median
+        << " m of the origin: the mesh is too large as a whole; give its unit (--units) or scale it down (--scale "
+        << std::floor(needed / step) * step << " or less)";
+    return out.str();
+}
+
 Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportOptions& options,
                     ImportReport& report, bool for_parent) {
     if (soup.positions.empty()) fail(path, "the scene has no vertices (no meshes to convert)");
@@ -1242,18 +1314,15 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                       metres, report.unit.c_str());
         report.warnings.push_back(warning);
     }
-    for (Vec3& p : soup.positions) {
+    for (std::size_t i = 0; i < soup.positions.size(); ++i) {
+        Vec3& p = soup.positions[i];
+        const Vec3 read = p;
         p = p * static_cast<float>(scale);
-        if (!is_finite(p)) fail(path, "a vertex position is not a finite number");
-        // Beyond this the weld tolerance (relative to the bounding box) swallows the
-        // mesh and float physics cannot work; the model file refuses it too.
-        const float largest = std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)});
-        if (largest > kMaxCoordinate) {
-            std::ostringstream out;
-            out << "a vertex coordinate of " << largest << " m (after unit conversion and scale) is beyond +-"
-                << kMaxCoordinate << " m; scale the mesh down (--scale)";
-            fail(path, out.str());
-        }
+        // Beyond kMaxCoordinate the weld tolerance (relative to the bounding box)
+        // swallows the mesh and float physics cannot work; the model file refuses
+        // it too.
+        if (!is_finite(p) || std::max({std::abs(p.x), std::abs(p.y), std::abs(p.z)}) > kMaxCoordinate)
+            fail(path, bad_vertex_text(soup.positions, i, read, scale, options.scale));
     }
 
     Model model;
@@ -1339,8 +1408,8 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
     }
     report.faces = model.faces.size();
     if (degenerate > 0)
-        report.warnings.push_back(std::to_string(degenerate) +
-                                  " degenerate triangles (corners welded together) were dropped");
+        report.warnings.push_back(counted(degenerate, "degenerate triangle") + " (corners welded together) " +
+                                  (degenerate == 1 ? "was" : "were") + " dropped");
 
     // Each spring keeps what it stands for (Spring::role), so the editor can show
     // and filter edge, shear, bend and volume springs apart.
@@ -1421,7 +1490,8 @@ Model soup_to_model(const std::filesystem::path& path, Soup& soup, const ImportO
                            std::to_string(islands.sizes[0]);
         for (std::size_t k = 1; k < islands.sizes.size() && k < 5; ++k) what += ", " + std::to_string(islands.sizes[k]);
         what += islands.sizes.size() > 5 ? ", ...)" : ")";
-        if (single > 0) what += ", " + std::to_string(single) + " of them single nodes without springs (free-falling points)";
+        if (single == 1) what += ", 1 of them a single node without springs (a free-falling point)";
+        if (single > 1) what += ", " + std::to_string(single) + " of them single nodes without springs (free-falling points)";
         if (options.islands == ImportOptions::Islands::keep)
             report.warnings.push_back(what + ": each moves on its own; --islands largest keeps the largest, "
                                              "--islands connect joins them with springs");

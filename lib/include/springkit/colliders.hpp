@@ -150,6 +150,15 @@ private:
     std::vector<Motion> motions_;
 };
 
+/// How many of `points` lie inside each collider of `set` at its current pose
+/// (signed distance below 0), one count per collider; a triangle mesh is a
+/// two-sided surface with no inside and counts 0. A body that starts inside a
+/// collider is pushed out through the nearest surface within its first
+/// steps, and a box or a table crushes it flat: tools warn of it before a run
+/// (springkit simulate --scene). One distance per point near a collider's
+/// bounding sphere, so about nodes x colliders cheap tests.
+std::vector<std::size_t> points_inside(const ColliderSet& set, std::span<const Vec3> points);
+
 /// One node touching one collider during a step: the sum over the step's
 /// substeps of the impulses the collider gave the node (N s; the collider gets
 /// -impulse), where and along which normal it last touched. Simulation::

@@ -21,4 +21,8 @@ inline constexpr std::size_t kMaxPrintableBytes = 1000;
 /// are, so applying it twice changes nothing (up to the cut).
 std::string printable(std::string_view text, std::size_t limit = kMaxPrintableBytes);
 
+/// A count and its noun for a message: "1 anchor", "0 anchors", "3 anchors";
+/// `plural` for a noun that does not just take an s ("vertex", "vertices").
+std::string counted(std::size_t count, std::string_view noun, std::string_view plural = {});
+
 }  // namespace springkit

@@ -239,7 +239,14 @@ public:
 
     /// Kinetic energy, J.
     double kinetic_energy() const;
-    /// Gravity potential (relative to y = 0) plus spring potential, J.
+    /// Gravity potential (relative to y = 0) plus spring potential, J. Every
+    /// node and Hooke spring counts, anchored ones too: a spring between two
+    /// fixed anchors adds a constant (0 where they sit at its rest length, as in
+    /// the samples and converted models), one between anchors that move apart
+    /// (drives, bone tracks on different bones) the energy the motion stores in
+    /// it. A potential is defined up to a constant, so only its changes carry
+    /// meaning; goldens record this sum and check compares totals with it, so
+    /// leaving terms out would fail goldens recorded before.
     double potential_energy() const;
 
     /// Moves a node (and zeroes its velocity); for games and the editor's dragging.

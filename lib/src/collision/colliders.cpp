@@ -299,6 +299,23 @@ SurfacePoint distance(const Collider& collider, Vec3 p) {
     return s;
 }
 
+std::vector<std::size_t> points_inside(const ColliderSet& set, std::span<const Vec3> points) {
+    std::vector<std::size_t> inside(set.size(), 0);
+    for (ColliderId id = 0; id < set.size(); ++id) {
+        const Collider& c = set[id];
+        if (c.shape == ColliderShape::triangle_mesh) continue;
+        // Points outside the bounding sphere are outside: no distance needed.
+        const Vec3 centre = c.pose.position + detail::to_world_direction(c.pose, detail::bounding_centre(c));
+        const float radius = detail::bounding_radius(c);
+        for (const Vec3& p : points) {
+            const Vec3 d = p - centre;
+            if (std::isfinite(radius) && dot(d, d) > radius * radius) continue;
+            inside[id] += distance(c, p).distance < 0.0f;
+        }
+    }
+    return inside;
+}
+
 ColliderId ColliderSet::add(Collider collider) {
     if (collider.shape == ColliderShape::convex_hull && collider.planes.empty() && collider.points.size() >= 4 &&
         collider.points.size() <= kMaxHullPoints)

@@ -63,4 +63,11 @@ std::string printable(std::string_view text, std::size_t limit) {
     return out;
 }
 
+std::string counted(std::size_t count, std::string_view noun, std::string_view plural) {
+    std::string text = std::to_string(count) + " ";
+    if (count == 1) return text.append(noun);
+    if (!plural.empty()) return text.append(plural);
+    return text.append(noun).append("s");
+}
+
 }  // namespace springkit

@@ -865,31 +865,41 @@ std::uint64_t substeps_per_frame(float frame_dt, float max_substep) {
 std::string stability_warning(const Model& model) {
     // Implicit Euler is stable for any k dt^2/m: nothing to warn of.
     if (model.params.integrator == Integrator::implicit) return {};
-    const Stability s = stability_estimate(model);
-    if (!(s.worst > kStabilityWarning)) {
-        const FrequencyStability f = frequency_stability(model);
-        if (!f.above_limit()) return {};
-        std::ostringstream out;
-        out.precision(3);
-        if (f.omega_dt < f.limit) {
-            out << "(dt * omega_max)^2 + 2 dt * damping rate = " << f.damped << " is at or above "
-                << FrequencyStability::kDampedLimit << ", the stability limit of "
-                << integrator_name(model.params.integrator) << " with spring damping (dt * omega_max = " << f.omega_dt
-                << ", dt * damping rate = " << f.damping_dt
-                << "): the model will explode; use a smaller max_substep or a lower spring_damping";
-            return out.str();
-        }
-        out << "dt * omega_max = " << f.omega_dt << " is at or above " << f.limit << ", the stability limit of "
-            << integrator_name(model.params.integrator) << ": the model will explode; use a smaller max_substep"
-            << (model.params.integrator == Integrator::explicit_euler ? " or symplectic_euler" : " or a lower k");
-        return out.str();
-    }
-    const Spring& spring = model.springs[s.worst_spring];
+    const FrequencyStability f = frequency_stability(model);
+    if (!f.near_limit()) return {};
+    const char* integrator = integrator_name(model.params.integrator);
     std::ostringstream out;
     out.precision(3);
-    out << "k dt^2/m = " << s.worst << " at spring " << s.worst_spring << " (nodes " << spring.a << "-"
-        << spring.b << ") is above " << kStabilityWarning
-        << ": the model may explode; use a smaller max_substep or a lower k";
+    const bool springs = f.omega_dt > 0.0 && f.omega_dt >= FrequencyStability::kNearShare * f.limit;
+    if (!springs || (!(f.omega_dt >= f.limit) && f.damping_above_limit())) {
+        out << "(dt * omega_max)^2 + 2 dt * damping rate = " << f.damped;
+        if (f.damping_above_limit())
+            out << " is at or above " << FrequencyStability::kDampedLimit << ", the stability limit of " << integrator
+                << " with spring damping (dt * omega_max = " << f.omega_dt << ", dt * damping rate = " << f.damping_dt
+                << "): the model will explode";
+        else
+            out << " is near " << FrequencyStability::kDampedLimit << ", the stability limit of " << integrator
+                << " with spring damping (warned of from "
+                << FrequencyStability::kNearShare * FrequencyStability::kDampedLimit
+                << "; dt * omega_max = " << f.omega_dt << ", dt * damping rate = " << f.damping_dt
+                << "): it may explode";
+        out << "; use a smaller max_substep or a lower spring_damping";
+        return out.str();
+    }
+    out << "dt * omega_max = " << f.omega_dt;
+    if (f.omega_dt >= f.limit)
+        out << " is at or above " << f.limit << ", the stability limit of " << integrator << ": the model will explode";
+    else
+        out << " is near " << f.limit << ", the stability limit of " << integrator << " (warned of from "
+            << FrequencyStability::kNearShare * f.limit << "): pulled far from rest, the model may explode";
+    out << "; use a smaller max_substep"
+        << (model.params.integrator == Integrator::explicit_euler ? " or symplectic_euler" : " or a lower k");
+    const Stability s = stability_estimate(model);
+    if (s.worst > 0.0) {
+        const Spring& spring = model.springs[s.worst_spring];
+        out << " (the stiffest spring for its mass: spring " << s.worst_spring << " (nodes " << spring.a << "-"
+            << spring.b << "), k dt^2/m = " << s.worst << ")";
+    }
     return out.str();
 }
 
