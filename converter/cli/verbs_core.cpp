@@ -295,6 +295,9 @@ VerbRun register_info(CLI::App& app) {
                                    {"spring_visits", cost.spring_visits},
                                    {"rope_visits", cost.rope_visits},
                                    {"implicit_node_iterations", cost.implicit_node_iterations},
+                                   {"implicit_factor_entries", cost.implicit_factor_entries},
+                                   {"implicit_matrix_entries", cost.implicit_matrix_entries},
+                                   {"implicit_iterates", cost.implicit_iterates},
                                    {"element_visits", cost.element_visits},
                                    {"strain_limit_visits", cost.strain_limit_visits},
                                    {"self_collision_node_visits", cost.self_collision_node_visits},
@@ -396,13 +399,22 @@ VerbRun register_info(CLI::App& app) {
                         FrequencyStability::kDampedLimit);
         const char* verdict =
             cost.real_time() ? " (ok, within 1/60 s)" : " (WARNING: cannot run in real time, 1/60 s = 16.7 ms)";
-        if (cost.implicit_node_iterations > 0)
-            std::printf("  cost/frame  %llu substeps x %d iterations x %zu nodes (implicit) + %llu x %d passes x %zu "
-                        "rope constraints = %llu + %llu visits, about %.3g ms on one thread%s\n",
-                        static_cast<unsigned long long>(cost.substeps), std::max(1, p.implicit_iterations),
-                        model.node_count(), static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
-                        static_cast<unsigned long long>(cost.implicit_node_iterations),
-                        static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
+        if (cost.implicit_node_iterations > 0) {
+            // An iteration: the local step over the springs, the global step
+            // through the factor (or conjugate gradients over the matrix).
+            char global[96];
+            if (cost.implicit_iterates)
+                std::snprintf(global, sizeof global, "conjugate gradients over %llu matrix entries",
+                              static_cast<unsigned long long>(cost.implicit_matrix_entries));
+            else
+                std::snprintf(global, sizeof global, "a factor of %llu entries",
+                              static_cast<unsigned long long>(cost.implicit_factor_entries));
+            std::printf("  cost/frame  %llu substeps x %d iterations (implicit: %zu springs, %s) + %llu x %d passes "
+                        "x %zu rope constraints, about %.3g ms on one thread%s\n",
+                        static_cast<unsigned long long>(cost.substeps), std::max(1, p.implicit_iterations), hooke,
+                        global, static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
+                        cost.seconds * 1e3, verdict);
+        }
         else
             std::printf("  cost/frame  %llu substeps x %zu springs + %llu x %d passes x %zu rope constraints = "
                         "%llu + %llu visits, about %.3g ms on one thread%s\n",

@@ -2,6 +2,7 @@
 // model's counts, and whether it fits in the frame.
 #include <gtest/gtest.h>
 
+#include "simulation/global_iteration.hpp"
 #include "springkit/springkit.hpp"
 
 using namespace springkit;
@@ -54,30 +55,69 @@ TEST(FrameCost, TwentyThousandRopeConstraintsAtAThousandPassesAreNotRealTime) {
     EXPECT_FALSE(c.real_time());
 }
 
-// The implicit integrator costs per node and iteration, not per spring visit: a
-// 128 x 128 cloth at 20 iterations in 9 substeps is some 3 million node
-// iterations, far beyond a frame (it was seen at about half a second), while one
-// iteration at one step a frame fits.
-TEST(FrameCost, ImplicitIterationsAreCountedPerNode) {
+// The implicit integrator's iteration costs its springs' local step and a
+// back-substitution through the factor, whose size the symbolic analysis
+// knows: a chain's matrix is tridiagonal and its factor has no fill (one entry
+// below the diagonal per spring between free nodes), a complete graph's factor
+// is full (n (n - 1) / 2). A 128 x 128 cloth at 20 iterations in 9 substeps
+// is far beyond a frame (it was seen at about half a second), one iteration at
+// one step a frame fits.
+TEST(FrameCost, ImplicitIterationsCostTheirSpringsAndTheirFactor) {
+    Model m = chain(10, 0);
+    m.params.integrator = Integrator::implicit;
+    m.params.implicit_iterations = 3;
+    m.params.max_substep = 1.0f / 120.0f;  // 2 substeps
+    FrameCost c = frame_cost(m);
+    EXPECT_EQ(c.implicit_node_iterations, 2u * 3u * 11u);
+    EXPECT_EQ(c.implicit_factor_entries, 10u);
+    EXPECT_EQ(c.implicit_matrix_entries, 11u + 2u * 10u);
+    EXPECT_FALSE(c.implicit_iterates);
+    EXPECT_DOUBLE_EQ(c.seconds, 6 * (10 * kSecondsPerImplicitSpring + 10 * kSecondsPerFactorEntry));
+    m.anchors = {{.node = 0}};  // 10 free nodes, 9 springs between them
+    c = frame_cost(m);
+    EXPECT_EQ(c.implicit_factor_entries, 9u);
+    EXPECT_EQ(c.implicit_matrix_entries, 10u + 2u * 9u);
+
+    Model full;
+    full.params = m.params;
+    for (int i = 0; i < 20; ++i) full.positions.push_back({static_cast<float>(i), static_cast<float>(i * i), 0});
+    for (std::uint32_t a = 0; a < 20; ++a)
+        for (std::uint32_t b = a + 1; b < 20; ++b) full.springs.push_back({a, b, 1.0f});
+    c = frame_cost(full);
+    EXPECT_EQ(c.implicit_factor_entries, 190u);
+    EXPECT_DOUBLE_EQ(c.seconds, 6 * (190 * kSecondsPerImplicitSpring + 190 * kSecondsPerFactorEntry));
+
     ClothSpec spec;
     spec.columns = spec.rows = 128;
-    Model m = make_cloth(spec);
+    Model cloth = make_cloth(spec);
+    cloth.params.integrator = Integrator::implicit;
+    cloth.params.implicit_iterations = 20;
+    cloth.params.max_substep = 0.002f;
+    EXPECT_EQ(frame_cost(cloth).implicit_node_iterations, 9u * 20u * 16384u);
+    EXPECT_FALSE(frame_cost(cloth).real_time());
+    cloth.params.implicit_iterations = 1;
+    cloth.params.max_substep = 1.0f / 60.0f;
+    EXPECT_EQ(frame_cost(cloth).implicit_node_iterations, 16384u);
+    EXPECT_TRUE(frame_cost(cloth).real_time());
+    cloth.params.integrator = Integrator::symplectic_euler;
+    EXPECT_EQ(frame_cost(cloth).implicit_node_iterations, 0u);
+}
+
+// Past the factor's bounds the global step iterates: conjugate gradients over
+// the matrix's entries, each global step some kConjugateGradientIterations of them.
+TEST(FrameCost, ImplicitStepPastTheFactorsBoundsCostsConjugateGradients) {
+    Model m = chain(10, 0);
     m.params.integrator = Integrator::implicit;
-    m.params.implicit_iterations = 20;
-    m.params.max_substep = 0.002f;
-    const FrameCost slow = frame_cost(m);
-    EXPECT_EQ(slow.implicit_node_iterations, 9u * 20u * 16384u);
-    EXPECT_DOUBLE_EQ(slow.seconds, 9.0 * 20.0 * 16384.0 * kSecondsPerImplicitNodeIteration);
-    EXPECT_FALSE(slow.real_time());
-
-    m.params.implicit_iterations = 1;
+    m.params.implicit_iterations = 3;
     m.params.max_substep = 1.0f / 60.0f;
-    const FrameCost fast = frame_cost(m);
-    EXPECT_EQ(fast.implicit_node_iterations, 16384u);
-    EXPECT_TRUE(fast.real_time());
-
-    m.params.integrator = Integrator::symplectic_euler;
-    EXPECT_EQ(frame_cost(m).implicit_node_iterations, 0u);
+    const detail::FactorBounds kept = detail::set_factor_bounds({.work = 1.0, .entries = 1.0});
+    const FrameCost c = frame_cost(m);
+    detail::set_factor_bounds(kept);
+    EXPECT_TRUE(c.implicit_iterates);
+    EXPECT_EQ(c.implicit_factor_entries, 0u);
+    EXPECT_EQ(c.implicit_matrix_entries, 31u);
+    EXPECT_DOUBLE_EQ(c.seconds,
+                     3 * (10 * kSecondsPerImplicitSpring + kConjugateGradientIterations * 31 * kSecondsPerMatrixEntry));
 }
 
 // Volume elements, self-collision and the implicit strain limit cost per item
@@ -107,5 +147,7 @@ TEST(FrameCost, ElementsSelfCollisionAndStrainLimitAreCounted) {
     m.params.strain_limit = 0.01f;
     c = frame_cost(m);
     EXPECT_EQ(c.strain_limit_visits, 150u);  // 10 substeps x 5 passes x 3 springs
-    EXPECT_DOUBLE_EQ(c.seconds, 80 * kSecondsPerImplicitNodeIteration + 150 * kSecondsPerStrainLimitVisit);
+    // 20 iterations (10 substeps x 2) of 3 springs through a factor of 3 entries
+    EXPECT_DOUBLE_EQ(c.seconds, 20 * (3 * kSecondsPerImplicitSpring + 3 * kSecondsPerFactorEntry) +
+                                    150 * kSecondsPerStrainLimitVisit);
 }

@@ -13,11 +13,19 @@ struct FrameCost {
     std::uint64_t substeps = 0;       ///< ceil((1/60 s) / max_substep), as Simulation::step takes them
     std::uint64_t spring_visits = 0;  ///< substeps x Hooke springs
     std::uint64_t rope_visits = 0;    ///< substeps x rope_iterations x rope constraints
-    /// The implicit integrator's work: substeps x implicit_iterations x nodes
-    /// (each iteration a local step over the springs and a back-substitution
-    /// over the nodes); 0 for the explicit integrators. Its time replaces the
-    /// spring visits' when the integrator is implicit.
+    /// The implicit integrator's work: substeps x implicit_iterations x nodes;
+    /// 0 for the explicit integrators. Each iteration is a local step over
+    /// the Hooke springs and a global step: a back-substitution through a
+    /// factor of implicit_factor_entries entries (the symbolic analysis of the
+    /// model's matrix finds them; a cloth's grow with its nodes, a converted
+    /// solid's, whose volume springs join far nodes, several times faster),
+    /// or, when implicit_iterates (a factor past the bounds the integrator
+    /// keeps to), conjugate gradients over the matrix's implicit_matrix_entries.
+    /// Its time replaces the spring visits' when the integrator is implicit.
     std::uint64_t implicit_node_iterations = 0;
+    std::uint64_t implicit_factor_entries = 0;
+    std::uint64_t implicit_matrix_entries = 0;
+    bool implicit_iterates = false;
     /// substeps x Model::volume_elements.
     std::uint64_t element_visits = 0;
     /// The implicit integrator's strain limit (Parameters::strain_limit > 0):
@@ -42,11 +50,17 @@ struct FrameCost {
 /// next reads), springs in vectorised batches: hence the factor of about 7.
 inline constexpr double kSecondsPerSpringVisit = 1.2e-9;
 inline constexpr double kSecondsPerRopeVisit = 8e-9;
-/// Seconds of one node in one iteration of the implicit integrator, its springs'
-/// local step and the back-substitution included: the CPU-time median of
-/// BM_ImplicitCloth<128>/20/95/10/30000/0/4 per node and iteration, rounded up
-/// (the factor's fill per node grows with the model: 64 x 64 costs two thirds).
-inline constexpr double kSecondsPerImplicitNodeIteration = 8e-8;
+/// Seconds of one iteration of the implicit integrator per Hooke spring (its
+/// local step) and per entry of the factor (the back-substitution reads each
+/// twice), fitted to the 64 x 64 cloth and the converted duck and rounded up
+/// (docs/PERFORMANCE.md, "The implicit integrator's cost in info"); and, for a
+/// model whose global step iterates, the conjugate-gradient iterations a
+/// global step takes (to a residual of 1e-6: 10-25 on the 2-cylinder engine)
+/// and the seconds per matrix entry of each.
+inline constexpr double kSecondsPerImplicitSpring = 5e-9;
+inline constexpr double kSecondsPerFactorEntry = 6e-10;
+inline constexpr double kConjugateGradientIterations = 20.0;
+inline constexpr double kSecondsPerMatrixEntry = 1.5e-9;
 /// Seconds of one volume element in one substep (four corners gathered, the
 /// volume's gradient, four forces scattered), of one spring in one pass of the
 /// strain limit, and of one node's search for its neighbours in one substep of

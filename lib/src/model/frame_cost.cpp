@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "simulation/implicit_solver.hpp"
+
 namespace springkit {
 
 FrameCost frame_cost(const Model& model) {
@@ -21,13 +23,21 @@ FrameCost frame_cost(const Model& model) {
                                   static_cast<double>(cost.element_visits) * kSecondsPerElementVisit +
                                   static_cast<double>(cost.self_collision_node_visits) * kSecondsPerSelfCollisionNodeVisit;
     if (model.params.integrator == Integrator::implicit) {
-        cost.implicit_node_iterations = cost.substeps *
-                                        static_cast<std::uint64_t>(std::max(1, model.params.implicit_iterations)) *
-                                        model.node_count();
+        const std::uint64_t iterations =
+            cost.substeps * static_cast<std::uint64_t>(std::max(1, model.params.implicit_iterations));
+        cost.implicit_node_iterations = iterations * model.node_count();
+        const detail::GlobalStepSize global = detail::global_step_size(model);
+        cost.implicit_factor_entries = global.factor_entries;
+        cost.implicit_matrix_entries = global.matrix_entries;
+        cost.implicit_iterates = global.iterates;
+        const double global_seconds =
+            global.iterates ? kConjugateGradientIterations * static_cast<double>(global.matrix_entries) * kSecondsPerMatrixEntry
+                            : static_cast<double>(global.factor_entries) * kSecondsPerFactorEntry;
         if (model.params.strain_limit > 0.0f)
             cost.strain_limit_visits =
                 cost.substeps * static_cast<std::uint64_t>(std::max(0, model.params.strain_limit_passes)) * hooke;
-        cost.seconds = static_cast<double>(cost.implicit_node_iterations) * kSecondsPerImplicitNodeIteration +
+        cost.seconds = static_cast<double>(iterations) *
+                           (static_cast<double>(hooke) * kSecondsPerImplicitSpring + global_seconds) +
                        static_cast<double>(cost.strain_limit_visits) * kSecondsPerStrainLimitVisit + shared_seconds;
     } else {
         cost.seconds = static_cast<double>(cost.spring_visits) * kSecondsPerSpringVisit + shared_seconds;

@@ -314,6 +314,12 @@ std::shared_ptr<const GlobalFactor> factor_global_matrix(std::size_t rows, const
 // column by column (protected in Eigen's class, read by deriving from it).
 class MeasuredLDLT : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> {
 public:
+    // L's entries below the diagonal (call after analyzePattern()).
+    std::uint64_t entries() const {
+        std::uint64_t sum = 0;
+        for (Eigen::Index j = 0; j < m_nonZerosPerCol.size(); ++j) sum += static_cast<std::uint64_t>(m_nonZerosPerCol[j]);
+        return sum;
+    }
     // Whether the numeric factorisation stays within factor_bounds() (call
     // after analyzePattern()).
     bool affordable() const {
@@ -327,6 +333,32 @@ public:
         return work <= bounds.work && entries <= bounds.entries;
     }
 };
+
+GlobalStepSize global_step_size(const Model& model) {
+    // The pattern build_implicit_layout() factors: a row per free node, an
+    // entry pair per Hooke spring between two of them (values are not read).
+    std::vector<std::int32_t> row(model.node_count(), 0);
+    for (const Anchor& a : model.anchors) row[a.node] = -1;
+    std::uint32_t rows = 0;
+    for (std::int32_t& r : row)
+        if (r == 0) r = static_cast<std::int32_t>(rows++);
+    std::vector<MatrixEntry> entries;
+    for (std::uint32_t r = 0; r < rows; ++r) entries.push_back({r, r, 1.0});
+    for (const Spring& s : model.springs) {
+        const std::int32_t ra = row[s.a], rb = row[s.b];
+        if (s.kind != SpringKind::hooke || ra < 0 || rb < 0 || ra == rb) continue;
+        entries.push_back({static_cast<std::uint32_t>(ra), static_cast<std::uint32_t>(rb), -1.0});
+        entries.push_back({static_cast<std::uint32_t>(rb), static_cast<std::uint32_t>(ra), -1.0});
+    }
+    const Eigen::SparseMatrix<double> matrix = assembled(rows, entries);
+    GlobalStepSize size;
+    size.matrix_entries = static_cast<std::uint64_t>(matrix.nonZeros());
+    MeasuredLDLT ldlt;
+    ldlt.analyzePattern(matrix);
+    size.iterates = ldlt.info() == Eigen::Success && !ldlt.affordable();
+    if (!size.iterates) size.factor_entries = ldlt.entries();
+    return size;
+}
 
 void ImplicitLayout::solve_global(std::vector<float>& work, std::vector<float>& scratch) const {
     if (factor) factor->solve_in_place(work);

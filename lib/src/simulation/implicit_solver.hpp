@@ -14,6 +14,7 @@
 namespace springkit {
 
 class PreparedBody;
+struct Model;
 
 namespace detail {
 
@@ -176,6 +177,18 @@ struct ImplicitState {
     std::vector<std::uint32_t> touching, touched_collider;
     std::vector<double> normal, gap, residual, direction, response, multiplier, push;
 };
+
+/// What one global step of a model's implicit solve costs, from the symbolic
+/// analysis of its matrix alone (the ordering and L's column counts, no
+/// numeric factorisation): the entries of L below the diagonal that a
+/// back-substitution reads twice, or, past factor_bounds(), the matrix's own
+/// entries that each conjugate-gradient iteration multiplies by instead.
+struct GlobalStepSize {
+    std::uint64_t factor_entries = 0;  ///< 0 when the step iterates
+    std::uint64_t matrix_entries = 0;  ///< M' + h^2 L over the free nodes, diagonal included
+    bool iterates = false;
+};
+GlobalStepSize global_step_size(const Model& model);
 
 /// Builds the layout of a body's Hooke springs with these resolved k, for the
 /// substep h (s) and this air friction (N s/m), and factors its matrix.
