@@ -414,14 +414,14 @@ VerbRun register_info(CLI::App& app) {
                         static_cast<unsigned long long>(cost.substeps), std::max(1, p.implicit_iterations), hooke,
                         global, static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
                         cost.seconds * 1e3, verdict);
-        }
-        else
+        } else {
             std::printf("  cost/frame  %llu substeps x %zu springs + %llu x %d passes x %zu rope constraints = "
                         "%llu + %llu visits, about %.3g ms on one thread%s\n",
                         static_cast<unsigned long long>(cost.substeps), hooke,
                         static_cast<unsigned long long>(cost.substeps), p.rope_iterations, ropes,
                         static_cast<unsigned long long>(cost.spring_visits),
                         static_cast<unsigned long long>(cost.rope_visits), cost.seconds * 1e3, verdict);
+        }
         // What else the frame's estimate counts, each with its own cost per visit.
         std::string also;
         const auto add = [&also](std::uint64_t visits, const char* what, const char* plural = "") {
