@@ -321,6 +321,22 @@ void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
     run_springkit_equal_quality(state, p);
 }
 
+// The same with the strain limit's options that hold the fall too: args as
+// above, then strain_limit_every_spring and strain_limit_global_steps.
+void BM_SpringkitImplicitEqualQualityFall(benchmark::State& state) {
+    springkit::Parameters p;
+    p.integrator = springkit::Integrator::implicit;
+    p.max_substep = kFrame;
+    p.implicit_iterations = static_cast<int>(state.range(1));
+    p.strain_limit = static_cast<float>(state.range(2)) / 1000.0f;
+    p.k = static_cast<float>(state.range(3));
+    p.long_range_attachments = static_cast<int>(state.range(4));
+    p.strain_limit_passes = static_cast<int>(state.range(5));
+    p.strain_limit_every_spring = static_cast<int>(state.range(6));
+    p.strain_limit_global_steps = static_cast<int>(state.range(7));
+    run_springkit_equal_quality(state, p);
+}
+
 // A jelly on a static 10k-triangle mesh: BM_JellyOnMesh's 16 x 4 x 16 jelly
 // (1024 nodes, 0.6 m wide, springkit's default jelly parameters, node radius
 // 5 mm) dropped 1 cm onto the 4 m floor of 10082 triangles, timed per 2 ms
@@ -511,6 +527,11 @@ BENCHMARK(BM_SpringkitImplicitEqualQuality)
     ->Args({2, 1, 10, 100, 2, 4})->Args({2, 1, 10, 100, 2, 6})->Args({2, 2, 10, 300, 2, 4})
     ->Args({2, 1, 7, 100, 2, 8})->Args({2, 2, 7, 300, 2, 6})->Args({2, 2, 10, 300, 2, 8})
     ->Args({2, 1, 7, 100, 2, 6})->Args({2, 1, 5, 100, 2, 6})
+    ->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SpringkitImplicitEqualQualityFall)
+    ->Args({0, 1, 100, 100, 2, 2, 1, 1})->Args({1, 1, 30, 100, 2, 4, 1, 1})->Args({1, 1, 30, 100, 2, 8, 1, 1})
+    ->Args({2, 1, 7, 100, 2, 8, 1, 1})->Args({2, 1, 7, 100, 2, 12, 1, 1})->Args({2, 1, 5, 100, 2, 12, 1, 1})
+    ->Args({2, 1, 7, 100, 2, 24, 1, 1})
     ->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_BulletClothOverSphere)->UseRealTime()->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_SpringkitClothOverSphere)->Args({1, 1})->Args({1, 0})->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -48,6 +48,30 @@ TEST(Guard, ModelMadeToExplodeNamesTheNodeAndSpringThatBlewUp) {
     EXPECT_THROW(sim.step(1.0f / 60.0f), SimulationError);  // stays failed until reset()
 }
 
+TEST(Guard, ImplicitRunawayDoesNotBlameTheSprings) {
+    // The implicit step is stable for any k: a runaway there was driven from
+    // outside (here a velocity set on a node), and a smaller substep or a
+    // lower k is no advice.
+    Model m = string_with_one_stiff_spring();
+    m.params.integrator = Integrator::implicit;
+    m.params.max_substep = 1.0f / 60.0f;
+    Simulation sim(m);
+    sim.step(1.0f / 60.0f);
+    sim.set_velocity(11, {1e9f, 0.0f, 0.0f});
+    std::string error;
+    try {
+        sim.step(1.0f / 60.0f);
+    } catch (const SimulationError& e) {
+        error = e.what();
+    }
+    EXPECT_EQ(error.rfind("simulation exploded at t = 0.0333333 s: node 11 runs away (speed above the model's bound); "
+                          "the implicit integrator is stable for any k, so something drove the node",
+                          0),
+              0u)
+        << error;
+    EXPECT_EQ(error.find("lower k"), std::string::npos) << error;
+}
+
 TEST(Guard, NonFiniteStateIsNamedAsSuch) {
     // An external force of 1e38 N on a 50 g node overflows float on the first substep.
     Model m = make_string({.nodes = 4});
