@@ -309,7 +309,7 @@ void BM_SpringkitExplicitEqualQuality(benchmark::State& state) {
 
 // Args: level, iterations, strain_limit in 1/1000, k in N/m (one step a
 // frame), long_range_attachments, strain_limit_passes.
-void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
+springkit::Parameters implicit_equal_quality(const benchmark::State& state) {
     springkit::Parameters p;
     p.integrator = springkit::Integrator::implicit;
     p.max_substep = kFrame;
@@ -318,20 +318,17 @@ void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
     p.k = static_cast<float>(state.range(3));
     p.long_range_attachments = static_cast<int>(state.range(4));
     p.strain_limit_passes = static_cast<int>(state.range(5));
-    run_springkit_equal_quality(state, p);
+    return p;
+}
+
+void BM_SpringkitImplicitEqualQuality(benchmark::State& state) {
+    run_springkit_equal_quality(state, implicit_equal_quality(state));
 }
 
 // The same with the strain limit's options that hold the fall too: args as
 // above, then strain_limit_every_spring and strain_limit_global_steps.
 void BM_SpringkitImplicitEqualQualityFall(benchmark::State& state) {
-    springkit::Parameters p;
-    p.integrator = springkit::Integrator::implicit;
-    p.max_substep = kFrame;
-    p.implicit_iterations = static_cast<int>(state.range(1));
-    p.strain_limit = static_cast<float>(state.range(2)) / 1000.0f;
-    p.k = static_cast<float>(state.range(3));
-    p.long_range_attachments = static_cast<int>(state.range(4));
-    p.strain_limit_passes = static_cast<int>(state.range(5));
+    springkit::Parameters p = implicit_equal_quality(state);
     p.strain_limit_every_spring = static_cast<int>(state.range(6));
     p.strain_limit_global_steps = static_cast<int>(state.range(7));
     run_springkit_equal_quality(state, p);
