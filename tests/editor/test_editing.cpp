@@ -264,6 +264,26 @@ TEST(Editing, importedModelIsUnsavedAndSaveNeedsAName) {
     EXPECT_EQ(doc.path(), dir.path() / "flag.json");
 }
 
+TEST(Editing, saveAsRefusesANameForNoModelForm) {
+    Document doc(small_cloth(), "meshes/flag.json", true);
+    TempDir dir;
+    for (const char* name : {"flag.txt", "flag"}) {
+        const fs::path path = dir.path() / name;
+        try {
+            doc.save_as(path);
+            ADD_FAILURE() << name << " was saved";
+        } catch (const Error& e) {
+            EXPECT_EQ(std::string(e.what()),
+                      "Save As " + path.string() + ": a model is written as .json or .skb (the binary form), chosen by "
+                      "the extension; " + (fs::path(name).has_extension() ? "not .txt" : "this name has none"));
+        }
+        EXPECT_FALSE(fs::exists(path));
+    }
+    EXPECT_TRUE(doc.dirty());
+    doc.save_as(dir.path() / "flag.skb");
+    EXPECT_EQ(load_model(dir.path() / "flag.skb").springs.size(), small_cloth().springs.size());
+}
+
 TEST(Editing, saveAsElsewhereKeepsARelativeTexturePointingAtTheImage) {
     TempDir dir;
     fs::create_directories(dir.path() / "meshes" / "textures");
