@@ -206,7 +206,7 @@ TEST(CliCore, InvalidModelIsOneErrorLineNamingTheLocation) {
     const auto r = run_command(kCli + " simulate " + bad.string() + " --seconds 1");
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(line_count(r.err), 1);
-    EXPECT_EQ(r.err, "error: " + bad.string() + ": /springs/0: node index 3 out of range (model has 1 nodes)\n");
+    EXPECT_EQ(r.err, "error: " + bad.string() + ": /springs/0: node index 3 out of range (model has 1 node)\n");
 }
 
 TEST(CliCore, UsageErrorsExitTwo) {

@@ -181,7 +181,7 @@ TEST(AnchorTracks, BadTracksAreNamed) {
     m = string_on(straight_track(false));
     m.anchors[0].track = 3;
     EXPECT_EQ(error_of([&] { validate(m, "m.json"); }),
-              "m.json: /anchors/0/track: track 3 out of range (model has 1 anchor tracks)");
+              "m.json: /anchors/0/track: track 3 out of range (model has 1 anchor track)");
     m = string_on(straight_track(false));
     m.anchor_tracks[0].keys.clear();
     EXPECT_EQ(error_of([&] { validate(m, "m.json"); }), "m.json: /anchor_tracks/0/times: a track needs at least one key");

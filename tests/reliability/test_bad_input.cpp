@@ -210,7 +210,7 @@ const std::vector<Row> kRows = {
 
     // ---- counts that do not match
     {"FewerRestLengthsThanPairs", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1, 1,2], "rest": [1]})"),
-     "/springs/rest: has 1 entries for 2 springs"},
+     "/springs/rest: has 1 entry for 2 springs"},
     {"StiffnessCountWrong", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1], "k": [1, 2]})"),
      "/springs/k: must be an array with one stiffness per spring (1)"},
     {"MassCountWrong", model_text("[0,0,0, 1,0,0, 0,1,0]", R"({"pairs": [0,1], "rest": [1]})", R"("masses": [1, 1])"),

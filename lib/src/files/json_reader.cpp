@@ -207,8 +207,8 @@ public:
             const std::size_t count = (fast_pairs ? fast_pairs->size() : pairs.size()) / 2;
             const std::size_t rest_count = fast_rest ? fast_rest->size() : rest.size();
             if (rest_count != count)
-                fail("/springs/rest", "has " + std::to_string(rest_count) + " entries for " +
-                                          std::to_string(count) + " springs");
+                fail("/springs/rest", "has " + counted(rest_count, "entry", "entries") + " for " +
+                                          counted(count, "spring"));
             const json* k = present(*x, "k");
             if (k && (!k->is_array() || (fast_k ? fast_k->size() : k->size()) != count))
                 fail("/springs/k", "must be an array with one stiffness per spring (" + std::to_string(count) + ")");

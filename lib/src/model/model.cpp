@@ -14,6 +14,7 @@
 #include "collision/pressure.hpp"
 #include "springkit/error.hpp"
 #include "springkit/parameters.hpp"
+#include "springkit/printable.hpp"
 #include "springkit/rope_mesh.hpp"
 
 namespace springkit {
@@ -148,6 +149,11 @@ void validate_parameters(const Parameters& p, const std::string& context) {
 
 namespace {
 
+// "node index 7 out of range (model has 3 nodes)": an index past its list.
+std::string out_of_range(std::string_view what, std::size_t index, std::size_t count, std::string_view noun) {
+    return std::string(what) + " " + std::to_string(index) + " out of range (model has " + counted(count, noun) + ")";
+}
+
 // A chain first..last of consecutive nodes, as beads use.
 void check_chain(std::uint32_t first, std::uint32_t last, std::size_t n, const std::string& context,
                  const std::string& at) {
@@ -156,8 +162,7 @@ void check_chain(std::uint32_t first, std::uint32_t last, std::size_t n, const s
                               std::to_string(last));
     if (last >= n)
         fail(context, at + "/last",
-             "node index " + std::to_string(last) + " out of range (model has " + std::to_string(n) +
-                 " nodes)");
+             out_of_range("node index", last, n, "node"));
 }
 
 // The additions that hold on to nodes: constant forces, tethers, beads, tubes.
@@ -166,8 +171,7 @@ void validate_attachments(const Model& model, const std::string& context) {
     auto check_node = [&](std::uint32_t node, const std::string& at) {
         if (node >= n)
             fail(context, at,
-                 "node index " + std::to_string(node) + " out of range (model has " + std::to_string(n) +
-                     " nodes)");
+                 out_of_range("node index", node, n, "node"));
     };
     for (std::size_t i = 0; i < model.constant_forces.size(); ++i) {
         const std::string at = "/constant_forces/" + std::to_string(i);
@@ -238,8 +242,7 @@ void validate_volume_elements(const Model& model, const std::string& context) {
             const std::string at = "/volume_elements/nodes/" + std::to_string(4 * i + static_cast<std::size_t>(c));
             if (e.node[c] >= n)
                 fail(context, at,
-                     "node index " + std::to_string(e.node[c]) + " out of range (model has " + std::to_string(n) +
-                         " nodes)");
+                     out_of_range("node index", e.node[c], n, "node"));
             for (int d = 0; d < c; ++d)
                 if (e.node[d] == e.node[c])
                     fail(context, at,
@@ -334,8 +337,7 @@ void validate_anchor_tracks(const Model& model, const std::string& context) {
         const Anchor& a = model.anchors[i];
         if (a.drive == AnchorDrive::track && a.track >= model.anchor_tracks.size())
             fail(context, "/anchors/" + std::to_string(i) + "/track",
-                 "track " + std::to_string(a.track) + " out of range (model has " +
-                     std::to_string(model.anchor_tracks.size()) + " anchor tracks)");
+                 out_of_range("track", a.track, model.anchor_tracks.size(), "anchor track"));
     }
 }
 
@@ -365,8 +367,7 @@ void validate_spring_groups(const Model& model, const std::string& context) {
             const std::string where = at + "/springs/" + std::to_string(k);
             if (s >= n)
                 fail(context, where,
-                     "spring index " + std::to_string(s) + " out of range (model has " + std::to_string(n) +
-                         " springs)");
+                     out_of_range("spring index", s, n, "spring"));
             if (owner[s] >= 0)
                 fail(context, where,
                      "spring " + std::to_string(s) + " is already in spring group \"" +
@@ -471,9 +472,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
     validate_parameters(model.params, context);
     const std::size_t n = model.positions.size();
     if (too_many_nodes(model)) fail(context, "/positions", "too many nodes");
-    auto out_of_range = [&](std::uint32_t node) {
-        return "node index " + std::to_string(node) + " out of range (model has " + std::to_string(n) + " nodes)";
-    };
+    auto node_out_of_range = [&](std::uint32_t node) { return out_of_range("node index", node, n, "node"); };
     for (std::size_t i = 0; i < n; ++i) {
         const Vec3& p = model.positions[i];
         const std::string at = "/positions/" + std::to_string(i);
@@ -507,7 +506,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
         const std::string at = "/springs/" + std::to_string(i);
         switch (spring_problem(s, n)) {
             case SpringProblem::none: break;
-            case SpringProblem::node_out_of_range: fail(context, at, out_of_range(s.a >= n ? s.a : s.b));
+            case SpringProblem::node_out_of_range: fail(context, at, node_out_of_range(s.a >= n ? s.a : s.b));
             case SpringProblem::to_itself: fail(context, at, "spring connects node " + std::to_string(s.a) + " to itself");
             case SpringProblem::rest_not_finite: fail(context, at + "/rest", "value is not a finite number");
             case SpringProblem::k_not_finite: fail(context, at + "/k", "value is not a finite number");
@@ -535,8 +534,7 @@ void validate_in_detail(const Model& model, const std::string& context) {
             case AnchorProblem::none: break;
             case AnchorProblem::node_out_of_range:
                 fail(context, at,
-                     "anchor node " + std::to_string(a.node) + " out of range (model has " + std::to_string(n) +
-                         " nodes)");
+                     out_of_range("anchor node", a.node, n, "node"));
             case AnchorProblem::anchored_twice: fail(context, at, "node " + std::to_string(a.node) + " is anchored twice");
             case AnchorProblem::velocity_not_finite: fail(context, at + "/velocity", "value is not a finite number");
             case AnchorProblem::center_not_finite: fail(context, at + "/center", "value is not a finite number");
@@ -561,11 +559,10 @@ void validate_in_detail(const Model& model, const std::string& context) {
         int c = 0;
         switch (face_problem(f, n, t, c)) {
             case FaceProblem::none: break;
-            case FaceProblem::node_out_of_range: fail(context, at, out_of_range(f.node[c]));
+            case FaceProblem::node_out_of_range: fail(context, at, node_out_of_range(f.node[c]));
             case FaceProblem::texcoord_out_of_range:
                 fail(context, at,
-                     "texcoord index " + std::to_string(f.texcoord[c]) + " out of range (model has " +
-                         std::to_string(t) + " texcoords)");
+                     out_of_range("texcoord index", f.texcoord[c], t, "texcoord"));
         }
     }
     validate_attachments(model, context);
