@@ -506,12 +506,9 @@ std::filesystem::path Document::folder() const {
 void Document::save_as(const std::filesystem::path& path) {
     if (path.empty()) throw Error("Save As: no file name given");
     namespace fs = std::filesystem;
-    // save_model() picks the form by the extension and writes JSON for any
-    // other: a model saved as "jelly.txt" or "jelly" would not be found as one.
-    const std::string extension = path.extension().string();
-    if (extension != ".json" && extension != kBinaryExtension)
-        throw Error("Save As " + path.string() + ": a model is written as .json or .skb (the binary form), chosen by "
-                    "the extension; " + (extension.empty() ? std::string("this name has none") : "not " + extension));
+    // A model saved as "jelly.txt" or "jelly" would not be found as one.
+    const std::string problem = model_extension_problem(path.extension().string());
+    if (!problem.empty()) throw Error("Save As " + path.string() + ": " + problem);
     // The scene beside the model (or none yet) goes with it to its new name.
     const fs::path old_model = path_.empty() ? suggested_path_ : path_;
     const bool beside = scene_path_.empty() || (!old_model.empty() && scene_path_ == companion_scene_path(old_model));

@@ -63,20 +63,12 @@ CLI::Validator finite_number_above(double low, bool or_equal) {
 
 namespace {
 
-// The extensions save_model writes a model form for: anything else would be
-// written as JSON without a word.
-constexpr std::string_view kModelExtensions[] = {".json", kBinaryExtension};
-
-bool is_model_extension(std::string_view extension) {
-    for (std::string_view known : kModelExtensions)
-        if (extension == known) return true;
-    return false;
-}
-
-// "OPTION VALUE: ..." naming what was given and what is accepted.
-bool refuse_extension(std::string_view option, const std::string& value, const std::string& extension) {
-    print_error(std::string(option) + " " + value + ": a model is written as .json or .skb (the binary form), chosen " +
-                "by the extension; " + (extension.empty() ? std::string("this name has none") : "not " + extension));
+// "OPTION VALUE: ..." naming what was given and what is accepted, when the
+// extension is no model form's.
+bool extension_ok(std::string_view option, const std::string& value, const std::string& extension) {
+    const std::string problem = model_extension_problem(extension);
+    if (problem.empty()) return true;
+    print_error(std::string(option) + " " + value + ": " + problem);
     return false;
 }
 
@@ -90,16 +82,16 @@ bool model_output_ok(std::string_view option, const std::string& path, bool dash
         return false;
     }
     const std::filesystem::path name(path);
-    if (is_model_extension(name.extension().string())) return true;
+    if (model_extension_problem(name.extension().string()).empty()) return true;
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(name, ec);
     if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) return true;
-    return refuse_extension(option, path, name.extension().string());
+    return extension_ok(option, path, name.extension().string());
 }
 
 bool model_extension_ok(std::string_view option, const std::string& extension) {
     const std::string dotted = !extension.empty() && extension.front() != '.' ? "." + extension : extension;
-    return is_model_extension(dotted) || refuse_extension(option, extension, dotted);
+    return extension_ok(option, extension, dotted);
 }
 
 void add_help_verb(CLI::App& app, const std::shared_ptr<std::string>& verb) {

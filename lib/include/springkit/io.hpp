@@ -36,6 +36,14 @@ inline constexpr char kBinaryMagic[8] = {'S', 'P', 'R', 'I', 'N', 'G', 'K', 'B'}
 /// True when `path` names a binary model file (by its extension).
 bool is_binary_model_path(const std::filesystem::path& path);
 
+/// What is wrong with `extension` (".txt"; empty for a name without one) for a
+/// model file: save_model() writes the binary form for kBinaryExtension and JSON
+/// for any other name, which no tool would then look for as a model, so a name
+/// ends in ".json" or ".skb". Empty when it does; else "a model is written as
+/// .json or .skb (the binary form), chosen by the extension; not .txt", for the
+/// tools that refuse such a name (the CLI's -o, the editor's Save As).
+std::string model_extension_problem(std::string_view extension);
+
 /// Loads and validates a model: the binary form for a .skb file name, JSON for
 /// any other. Throws springkit::Error naming the file, the location (a JSON
 /// pointer such as /springs/rest/7, or a binary offset) and the problem.

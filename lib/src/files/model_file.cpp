@@ -15,6 +15,12 @@ namespace springkit {
 
 bool is_binary_model_path(const std::filesystem::path& path) { return path.extension() == kBinaryExtension; }
 
+std::string model_extension_problem(std::string_view extension) {
+    if (extension == ".json" || extension == kBinaryExtension) return {};
+    return "a model is written as .json or .skb (the binary form), chosen by the extension; " +
+           (extension.empty() ? std::string("this name has none") : "not " + std::string(extension));
+}
+
 namespace {
 
 // Files bigger than this that do not start as a model file are refused before
