@@ -382,10 +382,9 @@ VerbRun register_info(CLI::App& app) {
                     : stability.worst > kStabilityWarning
                         ? " (above Garrido's 0.3 for one spring; the step's limit, below, is what counts)"
                         : " (ok, below 0.3)");
-        const double near = FrequencyStability::kNearShare;
         std::printf("              dt * omega_max = %.3g%s %.3g, the limit of %s\n", frequency.omega_dt,
                     frequency.omega_dt >= frequency.limit ? " (WARNING: it will explode), at or above"
-                    : frequency.omega_dt > 0.0 && frequency.omega_dt >= near * frequency.limit
+                    : frequency.springs_near_limit()
                         ? " (WARNING: near it, pulled far from rest it may explode), below"
                         : " (ok), below",
                     frequency.limit, integrator_name(p.integrator));

@@ -438,11 +438,10 @@ struct FrequencyStability {
     /// Garrido's k dt^2/m = 0.8, Tunca's rope, is at 1.79 and 3.26 with its
     /// damping, within both, and runs calm.)
     static constexpr double kNearShare = 0.9;
+    bool springs_near_limit() const { return omega_dt > 0.0 && omega_dt >= kNearShare * limit; }
     bool damping_near_limit() const { return damped >= kNearShare * kDampedLimit; }
     /// At or above kNearShare of the limit, past it included.
-    bool near_limit() const {
-        return (omega_dt > 0.0 && omega_dt >= kNearShare * limit) || damping_near_limit() || above_limit();
-    }
+    bool near_limit() const { return springs_near_limit() || damping_near_limit() || above_limit(); }
 };
 /// `min_iterations`: the power iteration's floor on a big model (the budget of
 /// about 4e6 spring visits gives small ones up to 200); fewer are faster and

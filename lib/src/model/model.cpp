@@ -867,8 +867,7 @@ std::string stability_warning(const Model& model) {
     const char* integrator = integrator_name(model.params.integrator);
     std::ostringstream out;
     out.precision(3);
-    const bool springs = f.omega_dt > 0.0 && f.omega_dt >= FrequencyStability::kNearShare * f.limit;
-    if (!springs || (!(f.omega_dt >= f.limit) && f.damping_above_limit())) {
+    if (!f.springs_near_limit() || (!(f.omega_dt >= f.limit) && f.damping_above_limit())) {
         out << "(dt * omega_max)^2 + 2 dt * damping rate = " << f.damped;
         if (f.damping_above_limit())
             out << " is at or above " << FrequencyStability::kDampedLimit << ", the stability limit of " << integrator
