@@ -310,6 +310,33 @@ std::shared_ptr<const GlobalFactor> factor_global_matrix(std::size_t rows, const
     return blocks_of(ldlt, rows);
 }
 
+// The global system's row of each node, -1 for an anchored node (eliminated:
+// it holds its driven position); the free nodes in order.
+std::vector<std::int32_t> free_rows(const Model& model, std::vector<std::uint32_t>* node_of = nullptr) {
+    std::vector<std::int32_t> unknown(model.node_count(), 0);
+    for (const Anchor& a : model.anchors) unknown[a.node] = -1;
+    std::int32_t rows = 0;
+    for (std::size_t i = 0; i < unknown.size(); ++i) {
+        if (unknown[i] < 0) continue;
+        unknown[i] = rows++;
+        if (node_of) node_of->push_back(static_cast<std::uint32_t>(i));
+    }
+    return unknown;
+}
+
+// A spring's part of h^2 L between rows ra and rb, w = h^2 k: w (e_a -
+// e_b)(e_a - e_b)^T over the free rows; a spring to an anchor adds to the
+// diagonal only (its other end is on the right-hand side).
+void add_spring_entries(std::vector<MatrixEntry>& entries, std::int32_t ra, std::int32_t rb, double w) {
+    const auto ua = static_cast<std::uint32_t>(ra), ub = static_cast<std::uint32_t>(rb);
+    if (ra >= 0) entries.push_back({ua, ua, w});
+    if (rb >= 0) entries.push_back({ub, ub, w});
+    if (ra >= 0 && rb >= 0) {
+        entries.push_back({ua, ub, -w});
+        entries.push_back({ub, ua, -w});
+    }
+}
+
 // Eigen's simplicial LDL^T with what its symbolic analysis found: L's entries
 // column by column (protected in Eigen's class, read by deriving from it).
 class MeasuredLDLT : public Eigen::SimplicialLDLT<Eigen::SparseMatrix<double>> {
@@ -320,6 +347,10 @@ public:
         for (Eigen::Index j = 0; j < m_nonZerosPerCol.size(); ++j) sum += static_cast<std::uint64_t>(m_nonZerosPerCol[j]);
         return sum;
     }
+    // Whether the analysis succeeded and found a factor past factor_bounds():
+    // the global step iterates on the matrix instead (call after
+    // analyzePattern()).
+    bool past_bounds() const { return info() == Eigen::Success && !affordable(); }
     // Whether the numeric factorisation stays within factor_bounds() (call
     // after analyzePattern()).
     bool affordable() const {
@@ -335,27 +366,19 @@ public:
 };
 
 GlobalStepSize global_step_size(const Model& model) {
-    // The pattern build_implicit_layout() factors: a row per free node, an
-    // entry pair per Hooke spring between two of them (values are not read).
-    std::vector<std::int32_t> row(model.node_count(), 0);
-    for (const Anchor& a : model.anchors) row[a.node] = -1;
-    std::uint32_t rows = 0;
-    for (std::int32_t& r : row)
-        if (r == 0) r = static_cast<std::int32_t>(rows++);
+    // The pattern build_implicit_layout() factors (values are not read).
+    std::vector<std::uint32_t> node_of;
+    const std::vector<std::int32_t> row = free_rows(model, &node_of);
     std::vector<MatrixEntry> entries;
-    for (std::uint32_t r = 0; r < rows; ++r) entries.push_back({r, r, 1.0});
-    for (const Spring& s : model.springs) {
-        const std::int32_t ra = row[s.a], rb = row[s.b];
-        if (s.kind != SpringKind::hooke || ra < 0 || rb < 0 || ra == rb) continue;
-        entries.push_back({static_cast<std::uint32_t>(ra), static_cast<std::uint32_t>(rb), -1.0});
-        entries.push_back({static_cast<std::uint32_t>(rb), static_cast<std::uint32_t>(ra), -1.0});
-    }
-    const Eigen::SparseMatrix<double> matrix = assembled(rows, entries);
+    for (std::uint32_t r = 0; r < node_of.size(); ++r) entries.push_back({r, r, 1.0});
+    for (const Spring& s : model.springs)
+        if (s.kind == SpringKind::hooke) add_spring_entries(entries, row[s.a], row[s.b], 1.0);
+    const Eigen::SparseMatrix<double> matrix = assembled(node_of.size(), entries);
     GlobalStepSize size;
     size.matrix_entries = static_cast<std::uint64_t>(matrix.nonZeros());
     MeasuredLDLT ldlt;
     ldlt.analyzePattern(matrix);
-    size.iterates = ldlt.info() == Eigen::Success && !ldlt.affordable();
+    size.iterates = ldlt.past_bounds();
     if (!size.iterates) size.factor_entries = ldlt.entries();
     return size;
 }
@@ -395,42 +418,26 @@ std::shared_ptr<const ImplicitLayout> build_implicit_layout(const PreparedBody& 
         l.node_entry[fill[l.a[s]]++] = static_cast<std::uint32_t>(2 * s);
         l.node_entry[fill[l.b[s]]++] = static_cast<std::uint32_t>(2 * s + 1);
     }
-    l.unknown.assign(n, 0);
-    for (const Anchor& a : m.anchors) l.unknown[a.node] = -1;
-    for (std::size_t i = 0; i < n; ++i) {
-        if (l.unknown[i] < 0) continue;
-        l.unknown[i] = static_cast<std::int32_t>(l.node_of.size());
-        l.node_of.push_back(static_cast<std::uint32_t>(i));
-    }
+    l.unknown = free_rows(m, &l.node_of);
     l.mass.resize(n);
     for (std::size_t i = 0; i < n; ++i)
         l.mass[i] = static_cast<double>(body.mass_of(i)) + static_cast<double>(air_friction) * h;
     l.inverse_mass.resize(n);
     for (std::size_t i = 0; i < n; ++i) l.inverse_mass[i] = l.unknown[i] >= 0 ? static_cast<float>(1.0 / l.mass[i]) : 0.0f;
-    // M' + h^2 L over the free nodes: a spring to an anchor adds to the
-    // diagonal only (its other end is on the right-hand side).
+    // M' + h^2 L over the free nodes.
     const double h2 = static_cast<double>(h) * h;
     std::vector<MatrixEntry> entries;
     entries.reserve(l.node_of.size() + 4 * l.a.size());
     for (std::uint32_t row = 0; row < l.node_of.size(); ++row) entries.push_back({row, row, l.mass[l.node_of[row]]});
-    for (std::size_t s = 0; s < l.a.size(); ++s) {
-        const std::int32_t ra = l.unknown[l.a[s]], rb = l.unknown[l.b[s]];
-        const double w = h2 * l.k[s];
-        const auto ua = static_cast<std::uint32_t>(ra), ub = static_cast<std::uint32_t>(rb);
-        if (ra >= 0) entries.push_back({ua, ua, w});
-        if (rb >= 0) entries.push_back({ub, ub, w});
-        if (ra >= 0 && rb >= 0) {
-            entries.push_back({ua, ub, -w});
-            entries.push_back({ub, ua, -w});
-        }
-    }
+    for (std::size_t s = 0; s < l.a.size(); ++s)
+        add_spring_entries(entries, l.unknown[l.a[s]], l.unknown[l.b[s]], h2 * l.k[s]);
     const Eigen::SparseMatrix<double> matrix = assembled(l.node_of.size(), entries);
     // The symbolic analysis (the ordering and L's column counts) says what the
     // factor would cost before it is built; past the bounds the global step
     // iterates on the matrix instead (global_iteration.hpp).
     MeasuredLDLT ldlt;
     ldlt.analyzePattern(matrix);
-    if (ldlt.info() == Eigen::Success && !ldlt.affordable()) {
+    if (ldlt.past_bounds()) {
         auto iteration = std::make_shared<GlobalIteration>();
         iteration->row_first.reserve(l.node_of.size() + 1);
         iteration->row_first.push_back(0);
